@@ -1,0 +1,140 @@
+#include "bench.h"
+
+#include "engine.h"
+#include "run_config.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <random>
+
+namespace dicesim {
+namespace {
+
+struct BenchCase {
+  const char* label;
+  const char* config;
+};
+
+// Reference configs: change them and every published figure changes.
+const BenchCase kCases[] = {
+    {"sixers dv(2,2) distribution",
+     R"J({"game":"sixers","seed":1,"games":1,"strategies":[
+         {"name":"dv(2,2)","family":"dice_value_threshold","per_roll":[2,2]}]})J"},
+    {"sixers dv(2,2) vs ts(5,5) head to head",
+     R"J({"game":"sixers","seed":1,"games":1,"strategies":[
+         {"name":"dv(2,2)","family":"dice_value_threshold","per_roll":[2,2]},
+         {"name":"ts(5,5)","family":"turn_score_threshold","per_roll":[5,5]}],
+        "contests":{"distributions":false,"headtohead":true}})J"},
+    {"sixers optimal_mean then target_aware, sequential",
+     R"J({"game":"sixers","seed":1,"games":1,"strategies":[
+         {"name":"best","family":"optimal_mean"},{"name":"aware","family":"target_aware"}],
+        "contests":{"distributions":false,"sequential_tables":[["best","aware"]]}})J"},
+};
+
+using Clock = std::chrono::steady_clock;
+
+std::uint64_t signature(const EngineOutput& output) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const auto& counters : output.counters)
+    for (std::int64_t c : counters)
+      for (int byte = 0; byte < 8; ++byte) h = (h ^ ((std::uint64_t(c) >> (8 * byte)) & 0xff)) * 0x100000001b3ULL;
+  return h;
+}
+
+EngineOutput run_case(const BenchCase& c, std::uint64_t games, int threads) {
+  RunConfig config = load_run_config(json::parse(c.config), c.label);
+  config.games = games;
+  EngineOptions options;
+  options.seed = config.seed;
+  options.threads = threads;
+  return run_contests(make_contests(config), options);
+}
+
+// The straightforward implementation the README compares against: a
+// Mersenne Twister, std::uniform_int_distribution, a vector and a sort per
+// roll, keeping dice that score 2 or less (f^dv(2,2)).
+double naive_sixers_rate(std::uint64_t games) {
+  std::mt19937 rng(1);
+  std::uniform_int_distribution<int> die(1, 6);
+  std::vector<std::int64_t> histogram(37);
+  const Clock::time_point start = Clock::now();
+  for (std::uint64_t g = 0; g < games; ++g) {
+    int dice = 6, score = 0;
+    for (int roll = 0; roll < 3 && dice > 0; ++roll) {
+      std::vector<int> scores;
+      for (int d = 0; d < dice; ++d) {
+        const int face = die(rng);
+        scores.push_back(face == 3 ? 0 : face);
+      }
+      std::sort(scores.begin(), scores.end());
+      int keep = roll == 2 ? dice : 0;
+      if (roll < 2)
+        while (keep < dice && scores[keep] <= 2) ++keep;
+      keep = std::max(keep, 1);
+      for (int k = 0; k < keep; ++k) score += scores[k];
+      dice -= keep;
+    }
+    ++histogram[score];
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  volatile std::int64_t sink = histogram[10];  // keep the loop
+  (void)sink;
+  return double(games) / seconds;
+}
+
+}  // namespace
+
+void add_bench_options(CLI::App* cmd, BenchOptions& options) {
+  cmd->add_option("--games", options.games, "games per case (accepts 1e8)");
+  cmd->add_option("--threads", options.threads, "thread counts to measure (default: 1 and all CPUs)");
+  cmd->add_flag("--skip-naive", options.skip_naive, "do not time the straightforward implementation");
+}
+
+int run_bench(const BenchOptions& options) {
+  const std::optional<std::uint64_t> games = parse_count(options.games);
+  if (!games || *games == 0 || *games > kMaxGames) throw InputError("--games: expected a whole number, got " + options.games);
+  std::vector<int> threads = options.threads;
+  if (threads.empty()) threads = {1, available_cpus()};
+  threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
+
+  std::cout << std::left << std::setw(52) << "case" << std::right << std::setw(8) << "threads" << std::setw(14)
+            << "games/s" << std::setw(10) << "speedup" << "  signature\n";
+  std::uint64_t bench_signature = 0;
+  bool consistent = true;
+  double first_case_rate = 0;
+  for (const BenchCase& c : kCases) {
+    double one_thread = 0;
+    std::uint64_t first_signature = 0;
+    for (int t : threads) {
+      const EngineOutput output = run_case(c, *games, t);
+      const double rate = double(*games) / output.wall_seconds;
+      const std::uint64_t sig = signature(output);
+      if (one_thread == 0) {
+        one_thread = rate;
+        first_signature = sig;
+      }
+      if (first_case_rate == 0) first_case_rate = rate;
+      consistent = consistent && sig == first_signature;
+      std::cout << std::left << std::setw(52) << c.label << std::right << std::setw(8) << t << std::setw(14)
+                << std::setprecision(4) << std::scientific << rate << std::fixed << std::setprecision(2)
+                << std::setw(10) << rate / one_thread << "  " << std::hex << sig << std::dec << "\n";
+    }
+    bench_signature = bench_signature * 31 + first_signature;
+  }
+  if (!options.skip_naive) {
+    const double naive = naive_sixers_rate(std::max<std::uint64_t>(*games / 10, 1));
+    std::cout << std::left << std::setw(52) << "naive sixers dv(2,2) (mt19937, vector, sort)" << std::right
+              << std::setw(8) << 1 << std::setw(14) << std::setprecision(4) << std::scientific << naive << std::fixed
+              << "\n"
+              << "engine / naive, one thread: " << std::setprecision(1) << first_case_rate / naive << "x\n";
+  }
+  std::cout << "signature: " << std::hex << bench_signature << std::dec
+            << (consistent ? "" : "  (MISMATCH across thread counts)") << "\n";
+  return consistent ? 0 : 1;
+}
+
+}  // namespace dicesim

@@ -1,0 +1,25 @@
+// `dicesim bench`: games per second of fixed reference configs at each
+// thread count, against a straightforward implementation, and a signature
+// (a hash of every counter) that must not change with the thread count.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace dicesim {
+
+struct BenchOptions {
+  std::string games = "5e7";
+  std::vector<int> threads;  // default: 1 and all available CPUs
+  bool skip_naive = false;
+};
+
+void add_bench_options(CLI::App* cmd, BenchOptions& options);
+int run_bench(const BenchOptions& options);
+
+}  // namespace dicesim

@@ -1,0 +1,35 @@
+// The contests a config asks for, as a list of tables for the engine:
+//   distributions      every strategy alone             (one-seat tables)
+//   headtohead         every unordered pair, blind       (independent tables)
+//   sequential         every ordered pair, the second seat sees the first's result
+//   nway               listed groups, blind
+//   sequential_tables  listed groups in seating order, each sees those before
+#pragma once
+
+#include "game.h"
+#include "json_input.h"
+#include "table.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dicesim {
+
+struct PlannedTable {
+  std::string key;  // "independent|a|b": names the table and seeds its streams
+  Table table;
+};
+
+struct ContestPlan {
+  std::vector<PlannedTable> tables;  // each table once, however many contests use it
+  // Indices into tables (-1 where a contest did not ask for that table).
+  std::vector<int> distribution;                  // [strategy]
+  std::vector<std::vector<int>> headtohead;       // [row][column], row < column
+  std::vector<std::vector<int>> sequential;       // [first seat][second seat]
+  std::vector<int> nway, sequential_tables;       // [group]
+};
+
+ContestPlan plan_contests(const JsonNode& config, const std::vector<Strategy>& strategies);
+
+}  // namespace dicesim

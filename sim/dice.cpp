@@ -1,0 +1,70 @@
+#include "dice.h"
+
+#include <stdexcept>
+
+namespace dicesim {
+namespace {
+
+std::uint64_t factorial(int n) {
+  std::uint64_t f = 1;
+  for (int i = 2; i <= n; ++i) f *= i;
+  return f;
+}
+
+void enumerate(int face, int dice_left, DiceMultiset& current, std::vector<DiceMultiset>& out) {
+  if (face == kFaces - 1) {
+    current.count[face] = static_cast<std::uint8_t>(dice_left);
+    out.push_back(current);
+    return;
+  }
+  for (int c = dice_left; c >= 0; --c) {
+    current.count[face] = static_cast<std::uint8_t>(c);
+    enumerate(face + 1, dice_left - c, current, out);
+  }
+}
+
+}  // namespace
+
+RollTable::RollTable(int dice) : dice_(dice), outcomes_(1) {
+  if (dice < 0 || dice > kMaxDice) throw std::invalid_argument("RollTable: dice out of range");
+  for (int i = 0; i < dice; ++i) outcomes_ *= kFaces;
+  DiceMultiset current;
+  enumerate(0, dice, current, multisets_);
+  for (DiceMultiset& m : multisets_) {
+    std::uint64_t denominator = 1;
+    for (int c : m.count) denominator *= factorial(c);
+    m.ways = factorial(dice) / denominator;
+  }
+  build_alias();
+}
+
+// Vose's alias method in exact integers: column i holds weight
+// columns * ways_i against a capacity of 6^dice per column, so every
+// multiset comes out with probability ways_i / 6^dice exactly.
+void RollTable::build_alias() {
+  columns_ = static_cast<std::uint32_t>(multisets_.size());
+  level_range_ = static_cast<std::uint32_t>(outcomes_);
+  const std::uint64_t capacity = outcomes_;
+  std::vector<std::uint64_t> weight(columns_);
+  std::vector<std::uint32_t> small, large;
+  for (std::uint32_t i = 0; i < columns_; ++i) {
+    weight[i] = std::uint64_t(columns_) * multisets_[i].ways;
+    (weight[i] < capacity ? small : large).push_back(i);
+  }
+  alias_.assign(columns_, AliasColumn{static_cast<std::uint32_t>(capacity), 0});
+  for (std::uint32_t i = 0; i < columns_; ++i) alias_[i].alias = i;
+  while (!small.empty() && !large.empty()) {
+    const std::uint32_t s = small.back();
+    small.pop_back();
+    const std::uint32_t l = large.back();
+    alias_[s] = {static_cast<std::uint32_t>(weight[s]), l};
+    weight[l] -= capacity - weight[s];
+    if (weight[l] < capacity) {
+      large.pop_back();
+      small.push_back(l);
+    }
+  }
+  // Whatever is left is full to capacity (exact integers leave no residue).
+}
+
+}  // namespace dicesim

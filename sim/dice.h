@@ -1,0 +1,59 @@
+// The throw of n six-sided dice as a multiset: every multiset with its exact
+// number of ordered outcomes, and exact sampling of one from a single 64-bit
+// draw (alias method with integer weights, Lemire for both indices).
+#pragma once
+
+#include "rng.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace dicesim {
+
+constexpr int kFaces = 6;
+constexpr int kMaxDice = 12;  // 6^12 outcomes still fit the 32-bit sampler
+
+struct DiceMultiset {
+  std::array<std::uint8_t, kFaces> count{};  // count[f - 1]: dice showing face f
+  std::uint64_t ways = 0;                    // ordered outcomes giving this multiset
+};
+
+class RollTable {
+ public:
+  explicit RollTable(int dice);
+
+  int dice() const { return dice_; }
+  std::uint64_t outcomes() const { return outcomes_; }  // 6^dice
+  std::size_t size() const { return multisets_.size(); }
+  const DiceMultiset& operator[](std::size_t i) const { return multisets_[i]; }
+  double probability(std::size_t i) const { return double(multisets_[i].ways) / double(outcomes_); }
+
+  // Index of a multiset drawn with its exact probability ways / 6^dice.
+  std::uint32_t sample(Rng& rng) const {
+    for (;;) {
+      const std::uint64_t bits = rng();
+      std::uint32_t column, level;
+      if (!lemire_below(static_cast<std::uint32_t>(bits), columns_, column)) continue;
+      if (!lemire_below(static_cast<std::uint32_t>(bits >> 32), level_range_, level)) continue;
+      const AliasColumn& c = alias_[column];
+      return level < c.threshold ? column : c.alias;
+    }
+  }
+
+ private:
+  struct AliasColumn {
+    std::uint32_t threshold;
+    std::uint32_t alias;
+  };
+  void build_alias();
+
+  int dice_;
+  std::uint64_t outcomes_;
+  std::uint32_t columns_ = 0;
+  std::uint32_t level_range_ = 0;
+  std::vector<DiceMultiset> multisets_;
+  std::vector<AliasColumn> alias_;
+};
+
+}  // namespace dicesim

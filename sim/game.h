@@ -1,0 +1,85 @@
+// What the engine needs from a game, and nothing more: how to play a block
+// of games at a table, and (where the game allows) the exact odds.
+// Adding a game: see sim/README.md.
+#pragma once
+
+#include "json_input.h"
+#include "rng.h"
+#include "table.h"
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace dicesim {
+
+struct Strategy {
+  std::string name;
+  json spec;  // as written in the config
+};
+
+// The score recorded per seat: histogram bin i holds score min_score + i.
+struct ScoreAxis {
+  int min_score = 0;
+  int bins = 1;
+  std::string description;  // e.g. "final score of the turn (lower wins)"
+};
+
+class Game {
+ public:
+  virtual ~Game() = default;
+  virtual json rules() const = 0;  // the rules in force, defaults filled in
+  virtual ScoreAxis score_axis() const = 0;
+  // Plays `games` games at the table, adding to counts. Called once per block
+  // of games, so a game keeps its inner loop free of virtual calls.
+  virtual void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const = 0;
+  // Exact odds of a table, where the game has a solver for them.
+  virtual std::optional<TableOdds> exact(const Table& table) const = 0;
+
+  const std::vector<Strategy>& strategies() const { return strategies_; }
+
+ protected:
+  std::vector<Strategy> strategies_;
+};
+
+struct GameEntry {
+  std::string_view name;
+  std::string_view description;
+  // Reads "rules" and "strategies" of a config (the rest is the engine's).
+  std::unique_ptr<Game> (*load)(const JsonNode& config);
+  // `dicesim list`: rules with their defaults, strategy families.
+  void (*describe)(std::ostream& out);
+  // `dicesim solve <game>`: adds the game's subcommand.
+  void (*add_solve_command)(CLI::App& solve);
+};
+
+// Every game dicesim knows (sim/games.cpp).
+const std::vector<GameEntry>& games();
+const GameEntry* find_game(std::string_view name);
+
+// Reads the "strategies" array: names (unique, usable as HDF5 group names),
+// with compile(spec) called for each; a game's load uses it.
+template <class Compile>
+std::vector<Strategy> read_strategies(const JsonNode& config, Compile compile) {
+  std::vector<Strategy> out;
+  for (const JsonNode& spec : config.at("strategies").elements(1)) {
+    const JsonNode name_node = spec.at("name");
+    const std::string name = name_node.string();
+    if (name.empty() || name == "." || name.find('/') != std::string::npos)
+      name_node.fail("a strategy name must be non-empty, not \".\", and contain no \"/\"");
+    for (const Strategy& s : out)
+      if (s.name == name) name_node.fail("duplicate strategy name \"" + name + "\"");
+    compile(spec);
+    out.push_back({name, spec.value()});
+  }
+  return out;
+}
+
+}  // namespace dicesim

@@ -1,0 +1,21 @@
+// The list of games. Adding a game: one line here (see sim/README.md).
+#include "game.h"
+
+namespace dicesim {
+
+namespace sixers {
+GameEntry sixers_entry();
+}
+
+const std::vector<GameEntry>& games() {
+  static const std::vector<GameEntry> all = {sixers::sixers_entry()};
+  return all;
+}
+
+const GameEntry* find_game(std::string_view name) {
+  for (const GameEntry& g : games())
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
+}  // namespace dicesim

@@ -1,0 +1,79 @@
+// A thin RAII layer over the HDF5 C API: the few calls dicesim needs to write
+// and read its results, with errors turned into exceptions.
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace dicesim::h5 {
+
+struct Error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Owns one HDF5 identifier and closes it with the matching call.
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Handle(hid_t id, Closer closer, const std::string& what);
+  Handle(Handle&& other) noexcept : id_(other.id_), closer_(other.closer_) { other.id_ = -1; }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle();
+  hid_t get() const { return id_; }
+
+ private:
+  hid_t id_;
+  Closer closer_;
+};
+
+using Dims = std::vector<hsize_t>;
+
+class Writer {
+ public:
+  explicit Writer(const std::string& path);  // creates or truncates
+  void close();
+
+  // Datasets; parent groups are created as needed. Empty dims = 1-D of data.size().
+  void write(const std::string& path, const std::vector<std::int64_t>& data, Dims dims = {});
+  void write(const std::string& path, const std::vector<double>& data, Dims dims = {});
+  void write(const std::string& path, const std::vector<std::string>& data);
+  void group(const std::string& path);
+
+  // Attributes on an existing object ("/" for the root).
+  void attribute(const std::string& object, const std::string& name, const std::string& value);
+  void attribute(const std::string& object, const std::string& name, std::int64_t value);
+  void attribute(const std::string& object, const std::string& name, double value);
+  void attribute(const std::string& object, const std::string& name, const std::vector<std::int64_t>& value);
+
+ private:
+  void write_raw(const std::string& path, hid_t file_type, hid_t memory_type, const void* data, Dims dims);
+  void attribute_raw(const std::string& object, const std::string& name, hid_t file_type, hid_t memory_type,
+                     const void* data, hsize_t count, bool scalar);
+  Handle file_;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& path);
+
+  bool exists(const std::string& path) const;
+  std::vector<std::int64_t> int64s(const std::string& path, Dims* dims = nullptr) const;
+  std::vector<double> doubles(const std::string& path, Dims* dims = nullptr) const;
+  std::vector<std::string> strings(const std::string& path) const;
+  std::string string_attribute(const std::string& object, const std::string& name) const;
+  std::int64_t int_attribute(const std::string& object, const std::string& name) const;
+  double double_attribute(const std::string& object, const std::string& name) const;
+  std::vector<std::int64_t> int_array_attribute(const std::string& object, const std::string& name) const;
+
+ private:
+  template <class T>
+  std::vector<T> read_numeric(const std::string& path, hid_t memory_type, Dims* dims) const;
+  Handle file_;
+};
+
+}  // namespace dicesim::h5

@@ -1,0 +1,68 @@
+// Reading JSON input with errors that name the file and the JSON path:
+//   sixers.json: /strategies/2/per_roll/0: expected an integer from 0 to 6, got "two"
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dicesim {
+
+using json = nlohmann::json;
+
+// Bad input: the message is the whole one-line report.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Parses a JSON file; a syntax error reports "file:line:column: ...".
+json parse_json_file(const std::string& file);
+json parse_json_text(const std::string& text, const std::string& source_name);
+
+// A JSON value together with where it came from.
+class JsonNode {
+ public:
+  JsonNode(const json& value, std::string file, std::string path = "")
+      : value_(&value), file_(std::move(file)), path_(std::move(path)) {}
+
+  const json& value() const { return *value_; }
+  const std::string& path() const { return path_.empty() ? root_path_ : path_; }
+  const std::string& file() const { return file_; }
+
+  [[noreturn]] void fail(const std::string& message) const;
+
+  // Objects. Every object should call only_keys so that typos are reported.
+  void only_keys(std::initializer_list<std::string_view> allowed) const;
+  bool has(const std::string& key) const;
+  JsonNode at(const std::string& key) const;  // required
+  std::optional<JsonNode> find(const std::string& key) const;
+
+  // Arrays.
+  std::vector<JsonNode> elements(std::size_t min_size = 0) const;
+
+  // Scalars, checked.
+  std::int64_t integer(std::int64_t lo, std::int64_t hi) const;
+  std::uint64_t unsigned_integer(std::uint64_t lo, std::uint64_t hi) const;
+  std::string string() const;
+  bool boolean() const;
+
+ private:
+  static inline const std::string root_path_ = "/";
+  const json* value_;
+  std::string file_;
+  std::string path_;
+};
+
+// "got ..." text for error messages: the offending value, shortened.
+std::string describe(const json& value);
+
+// "1e9", "1000000" or "2.5e6" as an exact integer, or nothing.
+std::optional<std::uint64_t> parse_count(std::string_view text);
+
+}  // namespace dicesim

@@ -1,0 +1,350 @@
+#include "results.h"
+
+#include "h5.h"
+#include "stats.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <ostream>
+
+#ifndef DICESIM_VERSION
+#define DICESIM_VERSION "unknown"
+#endif
+#ifndef DICESIM_GIT_REVISION
+#define DICESIM_GIT_REVISION "unknown"
+#endif
+
+namespace dicesim {
+namespace {
+
+// Read access to one planned table's counters.
+struct TableData {
+  std::vector<std::int64_t> counters;
+  std::uint64_t games;
+  int seats;
+  int bins;
+  TableCounts counts() { return TableCounts(counters.data(), seats, bins); }
+};
+
+TableData table_data(const RunConfig& config, const EngineOutput& output, int t) {
+  return {output.counters[t], output.games_done[t], static_cast<int>(config.plan.tables[t].table.seats.size()),
+          config.game->score_axis().bins};
+}
+
+using Matrix = std::vector<std::int64_t>;
+
+// Writes the wins/ties/losses/games matrices of a pairwise contest.
+void write_pair_matrices(h5::Writer& file, const std::string& group, const RunConfig& config,
+                         const EngineOutput& output, const std::vector<std::vector<int>>& pairs, bool mirror) {
+  const std::size_t n = config.game->strategies().size();
+  Matrix wins(n * n), ties(n * n), losses(n * n), games(n * n);
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) {
+      if (pairs[a][b] < 0) continue;
+      TableData data = table_data(config, output, pairs[a][b]);
+      TableCounts c = data.counts();
+      const auto fill = [&](std::size_t row, std::size_t column, int row_seat) {
+        wins[row * n + column] = c.wins(row_seat);
+        losses[row * n + column] = c.wins(1 - row_seat);
+        ties[row * n + column] = c.tie_games();
+        games[row * n + column] = static_cast<std::int64_t>(data.games);
+      };
+      fill(a, b, 0);
+      if (mirror) fill(b, a, 1);
+    }
+  }
+  const h5::Dims dims{n, n};
+  file.write(group + "/wins", wins, dims);
+  file.write(group + "/ties", ties, dims);
+  file.write(group + "/losses", losses, dims);
+  file.write(group + "/games", games, dims);
+  file.attribute(group, "rows", std::string("strategy in the first seat (index into /strategies/names)"));
+}
+
+void write_exact_pairs(h5::Writer& file, const std::string& group, std::size_t n, const ExactTables& exact,
+                       const std::vector<std::vector<int>>& pairs, bool mirror) {
+  std::vector<double> win(n * n, 0.0), tie(n * n, 0.0), loss(n * n, 0.0);
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) {
+      if (pairs[a][b] < 0 || !exact[pairs[a][b]]) continue;
+      const TableOdds& odds = *exact[pairs[a][b]];
+      win[a * n + b] = odds.win[0];
+      loss[a * n + b] = odds.win[1];
+      tie[a * n + b] = odds.tie;
+      if (mirror) {
+        win[b * n + a] = odds.win[1];
+        loss[b * n + a] = odds.win[0];
+        tie[b * n + a] = odds.tie;
+      }
+    }
+  }
+  file.write(group + "/win", win, {n, n});
+  file.write(group + "/tie", tie, {n, n});
+  file.write(group + "/loss", loss, {n, n});
+}
+
+void write_groups(h5::Writer& file, const std::string& section, const RunConfig& config, const EngineOutput& output,
+                  const ExactTables* exact, const std::vector<int>& groups) {
+  const ScoreAxis axis = config.game->score_axis();
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const std::string path = "/" + section + "/" + std::to_string(g);
+    TableData data = table_data(config, output, groups[g]);
+    TableCounts c = data.counts();
+    std::vector<std::string> names;
+    Matrix wins, tied, scores;
+    for (int s = 0; s < data.seats; ++s) {
+      names.push_back(config.game->strategies()[config.plan.tables[groups[g]].table.seats[s]].name);
+      wins.push_back(c.wins(s));
+      tied.push_back(c.tied(s));
+      const Matrix seat_scores = c.scores_of(s);
+      scores.insert(scores.end(), seat_scores.begin(), seat_scores.end());
+    }
+    file.write(path + "/strategies", names);
+    file.write(path + "/wins", wins);
+    file.write(path + "/tied", tied);
+    file.write(path + "/counts", scores, {std::size_t(data.seats), std::size_t(data.bins)});
+    file.attribute(path, "games", static_cast<std::int64_t>(data.games));
+    file.attribute(path, "tie_games", c.tie_games());
+    file.attribute(path, "min_score", static_cast<std::int64_t>(axis.min_score));
+    if (exact && (*exact)[groups[g]]) {
+      const TableOdds& odds = *(*exact)[groups[g]];
+      std::vector<double> probability;
+      for (const auto& p : odds.score_probability) probability.insert(probability.end(), p.begin(), p.end());
+      file.write("/exact" + path + "/win", odds.win);
+      file.write("/exact" + path + "/tie", std::vector<double>{odds.tie});
+      file.write("/exact" + path + "/probability", probability, {std::size_t(data.seats), std::size_t(data.bins)});
+    }
+  }
+}
+
+void write_checks(h5::Writer& file, const std::vector<Check>& checks) {
+  std::vector<std::string> names, kinds;
+  std::vector<double> observed, expected, z, p;
+  std::int64_t failures = 0;
+  for (const Check& c : checks) {
+    names.push_back(c.name);
+    kinds.push_back(c.kind);
+    observed.push_back(c.observed);
+    expected.push_back(c.expected);
+    z.push_back(c.z);
+    p.push_back(c.p_value);
+    failures += !c.passed();
+  }
+  file.write("/checks/name", names);
+  file.write("/checks/kind", kinds);
+  file.write("/checks/observed", observed);
+  file.write("/checks/expected", expected);
+  file.write("/checks/z", z);
+  file.write("/checks/p_value", p);
+  file.attribute("/checks", "z_limit", kZLimit);
+  file.attribute("/checks", "failures", failures);
+  file.attribute("/checks", "passed", static_cast<std::int64_t>(failures == 0));
+}
+
+void write_file(const std::string& path, const RunConfig& config, const EngineOutput& output, const RunInfo& info,
+                const ExactTables* exact, const std::vector<Check>* checks) {
+  h5::Writer file(path);
+  const std::vector<Strategy>& strategies = config.game->strategies();
+  const ScoreAxis axis = config.game->score_axis();
+
+  file.attribute("/", "format", std::string("dicesim-results"));
+  file.attribute("/", "format_version", std::vector<std::int64_t>{kFormatMajor, kFormatMinor});
+  file.attribute("/", "program_version", std::string(DICESIM_VERSION));
+  file.attribute("/", "git_revision", std::string(DICESIM_GIT_REVISION));
+  file.attribute("/", "command", info.command);
+  file.attribute("/", "config", config.document.dump());
+  file.attribute("/", "config_file", config.file);
+  file.attribute("/", "name", config.name);
+  file.attribute("/", "game", std::string(config.entry->name));
+  file.attribute("/", "rules", config.game->rules().dump());
+  file.attribute("/", "seed", static_cast<std::int64_t>(config.seed));
+  file.attribute("/", "seed_text", std::to_string(config.seed));
+  file.attribute("/", "games", static_cast<std::int64_t>(config.games));
+  file.attribute("/", "block_games", static_cast<std::int64_t>(kBlockGames));
+  file.attribute("/", "complete", static_cast<std::int64_t>(output.complete));
+  file.attribute("/", "wall_seconds", output.wall_seconds);
+  file.attribute("/", "threads", static_cast<std::int64_t>(info.threads));
+  file.attribute("/", "score_description", axis.description);
+
+  std::vector<std::string> names, specs;
+  for (const Strategy& s : strategies) {
+    names.push_back(s.name);
+    specs.push_back(s.spec.dump());
+  }
+  file.write("/strategies/names", names);
+  file.write("/strategies/specs", specs);
+
+  for (std::size_t s = 0; s < strategies.size(); ++s) {
+    const int t = config.plan.distribution[s];
+    if (t < 0) continue;
+    const std::string path = "/distributions/" + strategies[s].name;
+    file.write(path + "/counts", TableCounts(const_cast<std::int64_t*>(output.counters[t].data()), 1, axis.bins).scores_of(0));
+    file.attribute(path, "min_score", static_cast<std::int64_t>(axis.min_score));
+    file.attribute(path, "games", static_cast<std::int64_t>(output.games_done[t]));
+    if (exact && (*exact)[t]) {
+      file.write("/exact" + path + "/probability", (*exact)[t]->score_probability[0]);
+      file.attribute("/exact" + path, "min_score", static_cast<std::int64_t>(axis.min_score));
+    }
+  }
+  const auto any = [](const std::vector<std::vector<int>>& m) {
+    return std::any_of(m.begin(), m.end(), [](const auto& row) {
+      return std::any_of(row.begin(), row.end(), [](int t) { return t >= 0; });
+    });
+  };
+  if (any(config.plan.headtohead)) {
+    write_pair_matrices(file, "/headtohead", config, output, config.plan.headtohead, true);
+    if (exact) write_exact_pairs(file, "/exact/headtohead", strategies.size(), *exact, config.plan.headtohead, true);
+  }
+  if (any(config.plan.sequential)) {
+    write_pair_matrices(file, "/sequential", config, output, config.plan.sequential, false);
+    if (exact) write_exact_pairs(file, "/exact/sequential", strategies.size(), *exact, config.plan.sequential, false);
+  }
+  write_groups(file, "nway", config, output, exact, config.plan.nway);
+  write_groups(file, "sequential_tables", config, output, exact, config.plan.sequential_tables);
+  if (checks) write_checks(file, *checks);
+  file.close();
+}
+
+}  // namespace
+
+ExactTables exact_tables(const RunConfig& config) {
+  ExactTables out;
+  for (const PlannedTable& t : config.plan.tables) out.push_back(config.game->exact(t.table));
+  return out;
+}
+
+std::vector<Check> compare(const RunConfig& config, const EngineOutput& output, const ExactTables& exact) {
+  std::vector<Check> checks;
+  const ScoreAxis axis = config.game->score_axis();
+  for (std::size_t t = 0; t < config.plan.tables.size(); ++t) {
+    if (!exact[t]) continue;
+    const PlannedTable& planned = config.plan.tables[t];
+    TableData data = table_data(config, output, static_cast<int>(t));
+    TableCounts counts = data.counts();
+    const TableOdds& odds = *exact[t];
+    const auto seat_name = [&](int s) { return config.game->strategies()[planned.table.seats[s]].name; };
+    for (int s = 0; s < data.seats; ++s) {
+      // A seat's scores: always for one seat, and for sequential tables,
+      // where seeing the score to beat changes how a strategy plays.
+      if (data.seats == 1 || planned.table.sequential) {
+        const std::string prefix = planned.key + "/" + seat_name(s);
+        const std::vector<std::int64_t> scores = counts.scores_of(s);
+        const stats::Moments exact_moments = stats::exact_moments(odds.score_probability[s], axis.min_score);
+        const double mean = stats::histogram_moments(scores, axis.min_score).mean;
+        checks.push_back({prefix + "/mean", "mean", mean, exact_moments.mean,
+                          stats::mean_z(mean, data.games, exact_moments), 1});
+        checks.back().p_value = std::erfc(std::abs(checks.back().z) / std::sqrt(2.0));
+        const stats::ChiSquare chi = stats::chi_square(scores, odds.score_probability[s]);
+        checks.push_back({prefix + "/distribution", "chi_square", chi.statistic, double(chi.dof),
+                          stats::z_for_tail(chi.p_value), chi.p_value});
+      }
+      if (data.seats > 1) {
+        const double z = stats::rate_z(counts.wins(s), data.games, odds.win[s]);
+        checks.push_back({planned.key + "/win/" + seat_name(s), "win_rate", double(counts.wins(s)) / data.games,
+                          odds.win[s], z, std::erfc(std::abs(z) / std::sqrt(2.0))});
+      }
+    }
+    if (data.seats > 1) {
+      const double z = stats::rate_z(counts.tie_games(), data.games, odds.tie);
+      checks.push_back({planned.key + "/tie", "tie_rate", double(counts.tie_games()) / data.games, odds.tie, z,
+                        std::erfc(std::abs(z) / std::sqrt(2.0))});
+    }
+  }
+  return checks;
+}
+
+void write_results(const std::string& path, const RunConfig& config, const EngineOutput& output,
+                   const RunInfo& info, const ExactTables* exact, const std::vector<Check>* checks) {
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  try {
+    write_file(temporary, config, output, info, exact, checks);
+    std::filesystem::rename(temporary, path);
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw;
+  }
+}
+
+void print_summary(std::ostream& out, const RunConfig& config, const EngineOutput& output) {
+  const std::vector<Strategy>& strategies = config.game->strategies();
+  const ScoreAxis axis = config.game->score_axis();
+  const std::size_t width = 4 + std::max_element(strategies.begin(), strategies.end(), [](auto& a, auto& b) {
+                                  return a.name.size() < b.name.size();
+                                })->name.size();
+  out << std::fixed;
+  if (std::any_of(config.plan.distribution.begin(), config.plan.distribution.end(), [](int t) { return t >= 0; })) {
+    out << std::left << std::setw(width) << "strategy" << std::right << std::setw(14) << "games" << std::setw(10)
+        << "mean" << std::setw(10) << "sd" << std::setw(12) << "P(min)" << "\n";
+    for (std::size_t s = 0; s < strategies.size(); ++s) {
+      const int t = config.plan.distribution[s];
+      if (t < 0) continue;
+      TableData data = table_data(config, output, t);
+      const std::vector<std::int64_t> scores = data.counts().scores_of(0);
+      const stats::Moments m = stats::histogram_moments(scores, axis.min_score);
+      out << std::left << std::setw(width) << strategies[s].name << std::right << std::setw(14) << data.games
+          << std::setprecision(4) << std::setw(10) << m.mean << std::setw(10) << m.sd << std::setw(12)
+          << (data.games ? double(scores[0]) / data.games : 0.0) << "\n";
+    }
+  }
+  const auto print_pairs = [&](const std::string& title, const std::vector<std::vector<int>>& pairs, bool mirror) {
+    bool any = false;
+    for (const auto& row : pairs)
+      for (int t : row) any = any || t >= 0;
+    if (!any) return;
+    out << "\n" << title << "\n" << std::setw(width) << "";
+    for (const Strategy& s : strategies) out << std::setw(12) << s.name.substr(0, 11);
+    out << "\n";
+    for (std::size_t a = 0; a < strategies.size(); ++a) {
+      out << std::left << std::setw(width) << strategies[a].name << std::right;
+      for (std::size_t b = 0; b < strategies.size(); ++b) {
+        int t = pairs[a][b], seat = 0;
+        if (t < 0 && mirror && pairs[b][a] >= 0) t = pairs[b][a], seat = 1;
+        if (t < 0) {
+          out << std::setw(12) << "-";
+          continue;
+        }
+        TableData data = table_data(config, output, t);
+        out << std::setprecision(4) << std::setw(12) << (data.games ? double(data.counts().wins(seat)) / data.games : 0.0);
+      }
+      out << "\n";
+    }
+  };
+  print_pairs("head to head: fraction of games the row strategy wins (ties count for neither)",
+              config.plan.headtohead, true);
+  print_pairs("sequential: fraction of games the row strategy, playing first, wins", config.plan.sequential, false);
+  const auto print_groups = [&](const std::string& title, const std::vector<int>& groups) {
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      TableData data = table_data(config, output, groups[g]);
+      TableCounts c = data.counts();
+      out << "\n" << title << " " << g << " (" << data.games << " games): wins";
+      for (int s = 0; s < data.seats; ++s)
+        out << "  " << strategies[config.plan.tables[groups[g]].table.seats[s]].name << " " << std::setprecision(4)
+            << (data.games ? double(c.wins(s)) / data.games : 0.0);
+      out << "  ties " << (data.games ? double(c.tie_games()) / data.games : 0.0) << "\n";
+    }
+  };
+  print_groups("n-way table", config.plan.nway);
+  print_groups("sequential table", config.plan.sequential_tables);
+}
+
+void print_checks(std::ostream& out, const std::vector<Check>& checks) {
+  std::size_t failures = 0;
+  double worst = 0;
+  for (const Check& c : checks) {
+    worst = std::max(worst, std::abs(c.z));
+    if (c.passed()) continue;
+    ++failures;
+    out << "DISAGREES  " << c.name << ": Monte Carlo " << std::setprecision(6) << c.observed << ", exact "
+        << c.expected << ", z " << std::setprecision(2) << c.z << "\n";
+  }
+  out << "\ncheck: " << checks.size() << " numbers compared with the exact solver, " << failures
+      << " beyond |z| > " << std::setprecision(0) << kZLimit << "; largest |z| " << std::setprecision(2) << worst
+      << "\n";
+}
+
+}  // namespace dicesim

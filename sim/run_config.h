@@ -1,0 +1,38 @@
+// A run config: the game, its rules and strategies, the seed, the number of
+// games and the contests. configs/README.md documents every key.
+#pragma once
+
+#include "contests.h"
+#include "engine.h"
+#include "game.h"
+#include "json_input.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace dicesim {
+
+// Counters are int64: 10^15 games leave a wide margin below 2^63 even for
+// counters that grow by several per game.
+constexpr std::uint64_t kMaxGames = 1'000'000'000'000'000ULL;
+
+struct RunConfig {
+  std::string file;
+  json document;
+  std::string name;  // results/<name>.h5 by default
+  std::uint64_t seed = 1;
+  std::uint64_t games = 0;  // per table
+  const GameEntry* entry = nullptr;
+  std::unique_ptr<Game> game;
+  ContestPlan plan;
+};
+
+RunConfig load_run_config(const std::string& file);
+// The same from a JSON document; source names it in error messages.
+RunConfig load_run_config(json document, const std::string& source);
+
+// The engine's view of a config: one contest per planned table.
+std::vector<Contest> make_contests(const RunConfig& config);
+
+}  // namespace dicesim

@@ -1,0 +1,102 @@
+// Sixers: roll N dice up to R times, set aside at least one die after every
+// roll, and score the dice set aside; one face scores zero, the others their
+// value. The lowest total wins.
+#pragma once
+
+#include "dice.h"
+#include "rng.h"
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace dicesim::sixers {
+
+struct Rules {
+  int dice = 6;
+  int rolls = 3;
+  int zero_face = 3;
+
+  int face_score(int face) const { return face == zero_face ? 0 : face; }
+  int max_score() const { return dice * (zero_face == 6 ? 5 : 6); }
+};
+
+// Every hand of n dice (n = 0..dice) as a multiset with one global index, and
+// for each the score of its k lowest-scoring dice. Since keeping a lower die
+// is never worse than keeping a higher one, every strategy here is a choice
+// of k: how many of the lowest dice to set aside.
+class Hands {
+ public:
+  explicit Hands(const Rules& rules);
+
+  const Rules& rules() const { return rules_; }
+  int count() const { return static_cast<int>(multiset_dice_.size()); }
+  int first(int dice) const { return offset_[dice]; }
+  int count_of(int dice) const { return offset_[dice + 1] - offset_[dice]; }
+  int dice_of(int hand) const { return multiset_dice_[hand]; }
+  double probability(int hand) const { return probability_[hand]; }
+  int kept_score(int hand, int keep) const { return kept_score_[hand * stride_ + keep]; }
+  // Scores of the hand's dice in ascending order (for the strategy families).
+  const std::vector<int>& sorted_scores(int hand) const { return sorted_scores_[hand]; }
+
+  int roll(int dice, Rng& rng) const { return first(dice) + static_cast<int>(tables_[dice].sample(rng)); }
+
+ private:
+  Rules rules_;
+  int stride_;
+  std::vector<int> offset_;
+  std::vector<int> multiset_dice_;
+  std::vector<double> probability_;
+  std::vector<std::uint16_t> kept_score_;
+  std::vector<std::vector<int>> sorted_scores_;
+  std::vector<RollTable> tables_;
+};
+
+constexpr int kNoTarget = std::numeric_limits<int>::min() / 2;
+
+// A strategy compiled to a table: how many of the lowest dice to set aside
+// after roll r (0-based, every roll but the last), for each hand, and, for
+// strategies that look at the score to beat, for each "slot" of allowance
+// (see slot_of). Policies without a target have one slot.
+class Policy {
+ public:
+  Policy() = default;
+  Policy(const Hands& hands, int slots);
+
+  int slots() const { return slots_; }
+  int keep(int roll, int slot, int hand) const { return keep_[index(roll, slot, hand)]; }
+  void set_keep(int roll, int slot, int hand, int k) { keep_[index(roll, slot, hand)] = static_cast<std::uint8_t>(k); }
+
+  // Allowance = the most the player may still add and finish strictly below
+  // the score to beat. Slot 0 is "no target, or already lost"; slot a + 1 is
+  // allowance a, capped where nothing more can be lost.
+  int slot_of(int allowance) const {
+    if (slots_ == 1 || allowance < 0) return 0;
+    return allowance + 1 < slots_ ? allowance + 1 : slots_ - 1;
+  }
+
+ private:
+  std::size_t index(int roll, int slot, int hand) const {
+    return (std::size_t(roll) * slots_ + slot) * hands_ + hand;
+  }
+  int slots_ = 1;
+  int hands_ = 0;
+  std::vector<std::uint8_t> keep_;
+};
+
+// One turn: the final score. target is the score to beat (kNoTarget if none).
+inline int play_turn(const Hands& hands, const Policy& policy, int target, Rng& rng) {
+  const int rolls = hands.rules().rolls;
+  int dice = hands.rules().dice;
+  int score = 0;
+  for (int roll = 0; roll < rolls; ++roll) {
+    const int hand = hands.roll(dice, rng);
+    const int keep = roll + 1 == rolls ? dice : policy.keep(roll, policy.slot_of(target - 1 - score), hand);
+    score += hands.kept_score(hand, keep);
+    dice -= keep;
+    if (dice == 0) break;
+  }
+  return score;
+}
+
+}  // namespace dicesim::sixers

@@ -1,0 +1,163 @@
+#include "sixers_exact.h"
+
+#include <algorithm>
+#include <map>
+
+namespace dicesim::sixers {
+namespace {
+
+// Choices that differ by less than this are treated as equal, so that ties
+// are broken by a stated rule and not by rounding.
+constexpr double kTie = 1e-12;
+
+struct Grid {  // a value per (dice in hand, score) pair
+  int scores;
+  std::vector<double> cells;
+  Grid(int dice, int max_score) : scores(max_score + 1), cells(std::size_t(dice + 1) * scores, 0.0) {}
+  double& at(int dice, int score) { return cells[std::size_t(dice) * scores + score]; }
+};
+
+}  // namespace
+
+std::vector<double> score_distribution(const Hands& hands, const Policy& policy, int target) {
+  const Rules& rules = hands.rules();
+  std::vector<double> finished(rules.max_score() + 1, 0.0);
+  Grid state(rules.dice, rules.max_score());
+  state.at(rules.dice, 0) = 1;
+  for (int roll = 0; roll < rules.rolls; ++roll) {
+    const bool last = roll + 1 == rules.rolls;
+    Grid next(rules.dice, rules.max_score());
+    for (int dice = 1; dice <= rules.dice; ++dice) {
+      for (int score = 0; score <= rules.max_score(); ++score) {
+        const double p = state.at(dice, score);
+        if (p == 0) continue;
+        const int slot = policy.slot_of(target - 1 - score);
+        for (int hand = hands.first(dice); hand < hands.first(dice + 1); ++hand) {
+          const int keep = last ? dice : policy.keep(roll, slot, hand);
+          const int total = score + hands.kept_score(hand, keep);
+          const double q = p * hands.probability(hand);
+          if (keep == dice) finished[total] += q;
+          else next.at(dice - keep, total) += q;
+        }
+      }
+    }
+    state = std::move(next);
+  }
+  return finished;
+}
+
+MeanOptimum solve_mean_optimum(const Hands& hands) {
+  const Rules& rules = hands.rules();
+  const int width = rules.dice + 1;
+  MeanOptimum out;
+  out.expected.assign(std::size_t(rules.rolls + 1) * width, 0.0);
+  out.policy = Policy(hands, 1);
+  for (int left = 1; left <= rules.rolls; ++left) {
+    const int roll = rules.rolls - left;
+    for (int dice = 1; dice <= rules.dice; ++dice) {
+      double expected = 0;
+      for (int hand = hands.first(dice); hand < hands.first(dice + 1); ++hand) {
+        int best_keep = dice;
+        double best = hands.kept_score(hand, dice);
+        if (left > 1) {
+          // Ties go to keeping more dice: the same mean with fewer throws.
+          for (int keep = dice - 1; keep >= 1; --keep) {
+            const double value = hands.kept_score(hand, keep) + out.expected[(left - 1) * width + dice - keep];
+            if (value < best - kTie) {
+              best = value;
+              best_keep = keep;
+            }
+          }
+          out.policy.set_keep(roll, 0, hand, best_keep);
+        }
+        expected += hands.probability(hand) * best;
+      }
+      out.expected[left * width + dice] = expected;
+    }
+  }
+  out.mean = out.expected[rules.rolls * width + rules.dice];
+  return out;
+}
+
+Policy solve_target_aware(const Hands& hands, const MeanOptimum& mean) {
+  const Rules& rules = hands.rules();
+  const int width = rules.dice + 1, top = rules.max_score();
+  // chance[left][dice][a]: P(the dice still to come add at most a), playing well.
+  std::vector<double> chance(std::size_t(rules.rolls + 1) * width * (top + 1), 0.0);
+  const auto at = [&](int left, int dice, int allowance) -> double {
+    if (allowance < 0) return 0;
+    if (dice == 0) return 1;
+    return chance[(std::size_t(left) * width + dice) * (top + 1) + std::min(allowance, top)];
+  };
+  Policy policy(hands, top + 2);
+  for (int roll = 0; roll + 1 < rules.rolls; ++roll)
+    for (int hand = 0; hand < hands.count(); ++hand) policy.set_keep(roll, 0, hand, mean.policy.keep(roll, 0, hand));
+
+  for (int left = 1; left <= rules.rolls; ++left) {
+    const int roll = rules.rolls - left;
+    for (int dice = 1; dice <= rules.dice; ++dice) {
+      for (int allowance = 0; allowance <= top; ++allowance) {
+        double total = 0;
+        for (int hand = hands.first(dice); hand < hands.first(dice + 1); ++hand) {
+          int best_keep = dice;
+          double best = at(left - 1, 0, allowance - hands.kept_score(hand, dice));
+          if (left > 1) {
+            double best_mean = hands.kept_score(hand, dice);
+            for (int keep = dice - 1; keep >= 1; --keep) {
+              const double p = at(left - 1, dice - keep, allowance - hands.kept_score(hand, keep));
+              const double m = hands.kept_score(hand, keep) + mean.expected[(left - 1) * width + dice - keep];
+              if (p > best + kTie || (p > best - kTie && m < best_mean - kTie)) {
+                best = p;
+                best_mean = m;
+                best_keep = keep;
+              }
+            }
+            policy.set_keep(roll, policy.slot_of(allowance), hand, best_keep);
+          }
+          total += hands.probability(hand) * best;
+        }
+        chance[(std::size_t(left) * width + dice) * (top + 1) + allowance] = total;
+      }
+    }
+  }
+  return policy;
+}
+
+TableOdds table_odds(const Hands& hands, const std::vector<const Policy*>& seats, bool sequential) {
+  const int top = hands.rules().max_score();
+  const int players = static_cast<int>(seats.size());
+  TableOdds odds;
+  odds.score_probability.assign(players, std::vector<double>(top + 1, 0.0));
+  odds.win.assign(players, 0.0);
+
+  // The table state after each seat: the lowest score so far and who holds it
+  // alone (-1: shared). Before the first seat there is no lowest score.
+  constexpr int kNone = -1;
+  std::map<std::pair<int, int>, double> states{{{kNone, kNone}, 1.0}};
+  std::map<std::pair<int, int>, std::vector<double>> cache;  // (seat, target) -> distribution
+  for (int seat = 0; seat < players; ++seat) {
+    std::map<std::pair<int, int>, double> next;
+    for (const auto& [state, p] : states) {
+      const auto [lowest, holder] = state;
+      const int target = sequential && lowest != kNone ? lowest : kNoTarget;
+      auto [entry, fresh] = cache.try_emplace({seat, target});
+      if (fresh) entry->second = score_distribution(hands, *seats[seat], target);
+      for (int score = 0; score <= top; ++score) {
+        const double q = p * entry->second[score];
+        if (q == 0) continue;
+        odds.score_probability[seat][score] += q;
+        if (lowest == kNone || score < lowest) next[{score, seat}] += q;
+        else if (score == lowest) next[{lowest, kNone}] += q;
+        else next[state] += q;
+      }
+    }
+    states = std::move(next);
+  }
+  for (const auto& [state, p] : states) {
+    if (state.second == kNone) odds.tie += p;
+    else odds.win[state.second] += p;
+  }
+  return odds;
+}
+
+}  // namespace dicesim::sixers

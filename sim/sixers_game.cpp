@@ -1,0 +1,195 @@
+// Sixers on the engine: config → rules and compiled strategies, a block of
+// games at a table, the exact odds, `dicesim list` and `dicesim solve sixers`.
+#include "../strategies/sixers_strategies.h"
+#include "game.h"
+#include "sixers.h"
+#include "sixers_exact.h"
+#include "stats.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+
+namespace dicesim::sixers {
+namespace {
+
+Rules read_rules(const JsonNode& config) {
+  Rules rules;
+  const std::optional<JsonNode> node = config.find("rules");
+  if (!node) return rules;
+  node->only_keys({"dice", "rolls", "zero_face"});
+  if (auto v = node->find("dice")) rules.dice = static_cast<int>(v->integer(1, kMaxDice));
+  if (auto v = node->find("rolls")) rules.rolls = static_cast<int>(v->integer(1, rules.dice));
+  if (auto v = node->find("zero_face")) rules.zero_face = static_cast<int>(v->integer(0, kFaces));
+  if (rules.rolls > rules.dice) config.at("rules").fail("rolls cannot exceed dice (one die is kept per roll)");
+  return rules;
+}
+
+json rules_json(const Rules& rules) {
+  return {{"dice", rules.dice}, {"rolls", rules.rolls}, {"zero_face", rules.zero_face}};
+}
+
+class SixersGame final : public Game {
+ public:
+  SixersGame(const Rules& rules, const JsonNode& config) : rules_(rules), hands_(rules) {
+    Solutions solutions(hands_);
+    strategies_ = read_strategies(config, [&](const JsonNode& spec) {
+      policies_.push_back(compile_strategy(spec, hands_, solutions));
+    });
+  }
+
+  json rules() const override { return rules_json(rules_); }
+
+  ScoreAxis score_axis() const override {
+    return {0, rules_.max_score() + 1, "total score of the dice kept in one turn (lowest wins)"};
+  }
+
+  void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const override {
+    const int seats = static_cast<int>(table.seats.size());
+    const Policy* policy[kMaxSeats];
+    for (int s = 0; s < seats; ++s) policy[s] = &policies_[table.seats[s]];
+    int score[kMaxSeats];
+    for (std::uint64_t g = 0; g < games; ++g) {
+      int lowest = INT_MAX;
+      for (int s = 0; s < seats; ++s) {
+        const int target = table.sequential && s > 0 ? lowest : kNoTarget;
+        score[s] = play_turn(hands_, *policy[s], target, rng);
+        ++counts.score(s, score[s]);
+        lowest = std::min(lowest, score[s]);
+      }
+      int holders = 0, holder = 0;
+      for (int s = 0; s < seats; ++s)
+        if (score[s] == lowest) ++holders, holder = s;
+      if (holders == 1) {
+        ++counts.wins(holder);
+      } else {
+        ++counts.tie_games();
+        for (int s = 0; s < seats; ++s) counts.tied(s) += score[s] == lowest;
+      }
+    }
+  }
+
+  std::optional<TableOdds> exact(const Table& table) const override {
+    std::vector<const Policy*> seats;
+    for (int s : table.seats) seats.push_back(&policies_[s]);
+    return table_odds(hands_, seats, table.sequential);
+  }
+
+  const Hands& hands() const { return hands_; }
+  const Policy& policy(int strategy) const { return policies_[strategy]; }
+
+ private:
+  Rules rules_;
+  Hands hands_;
+  std::vector<Policy> policies_;
+};
+
+std::unique_ptr<Game> load(const JsonNode& config) {
+  return std::make_unique<SixersGame>(read_rules(config), config);
+}
+
+void describe(std::ostream& out) {
+  out << "  rules (all optional):\n"
+      << "    dice       1.." << kMaxDice << ", default 6\n"
+      << "    rolls      1..dice, default 3 (rolls = dice: roll until every die is kept)\n"
+      << "    zero_face  0..6, default 3 (the face that scores 0; 0 = none)\n"
+      << "  strategy families:\n";
+  for (const Family& f : families())
+    out << "    " << std::left << std::setw(22) << f.name << " (" << f.short_name << ")  " << f.parameters << "\n"
+        << "    " << std::setw(22) << "" << "      " << f.description << "\n";
+}
+
+struct SolveOptions {
+  std::optional<int> dice, rolls, zero_face;
+  std::string config;
+  std::vector<std::string> strategies;
+  std::uint64_t z_games = 0;
+  bool headtohead = false;
+};
+
+void print_solution(const SolveOptions& options) {
+  json config = json::object();
+  if (!options.config.empty()) config = parse_json_file(options.config);
+  json& rules = config["rules"];
+  if (!rules.is_object()) rules = json::object();
+  if (options.dice) rules["dice"] = *options.dice;
+  if (options.rolls) rules["rolls"] = *options.rolls;
+  if (options.zero_face) rules["zero_face"] = *options.zero_face;
+  if (!config.contains("strategies")) config["strategies"] = json::array();
+  for (const std::string& text : options.strategies) {
+    json spec = strategy_from_text(text);
+    spec["name"] = text;
+    config["strategies"].push_back(spec);
+  }
+  if (config["strategies"].empty()) config["strategies"].push_back({{"name", "optimal_mean"}, {"family", "optimal_mean"}});
+  const std::string source = options.config.empty() ? "command line" : options.config;
+  const JsonNode root(config, source);
+  const SixersGame game(read_rules(root), root);
+  const Rules& r = game.hands().rules();
+
+  std::cout << "Sixers: " << r.dice << " dice, " << r.rolls << " rolls, face " << r.zero_face << " scores 0\n"
+            << std::fixed << std::setprecision(6) << "optimal_mean policy: expected total "
+            << solve_mean_optimum(game.hands()).mean << "\n\n"
+            << std::left << std::setw(24) << "strategy" << std::right << std::setw(12) << "mean" << std::setw(12)
+            << "sd" << std::setw(12) << "P(0)" << "\n";
+  std::vector<stats::Moments> moments;
+  for (std::size_t i = 0; i < game.strategies().size(); ++i) {
+    const std::vector<double> p = score_distribution(game.hands(), game.policy(static_cast<int>(i)));
+    moments.push_back(stats::exact_moments(p, 0));
+    std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right << std::setw(12)
+              << moments.back().mean << std::setw(12) << moments.back().sd << std::setw(12) << p[0] << "\n";
+  }
+  const auto matrix = [&](const std::string& title, auto cell) {
+    std::cout << "\n" << title << "\n" << std::setw(24) << "";
+    for (const Strategy& s : game.strategies()) std::cout << std::setw(12) << s.name.substr(0, 11);
+    std::cout << "\n";
+    for (std::size_t i = 0; i < game.strategies().size(); ++i) {
+      std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right;
+      for (std::size_t j = 0; j < game.strategies().size(); ++j) std::cout << std::setw(12) << cell(i, j);
+      std::cout << "\n";
+    }
+  };
+  if (options.z_games > 0) {
+    std::cout << std::setprecision(2);
+    matrix("expected z of the difference of means (row - column) at " + std::to_string(options.z_games) +
+               " games each:",
+           [&](std::size_t i, std::size_t j) {
+             const double spread = std::sqrt((moments[i].sd * moments[i].sd + moments[j].sd * moments[j].sd) /
+                                             double(options.z_games));
+             return spread > 0 ? (moments[i].mean - moments[j].mean) / spread : 0.0;
+           });
+  }
+  if (options.headtohead) {
+    std::cout << std::setprecision(6);
+    matrix("P(row wins) head to head, independent turns (ties are neither):", [&](std::size_t i, std::size_t j) {
+      if (i == j) return 0.0;
+      return game.exact(Table{{int(i), int(j)}, false})->win[0];
+    });
+  }
+}
+
+void add_solve_command(CLI::App& solve) {
+  auto options = std::make_shared<SolveOptions>();
+  CLI::App* cmd = solve.add_subcommand("sixers", "exact means, sd and P(0) of Sixers strategies");
+  cmd->add_option("--dice", options->dice, "number of dice (default 6)");
+  cmd->add_option("--rolls", options->rolls, "number of rolls (default 3)");
+  cmd->add_option("--zero-face", options->zero_face, "the face that scores 0 (default 3)");
+  cmd->add_option("--config", options->config, "take rules and strategies from a config");
+  cmd->add_option("--z-games", options->z_games, "also print the expected z of mean differences at N games each");
+  cmd->add_flag("--headtohead", options->headtohead, "also print exact head-to-head win probabilities");
+  cmd->add_option("strategies", options->strategies, "strategies such as dv(2,2) dn(3,2) ts(5,5) optimal_mean");
+  cmd->callback([options] { print_solution(*options); });
+}
+
+}  // namespace
+
+GameEntry sixers_entry() {
+  return {"sixers", "Sixers: six dice, three rolls, keep at least one die per roll, a 3 scores 0, lowest wins",
+          load, describe, add_solve_command};
+}
+
+}  // namespace dicesim::sixers

@@ -1,0 +1,127 @@
+#include "stats.h"
+
+#include <cmath>
+#include <limits>
+
+namespace dicesim::stats {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// Regularised incomplete gamma functions by series and continued fraction.
+double lower_gamma_series(double a, double x) {
+  double term = 1 / a, sum = term;
+  for (int n = 1; n < 100000; ++n) {
+    term *= x / (a + n);
+    sum += term;
+    if (std::fabs(term) < std::fabs(sum) * 1e-16) break;
+  }
+  return sum * std::exp(-x + a * std::log(x) - std::lgamma(a));
+}
+
+double upper_gamma_fraction(double a, double x) {
+  const double tiny = 1e-300;
+  double b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
+  for (int i = 1; i < 100000; ++i) {
+    const double an = -i * (i - a);
+    b += 2;
+    d = an * d + b;
+    if (std::fabs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (std::fabs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const double delta = d * c;
+    h *= delta;
+    if (std::fabs(delta - 1) < 1e-16) break;
+  }
+  return std::exp(-x + a * std::log(x) - std::lgamma(a)) * h;
+}
+
+}  // namespace
+
+Moments histogram_moments(const std::vector<std::int64_t>& counts, int min_score) {
+  double n = 0, sum = 0, squares = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    const double x = double(min_score) + double(i), c = double(counts[i]);
+    n += c;
+    sum += c * x;
+    squares += c * x * x;
+  }
+  if (n == 0) return {};
+  const double mean = sum / n;
+  const double variance = n > 1 ? (squares - n * mean * mean) / (n - 1) : 0;
+  return {mean, std::sqrt(std::max(variance, 0.0))};
+}
+
+Moments exact_moments(const std::vector<double>& probability, int min_score) {
+  double mean = 0, squares = 0;
+  for (std::size_t i = 0; i < probability.size(); ++i) {
+    const double x = double(min_score) + double(i);
+    mean += probability[i] * x;
+    squares += probability[i] * x * x;
+  }
+  return {mean, std::sqrt(std::max(squares - mean * mean, 0.0))};
+}
+
+double mean_z(double sample_mean, std::uint64_t n, const Moments& exact) {
+  const double difference = sample_mean - exact.mean;
+  if (exact.sd == 0 || n == 0) return std::fabs(difference) < 1e-12 ? 0 : kInfinity;
+  return difference / (exact.sd / std::sqrt(double(n)));
+}
+
+double rate_z(std::uint64_t k, std::uint64_t n, double p) {
+  if (n == 0) return 0;
+  const double rate = double(k) / double(n);
+  const double variance = p * (1 - p);
+  if (variance <= 1e-300) return std::fabs(rate - p) < 1e-12 ? 0 : kInfinity;
+  return (rate - p) / std::sqrt(variance / double(n));
+}
+
+ChiSquare chi_square(const std::vector<std::int64_t>& counts, const std::vector<double>& probability) {
+  double n = 0;
+  for (std::int64_t c : counts) n += double(c);
+  ChiSquare result;
+  if (n == 0) return result;
+  std::vector<std::pair<double, double>> pooled;  // (observed, expected)
+  double observed = 0, expected = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    const double p = i < probability.size() ? probability[i] : 0;
+    if (p <= 0 && counts[i] > 0) return {kInfinity, 1, 0};  // an impossible score was seen
+    observed += double(counts[i]);
+    expected += n * p;
+    if (expected >= 5) {
+      pooled.emplace_back(observed, expected);
+      observed = expected = 0;
+    }
+  }
+  if (expected > 0 || observed > 0) {
+    if (pooled.empty()) pooled.emplace_back(0, 0);
+    pooled.back().first += observed;
+    pooled.back().second += expected;
+  }
+  for (const auto& [o, e] : pooled) result.statistic += (o - e) * (o - e) / e;
+  result.dof = static_cast<int>(pooled.size()) - 1;
+  result.p_value = result.dof > 0 ? chi_square_tail(result.statistic, result.dof) : 1;
+  return result;
+}
+
+double chi_square_tail(double x, int dof) {
+  if (x <= 0) return 1;
+  if (std::isinf(x)) return 0;
+  const double a = dof / 2.0, half = x / 2;
+  return half < a + 1 ? 1 - lower_gamma_series(a, half) : upper_gamma_fraction(a, half);
+}
+
+double z_for_tail(double p) {
+  if (p <= 0) return kInfinity;
+  if (p >= 1) return -kInfinity;
+  // Bisection on the normal tail 0.5 erfc(z / sqrt 2): slow but exact enough.
+  double lo = -40, hi = 40;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = (lo + hi) / 2;
+    (0.5 * std::erfc(mid / std::sqrt(2.0)) > p ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+}  // namespace dicesim::stats

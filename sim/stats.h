@@ -1,0 +1,38 @@
+// The statistics of the cross-check: Monte Carlo counts against exact
+// probabilities, as z-scores and chi-square tests.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace dicesim::stats {
+
+struct Moments {
+  double mean = 0;
+  double sd = 0;
+};
+
+// Mean and standard deviation of a histogram whose bin 0 is min_score.
+Moments histogram_moments(const std::vector<std::int64_t>& counts, int min_score);
+Moments exact_moments(const std::vector<double>& probability, int min_score);
+
+// z of a sample mean of n draws against the exact mean and sd.
+double mean_z(double sample_mean, std::uint64_t n, const Moments& exact);
+// z of k successes in n trials against the exact probability p.
+double rate_z(std::uint64_t k, std::uint64_t n, double p);
+
+struct ChiSquare {
+  double statistic = 0;
+  int dof = 0;
+  double p_value = 1;
+};
+// Pearson's test of a histogram against exact bin probabilities; bins with
+// fewer than 5 expected counts are pooled with their neighbours.
+ChiSquare chi_square(const std::vector<std::int64_t>& counts, const std::vector<double>& probability);
+
+// Upper tail of the chi-square distribution, P(X > x) for k degrees of freedom.
+double chi_square_tail(double x, int dof);
+// The z with the same one-sided upper-tail probability: P(Z > z) = p.
+double z_for_tail(double p);
+
+}  // namespace dicesim::stats

@@ -1,0 +1,124 @@
+#include "sixers_strategies.h"
+
+#include <algorithm>
+
+namespace dicesim::sixers {
+namespace {
+
+using KeepRule = int (*)(const std::vector<int>& ascending_scores, int parameter);
+
+// Each rule returns how many of the lowest dice to keep; the caller makes it
+// at least one, as the game requires.
+int keep_at_most_value(const std::vector<int>& scores, int threshold) {
+  return static_cast<int>(std::upper_bound(scores.begin(), scores.end(), threshold) - scores.begin());
+}
+
+int keep_count(const std::vector<int>& scores, int count) { return std::min<int>(count, scores.size()); }
+
+int keep_within_sum(const std::vector<int>& scores, int limit) {
+  int kept = 0, sum = 0;
+  while (kept < static_cast<int>(scores.size()) && sum + scores[kept] <= limit) sum += scores[kept++];
+  return kept;
+}
+
+struct ThresholdFamily {
+  std::string_view name;
+  KeepRule rule;
+  int (*max_parameter)(const Rules&);
+  int min_parameter;
+};
+
+const ThresholdFamily kThresholdFamilies[] = {
+    {"dice_value_threshold", keep_at_most_value, [](const Rules&) { return 6; }, 0},
+    {"dice_number_kept", keep_count, [](const Rules& r) { return r.dice; }, 1},
+    {"turn_score_threshold", keep_within_sum, [](const Rules& r) { return r.max_score(); }, 0},
+};
+
+Policy compile_threshold(const ThresholdFamily& family, const JsonNode& spec, const Hands& hands) {
+  spec.only_keys({"name", "family", "per_roll"});
+  const Rules& rules = hands.rules();
+  const JsonNode per_roll = spec.at("per_roll");
+  const std::vector<JsonNode> values = per_roll.elements();
+  if (static_cast<int>(values.size()) != rules.rolls - 1)
+    per_roll.fail("expected " + std::to_string(rules.rolls - 1) + " values (one per roll but the last), got " +
+                  std::to_string(values.size()));
+  Policy policy(hands, 1);
+  for (int roll = 0; roll + 1 < rules.rolls; ++roll) {
+    const int parameter = static_cast<int>(values[roll].integer(family.min_parameter, family.max_parameter(rules)));
+    for (int hand = 0; hand < hands.count(); ++hand) {
+      const int keep = family.rule(hands.sorted_scores(hand), parameter);
+      policy.set_keep(roll, 0, hand, std::max(keep, 1));
+    }
+  }
+  return policy;
+}
+
+}  // namespace
+
+const std::vector<Family>& families() {
+  static const std::vector<Family> all = {
+      {"dice_value_threshold", "dv", "per_roll: [s_1, ..., s_{R-1}], each 0..6",
+       "f^dv: keep every die whose score is at most s_i", true},
+      {"dice_number_kept", "dn", "per_roll: [n_1, ..., n_{R-1}], each 1..dice",
+       "f^dn: keep the n_i lowest-scoring dice", true},
+      {"turn_score_threshold", "ts", "per_roll: [t_1, ..., t_{R-1}], each 0..6*dice",
+       "f^ts: keep the lowest dice while their sum stays at most t_i", true},
+      {"optimal_mean", "best", "(none)", "exact policy minimising the expected total", false},
+      {"target_aware", "ta", "(none)",
+       "exact policy maximising P(total < score to beat); plays optimal_mean when there is none", false},
+  };
+  return all;
+}
+
+const MeanOptimum& Solutions::mean() {
+  if (!mean_) mean_ = solve_mean_optimum(hands_);
+  return *mean_;
+}
+
+const Policy& Solutions::target_aware() {
+  if (!target_aware_) target_aware_ = solve_target_aware(hands_, mean());
+  return *target_aware_;
+}
+
+Policy compile_strategy(const JsonNode& spec, const Hands& hands, Solutions& solutions) {
+  const JsonNode family_node = spec.at("family");
+  const std::string family = family_node.string();
+  for (const ThresholdFamily& f : kThresholdFamilies)
+    if (f.name == family) return compile_threshold(f, spec, hands);
+  if (family == "optimal_mean" || family == "target_aware") {
+    spec.only_keys({"name", "family"});
+    return family == "optimal_mean" ? solutions.mean().policy : solutions.target_aware();
+  }
+  std::string known;
+  for (const Family& f : families()) known += (known.empty() ? "" : ", ") + std::string(f.name);
+  family_node.fail("unknown strategy family \"" + family + "\" for sixers (known: " + known + ")");
+}
+
+json strategy_from_text(std::string_view text) {
+  const std::size_t open = text.find('(');
+  const std::string_view family = text.substr(0, open);
+  json spec = json::object();
+  spec["family"] = std::string(family);
+  for (const Family& f : families())
+    if (f.short_name == family) spec["family"] = std::string(f.name);
+  if (open == std::string_view::npos) return spec;
+  if (text.back() != ')') throw InputError(std::string(text) + ": expected FAMILY(a,b,...)");
+  json values = json::array();
+  std::string_view rest = text.substr(open + 1, text.size() - open - 2);
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string item(rest.substr(0, comma));
+    try {
+      std::size_t used = 0;
+      values.push_back(std::stoi(item, &used));
+      if (used != item.size()) throw std::invalid_argument(item);
+    } catch (const std::exception&) {
+      values.push_back(item);  // reported with its JSON path by compile_strategy
+    }
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+  }
+  spec["per_roll"] = values;
+  return spec;
+}
+
+}  // namespace dicesim::sixers

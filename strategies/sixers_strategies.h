@@ -1,0 +1,45 @@
+// Sixers strategy families: each compiles to a Policy table, so the hot loop
+// never asks a strategy anything but a table lookup.
+#pragma once
+
+#include "../sim/json_input.h"
+#include "../sim/sixers.h"
+#include "../sim/sixers_exact.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dicesim::sixers {
+
+struct Family {
+  std::string_view name;
+  std::string_view short_name;  // for "dv(2,2)" on the command line
+  std::string_view parameters;  // for `dicesim list`
+  std::string_view description;
+  bool per_roll;  // takes one parameter per roll that is not the last
+};
+const std::vector<Family>& families();
+
+// Solver results that several strategies share, computed once on demand.
+class Solutions {
+ public:
+  explicit Solutions(const Hands& hands) : hands_(hands) {}
+  const MeanOptimum& mean();
+  const Policy& target_aware();
+
+ private:
+  const Hands& hands_;
+  std::optional<MeanOptimum> mean_;
+  std::optional<Policy> target_aware_;
+};
+
+// Compiles a strategy's JSON spec ({"family": ..., "per_roll": [...]}, other
+// keys such as "name" left to the caller); errors name the JSON path.
+Policy compile_strategy(const JsonNode& spec, const Hands& hands, Solutions& solutions);
+
+// "dv(2,2)", "dice_value_threshold(2,2)" or "optimal_mean" as a JSON spec.
+json strategy_from_text(std::string_view text);
+
+}  // namespace dicesim::sixers
