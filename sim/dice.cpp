@@ -51,13 +51,14 @@ void RollTable::build_alias() {
     weight[i] = std::uint64_t(columns_) * multisets_[i].ways;
     (weight[i] < capacity ? small : large).push_back(i);
   }
-  alias_.assign(columns_, AliasColumn{static_cast<std::uint32_t>(capacity), 0});
-  for (std::uint32_t i = 0; i < columns_; ++i) alias_[i].alias = i;
+  const auto entry = [](std::uint64_t threshold, std::uint64_t alias) { return threshold | alias << 32; };
+  alias_.resize(columns_);
+  for (std::uint32_t i = 0; i < columns_; ++i) alias_[i] = entry(capacity, i);
   while (!small.empty() && !large.empty()) {
     const std::uint32_t s = small.back();
     small.pop_back();
     const std::uint32_t l = large.back();
-    alias_[s] = {static_cast<std::uint32_t>(weight[s]), l};
+    alias_[s] = entry(weight[s], l);
     weight[l] -= capacity - weight[s];
     if (weight[l] < capacity) {
       large.pop_back();

@@ -30,22 +30,31 @@ class RollTable {
   double probability(std::size_t i) const { return double(multisets_[i].ways) / double(outcomes_); }
 
   // Index of a multiset drawn with its exact probability ways / 6^dice.
-  std::uint32_t sample(Rng& rng) const {
-    for (;;) {
-      const std::uint64_t bits = rng();
-      std::uint32_t column, level;
-      if (!lemire_below(static_cast<std::uint32_t>(bits), columns_, column)) continue;
-      if (!lemire_below(static_cast<std::uint32_t>(bits >> 32), level_range_, level)) continue;
-      const AliasColumn& c = alias_[column];
-      return level < c.threshold ? column : c.alias;
+  // Everything sampling needs, packed for the hot loop.
+  struct Sampler {
+    const std::uint64_t* alias;  // per column: threshold | alias index << 32
+    std::uint32_t columns;
+    std::uint32_t level_range;
+    // Index of a multiset drawn with its exact probability ways / 6^dice:
+    // one 64-bit draw gives a column and a level, two Lemire reductions
+    // that run side by side.
+    std::uint32_t sample(Rng& rng) const {
+      for (;;) {
+        const std::uint64_t bits = rng();
+        std::uint32_t column, level;
+        if (!lemire_below(static_cast<std::uint32_t>(bits), columns, column)) continue;
+        if (!lemire_below(static_cast<std::uint32_t>(bits >> 32), level_range, level)) continue;
+        const std::uint64_t entry = alias[column];
+        // A coin flip for many columns: select without a branch to mispredict.
+        const std::uint32_t use_alias = -static_cast<std::uint32_t>(level >= static_cast<std::uint32_t>(entry));
+        return column ^ ((column ^ static_cast<std::uint32_t>(entry >> 32)) & use_alias);
+      }
     }
-  }
+  };
+  Sampler sampler() const { return {alias_.data(), columns_, level_range_}; }
+  std::uint32_t sample(Rng& rng) const { return sampler().sample(rng); }
 
  private:
-  struct AliasColumn {
-    std::uint32_t threshold;
-    std::uint32_t alias;
-  };
   void build_alias();
 
   int dice_;
@@ -53,7 +62,7 @@ class RollTable {
   std::uint32_t columns_ = 0;
   std::uint32_t level_range_ = 0;
   std::vector<DiceMultiset> multisets_;
-  std::vector<AliasColumn> alias_;
+  std::vector<std::uint64_t> alias_;
 };
 
 }  // namespace dicesim

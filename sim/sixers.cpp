@@ -1,6 +1,7 @@
 #include "sixers.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace dicesim::sixers {
 
@@ -25,11 +26,23 @@ Hands::Hands(const Rules& rules) : rules_(rules), stride_(rules.dice + 1) {
     }
     offset_.push_back(static_cast<int>(multiset_dice_.size()));
   }
+  for (int n = 0; n <= rules.dice; ++n) samplers_.push_back({tables_[n].sampler(), offset_[n]});
 }
 
 Policy::Policy(const Hands& hands, int slots)
-    : slots_(slots),
-      hands_(hands.count()),
-      keep_(std::size_t(std::max(hands.rules().rolls - 1, 0)) * slots * hands.count(), 1) {}
+    : hands_(&hands), slots_(slots), hand_count_(hands.count()), decision_(std::size_t(hands.rules().rolls) * slots * hands.count()) {
+  for (int roll = 0; roll < hands.rules().rolls; ++roll)
+    for (int slot = 0; slot < slots; ++slot)
+      for (int hand = 0; hand < hands.count(); ++hand) {
+        const bool last = roll + 1 == hands.rules().rolls;
+        set_keep(roll, slot, hand, last ? hands.dice_of(hand) : std::min(1, hands.dice_of(hand)));
+      }
+}
+
+void Policy::set_keep(int roll, int slot, int hand, int keep) {
+  const int dice = hands_->dice_of(hand);
+  if (keep > dice || (dice > 0 && keep < 1)) throw std::logic_error("Policy: a roll must keep 1..dice dice");
+  decision_[index(roll, slot, hand)] = static_cast<std::uint16_t>(keep | hands_->kept_score(hand, keep) << 8);
+}
 
 }  // namespace dicesim::sixers

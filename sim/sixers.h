@@ -39,7 +39,10 @@ class Hands {
   // Scores of the hand's dice in ascending order (for the strategy families).
   const std::vector<int>& sorted_scores(int hand) const { return sorted_scores_[hand]; }
 
-  int roll(int dice, Rng& rng) const { return first(dice) + static_cast<int>(tables_[dice].sample(rng)); }
+  int roll(int dice, Rng& rng) const {
+    const Sampler& s = samplers_[dice];
+    return s.first + static_cast<int>(s.sampler.sample(rng));
+  }
 
  private:
   Rules rules_;
@@ -50,22 +53,30 @@ class Hands {
   std::vector<std::uint16_t> kept_score_;
   std::vector<std::vector<int>> sorted_scores_;
   std::vector<RollTable> tables_;
+  struct Sampler {
+    RollTable::Sampler sampler;
+    int first;
+  };
+  std::vector<Sampler> samplers_;  // by dice in hand
 };
 
 constexpr int kNoTarget = std::numeric_limits<int>::min() / 2;
 
 // A strategy compiled to a table: how many of the lowest dice to set aside
-// after roll r (0-based, every roll but the last), for each hand, and, for
-// strategies that look at the score to beat, for each "slot" of allowance
-// (see slot_of). Policies without a target have one slot.
+// after roll r (0-based; after the last roll, all of them), for each hand,
+// and, for strategies that look at the score to beat, for each "slot" of
+// allowance (see slot_of). Policies without a target have one slot.
 class Policy {
  public:
   Policy() = default;
   Policy(const Hands& hands, int slots);
 
   int slots() const { return slots_; }
-  int keep(int roll, int slot, int hand) const { return keep_[index(roll, slot, hand)]; }
-  void set_keep(int roll, int slot, int hand, int k) { keep_[index(roll, slot, hand)] = static_cast<std::uint8_t>(k); }
+  int keep(int roll, int slot, int hand) const { return decision(roll, slot, hand) & 0xff; }
+  void set_keep(int roll, int slot, int hand, int keep);
+
+  // keep | (score of the kept dice) << 8: one lookup per roll in the hot loop.
+  std::uint16_t decision(int roll, int slot, int hand) const { return decision_[index(roll, slot, hand)]; }
 
   // Allowance = the most the player may still add and finish strictly below
   // the score to beat. Slot 0 is "no target, or already lost"; slot a + 1 is
@@ -77,11 +88,12 @@ class Policy {
 
  private:
   std::size_t index(int roll, int slot, int hand) const {
-    return (std::size_t(roll) * slots_ + slot) * hands_ + hand;
+    return (std::size_t(roll) * slots_ + slot) * hand_count_ + hand;
   }
+  const Hands* hands_ = nullptr;
   int slots_ = 1;
-  int hands_ = 0;
-  std::vector<std::uint8_t> keep_;
+  int hand_count_ = 0;
+  std::vector<std::uint16_t> decision_;
 };
 
 // One turn: the final score. target is the score to beat (kNoTarget if none).
@@ -91,9 +103,9 @@ inline int play_turn(const Hands& hands, const Policy& policy, int target, Rng& 
   int score = 0;
   for (int roll = 0; roll < rolls; ++roll) {
     const int hand = hands.roll(dice, rng);
-    const int keep = roll + 1 == rolls ? dice : policy.keep(roll, policy.slot_of(target - 1 - score), hand);
-    score += hands.kept_score(hand, keep);
-    dice -= keep;
+    const std::uint16_t decision = policy.decision(roll, policy.slot_of(target - 1 - score), hand);
+    score += decision >> 8;
+    dice -= decision & 0xff;
     if (dice == 0) break;
   }
   return score;

@@ -25,7 +25,6 @@ std::vector<double> score_distribution(const Hands& hands, const Policy& policy,
   Grid state(rules.dice, rules.max_score());
   state.at(rules.dice, 0) = 1;
   for (int roll = 0; roll < rules.rolls; ++roll) {
-    const bool last = roll + 1 == rules.rolls;
     Grid next(rules.dice, rules.max_score());
     for (int dice = 1; dice <= rules.dice; ++dice) {
       for (int score = 0; score <= rules.max_score(); ++score) {
@@ -33,7 +32,7 @@ std::vector<double> score_distribution(const Hands& hands, const Policy& policy,
         if (p == 0) continue;
         const int slot = policy.slot_of(target - 1 - score);
         for (int hand = hands.first(dice); hand < hands.first(dice + 1); ++hand) {
-          const int keep = last ? dice : policy.keep(roll, slot, hand);
+          const int keep = policy.keep(roll, slot, hand);
           const int total = score + hands.kept_score(hand, keep);
           const double q = p * hands.probability(hand);
           if (keep == dice) finished[total] += q;

@@ -47,7 +47,7 @@ Policy compile_threshold(const ThresholdFamily& family, const JsonNode& spec, co
     const int parameter = static_cast<int>(values[roll].integer(family.min_parameter, family.max_parameter(rules)));
     for (int hand = 0; hand < hands.count(); ++hand) {
       const int keep = family.rule(hands.sorted_scores(hand), parameter);
-      policy.set_keep(roll, 0, hand, std::max(keep, 1));
+      policy.set_keep(roll, 0, hand, std::max(keep, std::min(1, hands.dice_of(hand))));
     }
   }
   return policy;
