@@ -22,20 +22,14 @@ namespace dicesim {
 namespace {
 
 // Read access to one planned table's counters.
-struct TableData {
-  std::vector<std::int64_t> counters;
-  std::uint64_t games;
-  int seats;
-  int bins;
-  TableCounts counts() { return TableCounts(counters.data(), seats, bins); }
-};
-
-TableData table_data(const RunConfig& config, const EngineOutput& output, int t) {
-  return {output.counters[t], output.games_done[t], static_cast<int>(config.plan.tables[t].table.seats.size()),
+TableCountsView table_counts(const RunConfig& config, const EngineOutput& output, int t) {
+  return {output.counters[t].data(), static_cast<int>(config.plan.tables[t].table.seats.size()),
           config.game->score_axis().bins};
 }
 
 using Matrix = std::vector<std::int64_t>;
+
+double fraction(std::int64_t count, std::uint64_t games) { return games ? double(count) / double(games) : 0.0; }
 
 // Writes the wins/ties/losses/games matrices of a pairwise contest.
 void write_pair_matrices(h5::Writer& file, const std::string& group, const RunConfig& config,
@@ -45,13 +39,13 @@ void write_pair_matrices(h5::Writer& file, const std::string& group, const RunCo
   for (std::size_t a = 0; a < n; ++a) {
     for (std::size_t b = 0; b < n; ++b) {
       if (pairs[a][b] < 0) continue;
-      TableData data = table_data(config, output, pairs[a][b]);
-      TableCounts c = data.counts();
+      const TableCountsView c = table_counts(config, output, pairs[a][b]);
+      const std::uint64_t played = output.games_done[pairs[a][b]];
       const auto fill = [&](std::size_t row, std::size_t column, int row_seat) {
         wins[row * n + column] = c.wins(row_seat);
         losses[row * n + column] = c.wins(1 - row_seat);
         ties[row * n + column] = c.tie_games();
-        games[row * n + column] = static_cast<std::int64_t>(data.games);
+        games[row * n + column] = static_cast<std::int64_t>(played);
       };
       fill(a, b, 0);
       if (mirror) fill(b, a, 1);
@@ -92,11 +86,10 @@ void write_groups(h5::Writer& file, const std::string& section, const RunConfig&
   const ScoreAxis axis = config.game->score_axis();
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const std::string path = "/" + section + "/" + std::to_string(g);
-    TableData data = table_data(config, output, groups[g]);
-    TableCounts c = data.counts();
+    const TableCountsView c = table_counts(config, output, groups[g]);
     std::vector<std::string> names;
     Matrix wins, tied, scores;
-    for (int s = 0; s < data.seats; ++s) {
+    for (int s = 0; s < c.seats(); ++s) {
       names.push_back(config.game->strategies()[config.plan.tables[groups[g]].table.seats[s]].name);
       wins.push_back(c.wins(s));
       tied.push_back(c.tied(s));
@@ -106,8 +99,8 @@ void write_groups(h5::Writer& file, const std::string& section, const RunConfig&
     file.write(path + "/strategies", names);
     file.write(path + "/wins", wins);
     file.write(path + "/tied", tied);
-    file.write(path + "/counts", scores, {std::size_t(data.seats), std::size_t(data.bins)});
-    file.attribute(path, "games", static_cast<std::int64_t>(data.games));
+    file.write(path + "/counts", scores, {std::size_t(c.seats()), std::size_t(axis.bins)});
+    file.attribute(path, "games", static_cast<std::int64_t>(output.games_done[groups[g]]));
     file.attribute(path, "tie_games", c.tie_games());
     file.attribute(path, "min_score", static_cast<std::int64_t>(axis.min_score));
     if (exact && (*exact)[groups[g]]) {
@@ -116,7 +109,7 @@ void write_groups(h5::Writer& file, const std::string& section, const RunConfig&
       for (const auto& p : odds.score_probability) probability.insert(probability.end(), p.begin(), p.end());
       file.write("/exact" + path + "/win", odds.win);
       file.write("/exact" + path + "/tie", std::vector<double>{odds.tie});
-      file.write("/exact" + path + "/probability", probability, {std::size_t(data.seats), std::size_t(data.bins)});
+      file.write("/exact" + path + "/probability", probability, {std::size_t(c.seats()), std::size_t(axis.bins)});
     }
   }
 }
@@ -182,7 +175,7 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
     const int t = config.plan.distribution[s];
     if (t < 0) continue;
     const std::string path = "/distributions/" + strategies[s].name;
-    file.write(path + "/counts", TableCounts(const_cast<std::int64_t*>(output.counters[t].data()), 1, axis.bins).scores_of(0));
+    file.write(path + "/counts", table_counts(config, output, t).scores_of(0));
     file.attribute(path, "min_score", static_cast<std::int64_t>(axis.min_score));
     file.attribute(path, "games", static_cast<std::int64_t>(output.games_done[t]));
     if (exact && (*exact)[t]) {
@@ -223,34 +216,35 @@ std::vector<Check> compare(const RunConfig& config, const EngineOutput& output, 
   for (std::size_t t = 0; t < config.plan.tables.size(); ++t) {
     if (!exact[t]) continue;
     const PlannedTable& planned = config.plan.tables[t];
-    TableData data = table_data(config, output, static_cast<int>(t));
-    TableCounts counts = data.counts();
+    const TableCountsView counts = table_counts(config, output, static_cast<int>(t));
+    const std::uint64_t games = output.games_done[t];
+    const int seats = counts.seats();
     const TableOdds& odds = *exact[t];
     const auto seat_name = [&](int s) { return config.game->strategies()[planned.table.seats[s]].name; };
-    for (int s = 0; s < data.seats; ++s) {
+    for (int s = 0; s < seats; ++s) {
       // A seat's scores: always for one seat, and for sequential tables,
       // where seeing the score to beat changes how a strategy plays.
-      if (data.seats == 1 || planned.table.sequential) {
+      if (seats == 1 || planned.table.sequential) {
         const std::string prefix = planned.key + "/" + seat_name(s);
         const std::vector<std::int64_t> scores = counts.scores_of(s);
         const stats::Moments exact_moments = stats::exact_moments(odds.score_probability[s], axis.min_score);
         const double mean = stats::histogram_moments(scores, axis.min_score).mean;
         checks.push_back({prefix + "/mean", "mean", mean, exact_moments.mean,
-                          stats::mean_z(mean, data.games, exact_moments), 1});
+                          stats::mean_z(mean, games, exact_moments), 1});
         checks.back().p_value = std::erfc(std::abs(checks.back().z) / std::sqrt(2.0));
         const stats::ChiSquare chi = stats::chi_square(scores, odds.score_probability[s]);
         checks.push_back({prefix + "/distribution", "chi_square", chi.statistic, double(chi.dof),
                           stats::z_for_tail(chi.p_value), chi.p_value});
       }
-      if (data.seats > 1) {
-        const double z = stats::rate_z(counts.wins(s), data.games, odds.win[s]);
-        checks.push_back({planned.key + "/win/" + seat_name(s), "win_rate", double(counts.wins(s)) / data.games,
+      if (seats > 1) {
+        const double z = stats::rate_z(counts.wins(s), games, odds.win[s]);
+        checks.push_back({planned.key + "/win/" + seat_name(s), "win_rate", double(counts.wins(s)) / games,
                           odds.win[s], z, std::erfc(std::abs(z) / std::sqrt(2.0))});
       }
     }
-    if (data.seats > 1) {
-      const double z = stats::rate_z(counts.tie_games(), data.games, odds.tie);
-      checks.push_back({planned.key + "/tie", "tie_rate", double(counts.tie_games()) / data.games, odds.tie, z,
+    if (seats > 1) {
+      const double z = stats::rate_z(counts.tie_games(), games, odds.tie);
+      checks.push_back({planned.key + "/tie", "tie_rate", double(counts.tie_games()) / games, odds.tie, z,
                         std::erfc(std::abs(z) / std::sqrt(2.0))});
     }
   }
@@ -283,12 +277,11 @@ void print_summary(std::ostream& out, const RunConfig& config, const EngineOutpu
     for (std::size_t s = 0; s < strategies.size(); ++s) {
       const int t = config.plan.distribution[s];
       if (t < 0) continue;
-      TableData data = table_data(config, output, t);
-      const std::vector<std::int64_t> scores = data.counts().scores_of(0);
+      const std::vector<std::int64_t> scores = table_counts(config, output, t).scores_of(0);
       const stats::Moments m = stats::histogram_moments(scores, axis.min_score);
-      out << std::left << std::setw(width) << strategies[s].name << std::right << std::setw(14) << data.games
-          << std::setprecision(4) << std::setw(10) << m.mean << std::setw(10) << m.sd << std::setw(12)
-          << (data.games ? double(scores[0]) / data.games : 0.0) << "\n";
+      out << std::left << std::setw(width) << strategies[s].name << std::right << std::setw(14)
+          << output.games_done[t] << std::setprecision(4) << std::setw(10) << m.mean << std::setw(10) << m.sd
+          << std::setw(12) << fraction(scores[0], output.games_done[t]) << "\n";
     }
   }
   const auto print_pairs = [&](const std::string& title, const std::vector<std::vector<int>>& pairs, bool mirror) {
@@ -308,8 +301,8 @@ void print_summary(std::ostream& out, const RunConfig& config, const EngineOutpu
           out << std::setw(12) << "-";
           continue;
         }
-        TableData data = table_data(config, output, t);
-        out << std::setprecision(4) << std::setw(12) << (data.games ? double(data.counts().wins(seat)) / data.games : 0.0);
+        out << std::setprecision(4) << std::setw(12)
+            << fraction(table_counts(config, output, t).wins(seat), output.games_done[t]);
       }
       out << "\n";
     }
@@ -319,13 +312,13 @@ void print_summary(std::ostream& out, const RunConfig& config, const EngineOutpu
   print_pairs("sequential: fraction of games the row strategy, playing first, wins", config.plan.sequential, false);
   const auto print_groups = [&](const std::string& title, const std::vector<int>& groups) {
     for (std::size_t g = 0; g < groups.size(); ++g) {
-      TableData data = table_data(config, output, groups[g]);
-      TableCounts c = data.counts();
-      out << "\n" << title << " " << g << " (" << data.games << " games): wins";
-      for (int s = 0; s < data.seats; ++s)
+      const TableCountsView c = table_counts(config, output, groups[g]);
+      const std::uint64_t games = output.games_done[groups[g]];
+      out << "\n" << title << " " << g << " (" << games << " games): wins";
+      for (int s = 0; s < c.seats(); ++s)
         out << "  " << strategies[config.plan.tables[groups[g]].table.seats[s]].name << " " << std::setprecision(4)
-            << (data.games ? double(c.wins(s)) / data.games : 0.0);
-      out << "  ties " << (data.games ? double(c.tie_games()) / data.games : 0.0) << "\n";
+            << fraction(c.wins(s), games);
+      out << "  ties " << fraction(c.tie_games(), games) << "\n";
     }
   };
   print_groups("n-way table", config.plan.nway);

@@ -29,6 +29,17 @@ Hands::Hands(const Rules& rules) : rules_(rules), stride_(rules.dice + 1) {
   for (int n = 0; n <= rules.dice; ++n) samplers_.push_back({tables_[n].sampler(), offset_[n]});
 }
 
+int Hands::hand_of(const std::vector<int>& faces) const {
+  const int n = static_cast<int>(faces.size());
+  std::vector<int> scores;
+  for (int face : faces) scores.push_back(rules_.face_score(face));
+  std::sort(scores.begin(), scores.end());
+  // Hands of n dice with the same sorted scores are the same multiset.
+  for (int hand = first(n); hand < first(n + 1); ++hand)
+    if (sorted_scores_[hand] == scores) return hand;
+  throw std::invalid_argument("Hands::hand_of: not a hand of these rules");
+}
+
 Policy::Policy(const Hands& hands, int slots)
     : hands_(&hands), slots_(slots), hand_count_(hands.count()), decision_(std::size_t(hands.rules().rolls) * slots * hands.count()) {
   for (int roll = 0; roll < hands.rules().rolls; ++roll)

@@ -36,6 +36,8 @@ class Hands {
   int dice_of(int hand) const { return multiset_dice_[hand]; }
   double probability(int hand) const { return probability_[hand]; }
   int kept_score(int hand, int keep) const { return kept_score_[hand * stride_ + keep]; }
+  // The hand with these faces (any order); for tests and examples.
+  int hand_of(const std::vector<int>& faces) const;
   // Scores of the hand's dice in ascending order (for the strategy families).
   const std::vector<int>& sorted_scores(int hand) const { return sorted_scores_[hand]; }
 

@@ -19,25 +19,29 @@ struct Table {
 //   scores[seat][bin], wins[seat], tied[seat], tie_games
 // wins: the seat alone won; tied: the seat shared the win; tie_games: games
 // whose win was shared.
-class TableCounts {
+template <class Count>  // std::int64_t to fill, const std::int64_t to read
+class BasicTableCounts {
  public:
   static std::size_t size(int seats, int bins) { return std::size_t(seats) * bins + 2 * std::size_t(seats) + 1; }
 
-  TableCounts(std::int64_t* data, int seats, int bins) : data_(data), seats_(seats), bins_(bins) {}
+  BasicTableCounts(Count* data, int seats, int bins) : data_(data), seats_(seats), bins_(bins) {}
 
-  std::int64_t& score(int seat, int bin) { return data_[std::size_t(seat) * bins_ + bin]; }
-  std::int64_t& wins(int seat) { return data_[std::size_t(seats_) * bins_ + seat]; }
-  std::int64_t& tied(int seat) { return data_[std::size_t(seats_) * bins_ + seats_ + seat]; }
-  std::int64_t& tie_games() { return data_[std::size_t(seats_) * bins_ + 2 * seats_]; }
+  Count& score(int seat, int bin) const { return data_[std::size_t(seat) * bins_ + bin]; }
+  Count& wins(int seat) const { return data_[std::size_t(seats_) * bins_ + seat]; }
+  Count& tied(int seat) const { return data_[std::size_t(seats_) * bins_ + seats_ + seat]; }
+  Count& tie_games() const { return data_[std::size_t(seats_) * bins_ + 2 * seats_]; }
   std::vector<std::int64_t> scores_of(int seat) const {
     return {data_ + std::size_t(seat) * bins_, data_ + std::size_t(seat + 1) * bins_};
   }
+  int seats() const { return seats_; }
 
  private:
-  std::int64_t* data_;
+  Count* data_;
   int seats_;
   int bins_;
 };
+using TableCounts = BasicTableCounts<std::int64_t>;
+using TableCountsView = BasicTableCounts<const std::int64_t>;
 
 // The exact counterpart of a table's counters.
 struct TableOdds {

@@ -1,0 +1,104 @@
+#include "dice.h"
+#include "stats.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+namespace dicesim {
+namespace {
+
+std::uint64_t binomial(int n, int k) {
+  std::uint64_t r = 1;
+  for (int i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+  return r;
+}
+
+TEST(RollTable, EnumeratesEveryMultisetOnceWithItsOrderedOutcomes) {
+  for (int n = 0; n <= 8; ++n) {
+    const RollTable table(n);
+    EXPECT_EQ(table.size(), binomial(n + kFaces - 1, kFaces - 1)) << n << " dice";
+    std::uint64_t ways = 0;
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      int dice = 0;
+      for (int c : table[i].count) dice += c;
+      EXPECT_EQ(dice, n);
+      ways += table[i].ways;
+    }
+    EXPECT_EQ(ways, table.outcomes()) << n << " dice";
+  }
+}
+
+TEST(RollTable, WaysOfSmallHandsMatchHandCounts) {
+  const RollTable two(2);
+  for (std::size_t i = 0; i < two.size(); ++i) {
+    const bool pair = *std::max_element(two[i].count.begin(), two[i].count.end()) == 2;
+    EXPECT_EQ(two[i].ways, pair ? 1u : 2u);  // a double one way, a mixed pair two ways
+  }
+}
+
+// The alias table must give each multiset exactly ways / 6^n: rebuild the
+// mass of every multiset from the columns, in integers.
+TEST(RollTable, AliasTableIsExact) {
+  for (int n : {1, 2, 3, 6, 9, 12}) {
+    const RollTable table(n);
+    const RollTable::Sampler s = table.sampler();
+    std::vector<std::uint64_t> mass(table.size(), 0);
+    for (std::uint32_t column = 0; column < s.columns; ++column) {
+      const std::uint64_t threshold = s.alias[column] & 0xffffffffu;
+      mass[column] += threshold;
+      mass[s.alias[column] >> 32] += s.level_range - threshold;
+    }
+    for (std::size_t i = 0; i < table.size(); ++i)
+      EXPECT_EQ(mass[i], std::uint64_t(s.columns) * table[i].ways) << n << " dice, multiset " << i;
+  }
+}
+
+TEST(RollTable, SampledFrequenciesFollowTheProbabilities) {
+  const RollTable table(4);
+  std::vector<std::int64_t> counts(table.size(), 0);
+  Rng rng = block_rng(7, 1, 0);
+  const int draws = 2'000'000;
+  for (int i = 0; i < draws; ++i) ++counts[table.sample(rng)];
+  std::vector<double> p;
+  for (std::size_t i = 0; i < table.size(); ++i) p.push_back(table.probability(i));
+  const stats::ChiSquare chi = stats::chi_square(counts, p);
+  EXPECT_LT(std::abs(stats::z_for_tail(chi.p_value)), 5) << "chi2 " << chi.statistic << " dof " << chi.dof;
+}
+
+TEST(Rng, StreamsDependOnSeedContestAndBlockOnly) {
+  Rng a = block_rng(1, 2, 3), b = block_rng(1, 2, 3);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(a(), b());
+  const std::uint64_t first = block_rng(1, 2, 3)();
+  EXPECT_NE(first, block_rng(2, 2, 3)());
+  EXPECT_NE(first, block_rng(1, 3, 3)());
+  EXPECT_NE(first, block_rng(1, 2, 4)());
+}
+
+TEST(Rng, LemireRejectsExactlyTheBiasedProducts) {
+  // With range r, exactly 2^32 mod r inputs must be rejected, so that every
+  // output keeps floor(2^32 / r) preimages. A rejected input has a low product
+  // below that count, so it sits just past a wrap point k * 2^32 / r.
+  for (std::uint32_t range : {6u, 462u, 46656u, 1000000007u}) {
+    std::uint64_t rejected = 0;
+    for (std::uint64_t k = 0; k < range && k < 4096; ++k) {
+      const std::uint64_t wrap = ((k << 32) + range - 1) / range;
+      for (std::uint64_t x = wrap; x < wrap + 8 && x <= UINT32_MAX; ++x) {
+        std::uint32_t out;
+        if (!lemire_below(static_cast<std::uint32_t>(x), range, out)) ++rejected;
+        else EXPECT_EQ(out, (x * range) >> 32);
+      }
+    }
+    if (range < 4096) EXPECT_EQ(rejected, (std::uint64_t(1) << 32) % range) << "range " << range;
+    else EXPECT_LE(rejected, (std::uint64_t(1) << 32) % range) << "range " << range;
+  }
+}
+
+TEST(Rng, StableHashIsFnv1a) {
+  EXPECT_EQ(stable_hash(""), 0xcbf29ce484222325ULL);  // the FNV offset basis
+  EXPECT_EQ(stable_hash("a"), 0xaf63dc4c8601ec8cULL);  // published FNV-1a test vector
+  EXPECT_NE(stable_hash("independent|a|b"), stable_hash("independent|b|a"));
+}
+
+}  // namespace
+}  // namespace dicesim
