@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config
   libtbb-dev libpcg-cpp-dev libhdf5-dev nlohmann-json3-dev
   libgtest-dev googletest libcli11-dev
-  hdf5-tools
+  hdf5-tools clang-format
 )
 
 missing=()

@@ -1,15 +1,14 @@
 #include "bench.h"
 
-#include "engine.h"
-#include "run_config.h"
-
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
 #include <iostream>
 #include <random>
+
+#include "engine.h"
+#include "run_config.h"
 
 namespace dicesim {
 namespace {
@@ -96,13 +95,15 @@ void add_bench_options(CLI::App* cmd, BenchOptions& options) {
 
 int run_bench(const BenchOptions& options) {
   const std::optional<std::uint64_t> games = parse_count(options.games);
-  if (!games || *games == 0 || *games > kMaxGames) throw InputError("--games: expected a whole number, got " + options.games);
+  if (!games || *games == 0 || *games > kMaxGames)
+    throw InputError("--games: expected a whole number, got " + options.games);
   std::vector<int> threads = options.threads;
   if (threads.empty()) threads = {1, available_cpus()};
   threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
 
   std::cout << std::left << std::setw(52) << "case" << std::right << std::setw(8) << "threads" << std::setw(14)
-            << "games/s" << std::setw(10) << "speedup" << "  signature\n";
+            << "games/s" << std::setw(10) << "speedup"
+            << "  signature\n";
   std::uint64_t bench_signature = 0;
   bool consistent = true;
   double first_case_rate = 0;

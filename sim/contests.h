@@ -6,13 +6,13 @@
 //   sequential_tables  listed groups in seating order, each sees those before
 #pragma once
 
-#include "game.h"
-#include "json_input.h"
-#include "table.h"
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "game.h"
+#include "json_input.h"
+#include "table.h"
 
 namespace dicesim {
 
@@ -24,10 +24,10 @@ struct PlannedTable {
 struct ContestPlan {
   std::vector<PlannedTable> tables;  // each table once, however many contests use it
   // Indices into tables (-1 where a contest did not ask for that table).
-  std::vector<int> distribution;                  // [strategy]
-  std::vector<std::vector<int>> headtohead;       // [row][column], row < column
-  std::vector<std::vector<int>> sequential;       // [first seat][second seat]
-  std::vector<int> nway, sequential_tables;       // [group]
+  std::vector<int> distribution;             // [strategy]
+  std::vector<std::vector<int>> headtohead;  // [row][column], row < column
+  std::vector<std::vector<int>> sequential;  // [first seat][second seat]
+  std::vector<int> nway, sequential_tables;  // [group]
 };
 
 ContestPlan plan_contests(const JsonNode& config, const std::vector<Strategy>& strategies);

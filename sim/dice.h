@@ -3,11 +3,11 @@
 // draw (alias method with integer weights, Lemire for both indices).
 #pragma once
 
-#include "rng.h"
-
 #include <array>
 #include <cstdint>
 #include <vector>
+
+#include "rng.h"
 
 namespace dicesim {
 

@@ -1,12 +1,11 @@
 #include "engine.h"
 
-#include <sched.h>
-#include <unistd.h>
-
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -20,15 +19,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Prints "games done, games/s, ETA" twice a second until stopped.
 class ProgressLine {
  public:
-  ProgressLine(bool enabled, std::uint64_t total, const std::atomic<std::uint64_t>& done)
-      : total_(total), done_(done) {
+  ProgressLine(bool enabled, std::uint64_t total, const std::atomic<std::uint64_t>& done) : total_(total), done_(done) {
     if (enabled) thread_ = std::thread([this] { loop(); });
   }
   ~ProgressLine() {
@@ -87,7 +83,8 @@ EngineOutput run_contests(const std::vector<Contest>& contests, const EngineOpti
 
   const Clock::time_point start = Clock::now();
   std::atomic<std::uint64_t> games_done{0};
-  tbb::enumerable_thread_specific<std::vector<std::int64_t>> local([width] { return std::vector<std::int64_t>(width); });
+  tbb::enumerable_thread_specific<std::vector<std::int64_t>> local(
+      [width] { return std::vector<std::int64_t>(width); });
   {
     ProgressLine progress(options.progress, total_games, games_done);
     tbb::task_arena arena(std::max(1, options.threads));
@@ -96,7 +93,8 @@ EngineOutput run_contests(const std::vector<Contest>& contests, const EngineOpti
         std::vector<std::int64_t>& sums = local.local();
         for (std::uint64_t global = range.begin(); global != range.end(); ++global) {
           if (options.stop && options.stop->load(std::memory_order_relaxed)) return;
-          const std::size_t c = std::upper_bound(first_block.begin(), first_block.end(), global) - first_block.begin() - 1;
+          const std::size_t c =
+              std::upper_bound(first_block.begin(), first_block.end(), global) - first_block.begin() - 1;
           const std::uint64_t block = global - first_block[c];
           const std::uint64_t games = std::min(kBlockGames, contests[c].games - block * kBlockGames);
           Rng rng = block_rng(options.seed, contests[c].id, block);

@@ -3,12 +3,12 @@
 // depends only on (seed, contests, games), never on threads or scheduling.
 #pragma once
 
-#include "rng.h"
-
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <vector>
+
+#include "rng.h"
 
 namespace dicesim {
 
@@ -18,9 +18,9 @@ namespace dicesim {
 constexpr std::uint64_t kBlockGames = 1 << 16;
 
 struct Contest {
-  std::uint64_t id;        // stable_hash of the contest's key: picks its streams
-  std::uint64_t games;     // total games to play
-  std::size_t counters;    // size of its int64 counter block
+  std::uint64_t id;      // stable_hash of the contest's key: picks its streams
+  std::uint64_t games;   // total games to play
+  std::size_t counters;  // size of its int64 counter block
   // Plays n games from rng, adding to the counters (never overwriting).
   std::function<void(std::uint64_t n, Rng& rng, std::int64_t* counters)> play;
 };
@@ -28,8 +28,8 @@ struct Contest {
 struct EngineOptions {
   std::uint64_t seed = 0;
   int threads = 1;
-  bool progress = false;                          // live line on stderr
-  const std::atomic<bool>* stop = nullptr;        // set (by Ctrl-C) to stop early
+  bool progress = false;                    // live line on stderr
+  const std::atomic<bool>* stop = nullptr;  // set (by Ctrl-C) to stop early
 };
 
 struct EngineOutput {

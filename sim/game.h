@@ -3,16 +3,16 @@
 // Adding a game: see sim/README.md.
 #pragma once
 
-#include "json_input.h"
-#include "rng.h"
-#include "table.h"
-
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "json_input.h"
+#include "rng.h"
+#include "table.h"
 
 namespace CLI {
 class App;

@@ -58,9 +58,9 @@ void Writer::close() {
 void Writer::write_raw(const std::string& path, hid_t file_type, hid_t memory_type, const void* data, Dims dims) {
   Handle dataspace = space(dims);
   Handle links = intermediate_groups();
-  Handle dataset(H5Dcreate2(file_.get(), path.c_str(), file_type, dataspace.get(), links.get(), H5P_DEFAULT,
-                            H5P_DEFAULT),
-                 H5Dclose, "dataset " + path);
+  Handle dataset(
+      H5Dcreate2(file_.get(), path.c_str(), file_type, dataspace.get(), links.get(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Dclose, "dataset " + path);
   if (element_count(dataspace.get()) > 0)
     check(H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write " + path);
 }
@@ -84,8 +84,7 @@ void Writer::write(const std::string& path, const std::vector<std::string>& data
 
 void Writer::group(const std::string& path) {
   Handle links = intermediate_groups();
-  Handle group(H5Gcreate2(file_.get(), path.c_str(), links.get(), H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
-               "group " + path);
+  Handle group(H5Gcreate2(file_.get(), path.c_str(), links.get(), H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "group " + path);
 }
 
 void Writer::attribute_raw(const std::string& object, const std::string& name, hid_t file_type, hid_t memory_type,

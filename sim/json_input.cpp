@@ -11,9 +11,12 @@ namespace {
 std::string pointer_token(const std::string& key) {
   std::string out;
   for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
   }
   return out;
 }
@@ -74,8 +77,8 @@ void JsonNode::only_keys(std::initializer_list<std::string_view> allowed) const 
     bool known = false;
     for (std::string_view a : allowed) known = known || a == key;
     if (!known) {
-      JsonNode(value, file_, path_ + "/" + pointer_token(key)).fail("unknown key (expected one of: " + join(allowed) +
-                                                                    ")");
+      JsonNode(value, file_, path_ + "/" + pointer_token(key))
+          .fail("unknown key (expected one of: " + join(allowed) + ")");
     }
   }
 }
@@ -121,8 +124,10 @@ std::uint64_t JsonNode::unsigned_integer(std::uint64_t lo, std::uint64_t hi) con
            describe(*value_);
   };
   std::optional<std::uint64_t> v;
-  if (value_->is_number_unsigned()) v = value_->get<std::uint64_t>();
-  else if (value_->is_number_float()) v = parse_count(value_->dump());
+  if (value_->is_number_unsigned())
+    v = value_->get<std::uint64_t>();
+  else if (value_->is_number_float())
+    v = parse_count(value_->dump());
   if (!v || *v < lo || *v > hi) fail(message());
   return *v;
 }

@@ -2,10 +2,9 @@
 //   sixers.json: /strategies/2/per_roll/0: expected an integer from 0 to 6, got "two"
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>

@@ -1,18 +1,17 @@
 // dicesim's command line: run, check, solve, list, bench.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+
 #include "bench.h"
 #include "engine.h"
 #include "game.h"
 #include "results.h"
 #include "run_config.h"
-
-#include <CLI/CLI.hpp>
-
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <csignal>
-#include <filesystem>
-#include <iostream>
 
 #ifndef DICESIM_VERSION
 #define DICESIM_VERSION "unknown"

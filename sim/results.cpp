@@ -1,8 +1,5 @@
 #include "results.h"
 
-#include "h5.h"
-#include "stats.h"
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +7,9 @@
 #include <filesystem>
 #include <iomanip>
 #include <ostream>
+
+#include "h5.h"
+#include "stats.h"
 
 #ifndef DICESIM_VERSION
 #define DICESIM_VERSION "unknown"
@@ -229,8 +229,8 @@ std::vector<Check> compare(const RunConfig& config, const EngineOutput& output, 
         const std::vector<std::int64_t> scores = counts.scores_of(s);
         const stats::Moments exact_moments = stats::exact_moments(odds.score_probability[s], axis.min_score);
         const double mean = stats::histogram_moments(scores, axis.min_score).mean;
-        checks.push_back({prefix + "/mean", "mean", mean, exact_moments.mean,
-                          stats::mean_z(mean, games, exact_moments), 1});
+        checks.push_back(
+            {prefix + "/mean", "mean", mean, exact_moments.mean, stats::mean_z(mean, games, exact_moments), 1});
         checks.back().p_value = std::erfc(std::abs(checks.back().z) / std::sqrt(2.0));
         const stats::ChiSquare chi = stats::chi_square(scores, odds.score_probability[s]);
         checks.push_back({prefix + "/distribution", "chi_square", chi.statistic, double(chi.dof),
@@ -238,8 +238,8 @@ std::vector<Check> compare(const RunConfig& config, const EngineOutput& output, 
       }
       if (seats > 1) {
         const double z = stats::rate_z(counts.wins(s), games, odds.win[s]);
-        checks.push_back({planned.key + "/win/" + seat_name(s), "win_rate", double(counts.wins(s)) / games,
-                          odds.win[s], z, std::erfc(std::abs(z) / std::sqrt(2.0))});
+        checks.push_back({planned.key + "/win/" + seat_name(s), "win_rate", double(counts.wins(s)) / games, odds.win[s],
+                          z, std::erfc(std::abs(z) / std::sqrt(2.0))});
       }
     }
     if (seats > 1) {
@@ -251,8 +251,8 @@ std::vector<Check> compare(const RunConfig& config, const EngineOutput& output, 
   return checks;
 }
 
-void write_results(const std::string& path, const RunConfig& config, const EngineOutput& output,
-                   const RunInfo& info, const ExactTables* exact, const std::vector<Check>* checks) {
+void write_results(const std::string& path, const RunConfig& config, const EngineOutput& output, const RunInfo& info,
+                   const ExactTables* exact, const std::vector<Check>* checks) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
   try {
     write_file(temporary, config, output, info, exact, checks);
@@ -273,15 +273,16 @@ void print_summary(std::ostream& out, const RunConfig& config, const EngineOutpu
   out << std::fixed;
   if (std::any_of(config.plan.distribution.begin(), config.plan.distribution.end(), [](int t) { return t >= 0; })) {
     out << std::left << std::setw(width) << "strategy" << std::right << std::setw(14) << "games" << std::setw(10)
-        << "mean" << std::setw(10) << "sd" << std::setw(12) << "P(min)" << "\n";
+        << "mean" << std::setw(10) << "sd" << std::setw(12) << "P(min)"
+        << "\n";
     for (std::size_t s = 0; s < strategies.size(); ++s) {
       const int t = config.plan.distribution[s];
       if (t < 0) continue;
       const std::vector<std::int64_t> scores = table_counts(config, output, t).scores_of(0);
       const stats::Moments m = stats::histogram_moments(scores, axis.min_score);
-      out << std::left << std::setw(width) << strategies[s].name << std::right << std::setw(14)
-          << output.games_done[t] << std::setprecision(4) << std::setw(10) << m.mean << std::setw(10) << m.sd
-          << std::setw(12) << fraction(scores[0], output.games_done[t]) << "\n";
+      out << std::left << std::setw(width) << strategies[s].name << std::right << std::setw(14) << output.games_done[t]
+          << std::setprecision(4) << std::setw(10) << m.mean << std::setw(10) << m.sd << std::setw(12)
+          << fraction(scores[0], output.games_done[t]) << "\n";
     }
   }
   const auto print_pairs = [&](const std::string& title, const std::vector<std::vector<int>>& pairs, bool mirror) {
@@ -307,8 +308,8 @@ void print_summary(std::ostream& out, const RunConfig& config, const EngineOutpu
       out << "\n";
     }
   };
-  print_pairs("head to head: fraction of games the row strategy wins (ties count for neither)",
-              config.plan.headtohead, true);
+  print_pairs("head to head: fraction of games the row strategy wins (ties count for neither)", config.plan.headtohead,
+              true);
   print_pairs("sequential: fraction of games the row strategy, playing first, wins", config.plan.sequential, false);
   const auto print_groups = [&](const std::string& title, const std::vector<int>& groups) {
     for (std::size_t g = 0; g < groups.size(); ++g) {
@@ -332,12 +333,11 @@ void print_checks(std::ostream& out, const std::vector<Check>& checks) {
     worst = std::max(worst, std::abs(c.z));
     if (c.passed()) continue;
     ++failures;
-    out << "DISAGREES  " << c.name << ": Monte Carlo " << std::setprecision(6) << c.observed << ", exact "
-        << c.expected << ", z " << std::setprecision(2) << c.z << "\n";
+    out << "DISAGREES  " << c.name << ": Monte Carlo " << std::setprecision(6) << c.observed << ", exact " << c.expected
+        << ", z " << std::setprecision(2) << c.z << "\n";
   }
-  out << "\ncheck: " << checks.size() << " numbers compared with the exact solver, " << failures
-      << " beyond |z| > " << std::setprecision(0) << kZLimit << "; largest |z| " << std::setprecision(2) << worst
-      << "\n";
+  out << "\ncheck: " << checks.size() << " numbers compared with the exact solver, " << failures << " beyond |z| > "
+      << std::setprecision(0) << kZLimit << "; largest |z| " << std::setprecision(2) << worst << "\n";
 }
 
 }  // namespace dicesim

@@ -2,14 +2,14 @@
 // cross-check against the exact solver, and the summary printed after a run.
 #pragma once
 
-#include "engine.h"
-#include "run_config.h"
-#include "table.h"
-
 #include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "engine.h"
+#include "run_config.h"
+#include "table.h"
 
 namespace dicesim {
 
@@ -44,8 +44,8 @@ std::vector<Check> compare(const RunConfig& config, const EngineOutput& output, 
 
 // Writes to a temporary name in the same directory, then renames: the final
 // name only ever holds a complete file.
-void write_results(const std::string& path, const RunConfig& config, const EngineOutput& output,
-                   const RunInfo& info, const ExactTables* exact, const std::vector<Check>* checks);
+void write_results(const std::string& path, const RunConfig& config, const EngineOutput& output, const RunInfo& info,
+                   const ExactTables* exact, const std::vector<Check>* checks);
 
 void print_summary(std::ostream& out, const RunConfig& config, const EngineOutput& output);
 void print_checks(std::ostream& out, const std::vector<Check>& checks);

@@ -2,9 +2,8 @@
 // results never depend on which thread or rank plays a block.
 #pragma once
 
-#include <pcg_random.hpp>
-
 #include <cstdint>
+#include <pcg_random.hpp>
 #include <string_view>
 
 namespace dicesim {
@@ -27,8 +26,7 @@ constexpr std::uint64_t stable_hash(std::string_view text) {
 inline Rng block_rng(std::uint64_t seed, std::uint64_t contest_id, std::uint64_t block) {
   const pcg_extras::pcg128_t state = (pcg_extras::pcg128_t(seed) << 64) | 0x853c49e6748fea9bULL;
   // PCG drops the stream's top bit, so the contest id keeps 63 bits.
-  const pcg_extras::pcg128_t stream =
-      (pcg_extras::pcg128_t(contest_id & 0x7fffffffffffffffULL) << 64) | block;
+  const pcg_extras::pcg128_t stream = (pcg_extras::pcg128_t(contest_id & 0x7fffffffffffffffULL) << 64) | block;
   return Rng(state, stream);
 }
 

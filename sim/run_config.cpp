@@ -41,8 +41,8 @@ std::vector<Contest> make_contests(const RunConfig& config) {
   for (const PlannedTable& planned : config.plan.tables) {
     const int seats = static_cast<int>(planned.table.seats.size());
     contests.push_back({stable_hash(planned.key), config.games, TableCounts::size(seats, bins),
-                        [game = config.game.get(), table = &planned.table, seats, bins](
-                            std::uint64_t n, Rng& rng, std::int64_t* counters) {
+                        [game = config.game.get(), table = &planned.table, seats, bins](std::uint64_t n, Rng& rng,
+                                                                                        std::int64_t* counters) {
                           game->play(*table, n, rng, TableCounts(counters, seats, bins));
                         }});
   }

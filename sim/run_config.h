@@ -2,14 +2,14 @@
 // games and the contests. configs/README.md documents every key.
 #pragma once
 
+#include <cstdint>
+#include <memory>
+#include <string>
+
 #include "contests.h"
 #include "engine.h"
 #include "game.h"
 #include "json_input.h"
-
-#include <cstdint>
-#include <memory>
-#include <string>
 
 namespace dicesim {
 

@@ -41,7 +41,10 @@ int Hands::hand_of(const std::vector<int>& faces) const {
 }
 
 Policy::Policy(const Hands& hands, int slots)
-    : hands_(&hands), slots_(slots), hand_count_(hands.count()), decision_(std::size_t(hands.rules().rolls) * slots * hands.count()) {
+    : hands_(&hands),
+      slots_(slots),
+      hand_count_(hands.count()),
+      decision_(std::size_t(hands.rules().rolls) * slots * hands.count()) {
   for (int roll = 0; roll < hands.rules().rolls; ++roll)
     for (int slot = 0; slot < slots; ++slot)
       for (int hand = 0; hand < hands.count(); ++hand) {

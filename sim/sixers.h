@@ -3,12 +3,12 @@
 // value. The lowest total wins.
 #pragma once
 
-#include "dice.h"
-#include "rng.h"
-
 #include <cstdint>
 #include <limits>
 #include <vector>
+
+#include "dice.h"
+#include "rng.h"
 
 namespace dicesim::sixers {
 

@@ -35,8 +35,10 @@ std::vector<double> score_distribution(const Hands& hands, const Policy& policy,
           const int keep = policy.keep(roll, slot, hand);
           const int total = score + hands.kept_score(hand, keep);
           const double q = p * hands.probability(hand);
-          if (keep == dice) finished[total] += q;
-          else next.at(dice - keep, total) += q;
+          if (keep == dice)
+            finished[total] += q;
+          else
+            next.at(dice - keep, total) += q;
         }
       }
     }
@@ -145,16 +147,21 @@ TableOdds table_odds(const Hands& hands, const std::vector<const Policy*>& seats
         const double q = p * entry->second[score];
         if (q == 0) continue;
         odds.score_probability[seat][score] += q;
-        if (lowest == kNone || score < lowest) next[{score, seat}] += q;
-        else if (score == lowest) next[{lowest, kNone}] += q;
-        else next[state] += q;
+        if (lowest == kNone || score < lowest)
+          next[{score, seat}] += q;
+        else if (score == lowest)
+          next[{lowest, kNone}] += q;
+        else
+          next[state] += q;
       }
     }
     states = std::move(next);
   }
   for (const auto& [state, p] : states) {
-    if (state.second == kNone) odds.tie += p;
-    else odds.win[state.second] += p;
+    if (state.second == kNone)
+      odds.tie += p;
+    else
+      odds.win[state.second] += p;
   }
   return odds;
 }

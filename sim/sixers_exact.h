@@ -3,10 +3,10 @@
 // finishing below a score to beat, and exact odds of a table of players.
 #pragma once
 
+#include <vector>
+
 #include "sixers.h"
 #include "table.h"
-
-#include <vector>
 
 namespace dicesim::sixers {
 

@@ -1,18 +1,17 @@
 // Sixers on the engine: config → rules and compiled strategies, a block of
 // games at a table, the exact odds, `dicesim list` and `dicesim solve sixers`.
-#include "../strategies/sixers_strategies.h"
-#include "game.h"
-#include "sixers.h"
-#include "sixers_exact.h"
-#include "stats.h"
-
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <climits>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+
+#include "../strategies/sixers_strategies.h"
+#include "game.h"
+#include "sixers.h"
+#include "sixers_exact.h"
+#include "stats.h"
 
 namespace dicesim::sixers {
 namespace {
@@ -37,9 +36,8 @@ class SixersGame final : public Game {
  public:
   SixersGame(const Rules& rules, const JsonNode& config) : rules_(rules), hands_(rules) {
     Solutions solutions(hands_);
-    strategies_ = read_strategies(config, [&](const JsonNode& spec) {
-      policies_.push_back(compile_strategy(spec, hands_, solutions));
-    });
+    strategies_ = read_strategies(
+        config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, hands_, solutions)); });
   }
 
   json rules() const override { return rules_json(rules_); }
@@ -88,9 +86,7 @@ class SixersGame final : public Game {
   std::vector<Policy> policies_;
 };
 
-std::unique_ptr<Game> load(const JsonNode& config) {
-  return std::make_unique<SixersGame>(read_rules(config), config);
-}
+std::unique_ptr<Game> load(const JsonNode& config) { return std::make_unique<SixersGame>(read_rules(config), config); }
 
 void describe(std::ostream& out) {
   out << "  rules (all optional):\n"
@@ -100,7 +96,8 @@ void describe(std::ostream& out) {
       << "  strategy families:\n";
   for (const Family& f : families())
     out << "    " << std::left << std::setw(22) << f.name << " (" << f.short_name << ")  " << f.parameters << "\n"
-        << "    " << std::setw(22) << "" << "      " << f.description << "\n";
+        << "    " << std::setw(22) << ""
+        << "      " << f.description << "\n";
 }
 
 struct SolveOptions {
@@ -125,7 +122,8 @@ void print_solution(const SolveOptions& options) {
     spec["name"] = text;
     config["strategies"].push_back(spec);
   }
-  if (config["strategies"].empty()) config["strategies"].push_back({{"name", "optimal_mean"}, {"family", "optimal_mean"}});
+  if (config["strategies"].empty())
+    config["strategies"].push_back({{"name", "optimal_mean"}, {"family", "optimal_mean"}});
   const std::string source = options.config.empty() ? "command line" : options.config;
   const JsonNode root(config, source);
   const SixersGame game(read_rules(root), root);
@@ -135,7 +133,8 @@ void print_solution(const SolveOptions& options) {
             << std::fixed << std::setprecision(6) << "optimal_mean policy: expected total "
             << solve_mean_optimum(game.hands()).mean << "\n\n"
             << std::left << std::setw(24) << "strategy" << std::right << std::setw(12) << "mean" << std::setw(12)
-            << "sd" << std::setw(12) << "P(0)" << "\n";
+            << "sd" << std::setw(12) << "P(0)"
+            << "\n";
   std::vector<stats::Moments> moments;
   for (std::size_t i = 0; i < game.strategies().size(); ++i) {
     const std::vector<double> p = score_distribution(game.hands(), game.policy(static_cast<int>(i)));
@@ -155,13 +154,13 @@ void print_solution(const SolveOptions& options) {
   };
   if (options.z_games > 0) {
     std::cout << std::setprecision(2);
-    matrix("expected z of the difference of means (row - column) at " + std::to_string(options.z_games) +
-               " games each:",
-           [&](std::size_t i, std::size_t j) {
-             const double spread = std::sqrt((moments[i].sd * moments[i].sd + moments[j].sd * moments[j].sd) /
-                                             double(options.z_games));
-             return spread > 0 ? (moments[i].mean - moments[j].mean) / spread : 0.0;
-           });
+    matrix(
+        "expected z of the difference of means (row - column) at " + std::to_string(options.z_games) + " games each:",
+        [&](std::size_t i, std::size_t j) {
+          const double spread =
+              std::sqrt((moments[i].sd * moments[i].sd + moments[j].sd * moments[j].sd) / double(options.z_games));
+          return spread > 0 ? (moments[i].mean - moments[j].mean) / spread : 0.0;
+        });
   }
   if (options.headtohead) {
     std::cout << std::setprecision(6);
@@ -188,8 +187,8 @@ void add_solve_command(CLI::App& solve) {
 }  // namespace
 
 GameEntry sixers_entry() {
-  return {"sixers", "Sixers: six dice, three rolls, keep at least one die per roll, a 3 scores 0, lowest wins",
-          load, describe, add_solve_command};
+  return {"sixers", "Sixers: six dice, three rolls, keep at least one die per roll, a 3 scores 0, lowest wins", load,
+          describe, add_solve_command};
 }
 
 }  // namespace dicesim::sixers

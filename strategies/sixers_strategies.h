@@ -2,14 +2,14 @@
 // never asks a strategy anything but a table lookup.
 #pragma once
 
-#include "../sim/json_input.h"
-#include "../sim/sixers.h"
-#include "../sim/sixers_exact.h"
-
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "../sim/json_input.h"
+#include "../sim/sixers.h"
+#include "../sim/sixers_exact.h"
 
 namespace dicesim::sixers {
 

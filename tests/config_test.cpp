@@ -1,7 +1,7 @@
 // Bad input: every error is one line naming the file and the JSON path.
-#include "run_config.h"
-
 #include <gtest/gtest.h>
+
+#include "run_config.h"
 
 namespace dicesim {
 namespace {
@@ -29,68 +29,53 @@ struct BadCase {
 const BadCase kCases[] = {
     {"/strategies/2/per_roll/0", R"J("two")J",
      R"J(bad.json: /strategies/2/per_roll/0: expected an integer from 0 to 36, got "two")J"},
-    {"/strategies/0/per_roll/1", "7",
-     "bad.json: /strategies/0/per_roll/1: expected an integer from 0 to 6, got 7"},
-    {"/strategies/1/per_roll/0", "0",
-     "bad.json: /strategies/1/per_roll/0: expected an integer from 1 to 6, got 0"},
+    {"/strategies/0/per_roll/1", "7", "bad.json: /strategies/0/per_roll/1: expected an integer from 0 to 6, got 7"},
+    {"/strategies/1/per_roll/0", "0", "bad.json: /strategies/1/per_roll/0: expected an integer from 1 to 6, got 0"},
     {"/strategies/0/per_roll", "[2]",
      "bad.json: /strategies/0/per_roll: expected 2 values (one per roll but the last), got 1"},
-    {"/strategies/0/per_roll", "DELETE",
-     R"J(bad.json: /strategies/0: missing key "per_roll")J"},
+    {"/strategies/0/per_roll", "DELETE", R"J(bad.json: /strategies/0: missing key "per_roll")J"},
     {"/strategies/3/family", R"J("optimal_maen")J",
      R"J(bad.json: /strategies/3/family: unknown strategy family "optimal_maen" for sixers (known: dice_value_threshold, dice_number_kept, turn_score_threshold, optimal_mean, target_aware))J"},
     {"/strategies/3/per_roll", "[1, 1]",
      "bad.json: /strategies/3/per_roll: unknown key (expected one of: name, family)"},
-    {"/strategies/1/name", R"J("dv(2,2)")J",
-     R"J(bad.json: /strategies/1/name: duplicate strategy name "dv(2,2)")J"},
+    {"/strategies/1/name", R"J("dv(2,2)")J", R"J(bad.json: /strategies/1/name: duplicate strategy name "dv(2,2)")J"},
     {"/strategies/1/name", R"J("a/b")J",
      R"J(bad.json: /strategies/1/name: a strategy name must be non-empty, not ".", and contain no "/")J"},
-    {"/strategies", "[]",
-     "bad.json: /strategies: expected at least 1 element"},
-    {"/game", R"J("yahtzee")J",
-     R"J(bad.json: /game: unknown game "yahtzee" (known: sixers))J"},
-    {"/game", "DELETE",
-     R"J(bad.json: /: missing key "game")J"},
-    {"/games", "0",
-     "bad.json: /games: expected an integer from 1 to 1000000000000000, got 0"},
-    {"/games", "-5",
-     "bad.json: /games: expected an integer from 1 to 1000000000000000, got -5"},
-    {"/games", "1e16",
-     "bad.json: /games: expected an integer from 1 to 1000000000000000, got 1e+16"},
-    {"/seed", "-1",
-     "bad.json: /seed: expected an integer from 0 to 18446744073709551615, got -1"},
+    {"/strategies", "[]", "bad.json: /strategies: expected at least 1 element"},
+    {"/game", R"J("yahtzee")J", R"J(bad.json: /game: unknown game "yahtzee" (known: sixers))J"},
+    {"/game", "DELETE", R"J(bad.json: /: missing key "game")J"},
+    {"/games", "0", "bad.json: /games: expected an integer from 1 to 1000000000000000, got 0"},
+    {"/games", "-5", "bad.json: /games: expected an integer from 1 to 1000000000000000, got -5"},
+    {"/games", "1e16", "bad.json: /games: expected an integer from 1 to 1000000000000000, got 1e+16"},
+    {"/seed", "-1", "bad.json: /seed: expected an integer from 0 to 18446744073709551615, got -1"},
     {"/gmaes", "5",
-     "bad.json: /gmaes: unknown key (expected one of: name, description, game, rules, seed, games, strategies, contests)"},
-    {"/rules/dice", "13",
-     "bad.json: /rules/dice: expected an integer from 1 to 12, got 13"},
-    {"/rules/rolls", "7",
-     "bad.json: /rules/rolls: expected an integer from 1 to 6, got 7"},
-    {"/rules/zero_face", "7",
-     "bad.json: /rules/zero_face: expected an integer from 0 to 6, got 7"},
-    {"/rules/face", "3",
-     "bad.json: /rules/face: unknown key (expected one of: dice, rolls, zero_face)"},
+     "bad.json: /gmaes: unknown key (expected one of: name, description, game, rules, seed, games, strategies, "
+     "contests)"},
+    {"/rules/dice", "13", "bad.json: /rules/dice: expected an integer from 1 to 12, got 13"},
+    {"/rules/rolls", "7", "bad.json: /rules/rolls: expected an integer from 1 to 6, got 7"},
+    {"/rules/zero_face", "7", "bad.json: /rules/zero_face: expected an integer from 0 to 6, got 7"},
+    {"/rules/face", "3", "bad.json: /rules/face: unknown key (expected one of: dice, rolls, zero_face)"},
     {"/contests/headtohed", "true",
-     "bad.json: /contests/headtohed: unknown key (expected one of: distributions, headtohead, sequential, nway, sequential_tables)"},
-    {"/contests/headtohead", "1",
-     "bad.json: /contests/headtohead: expected true or false, got 1"},
+     "bad.json: /contests/headtohed: unknown key (expected one of: distributions, headtohead, sequential, nway, "
+     "sequential_tables)"},
+    {"/contests/headtohead", "1", "bad.json: /contests/headtohead: expected true or false, got 1"},
     {"/contests/nway/0/2", R"J("worst")J",
      R"J(bad.json: /contests/nway/0/2: unknown strategy "worst" (not in /strategies))J"},
-    {"/contests/nway/0/2", R"J("dv(2,2)")J",
-     R"J(bad.json: /contests/nway/0/2: "dv(2,2)" is already at this table)J"},
-    {"/contests/nway/0", R"J(["best"])J",
-     "bad.json: /contests/nway/0: expected at least 2 elements"},
+    {"/contests/nway/0/2", R"J("dv(2,2)")J", R"J(bad.json: /contests/nway/0/2: "dv(2,2)" is already at this table)J"},
+    {"/contests/nway/0", R"J(["best"])J", "bad.json: /contests/nway/0: expected at least 2 elements"},
     {"/contests", R"J({"distributions": false})J",
      "bad.json: /contests: no contest to play (enable distributions, headtohead, ... )"},
-    {"/name", R"J("../x")J",
-     "bad.json: /name: a name must be a plain file name (no slashes, not starting with a dot)"},
+    {"/name", R"J("../x")J", "bad.json: /name: a name must be a plain file name (no slashes, not starting with a dot)"},
 };
 
 TEST(ConfigErrors, EachNamesTheFileAndTheJsonPath) {
   for (const BadCase& c : kCases) {
     json config = json::parse(kBase);
     const json::json_pointer pointer(c.pointer);
-    if (std::string(c.value) == "DELETE") config.at(pointer.parent_pointer()).erase(pointer.back());
-    else config[pointer] = json::parse(c.value);
+    if (std::string(c.value) == "DELETE")
+      config.at(pointer.parent_pointer()).erase(pointer.back());
+    else
+      config[pointer] = json::parse(c.value);
     try {
       load_run_config(config, "bad.json");
       ADD_FAILURE() << c.pointer << " = " << c.value << ": accepted";
@@ -111,9 +96,7 @@ TEST(ConfigErrors, MalformedJsonGivesLineAndColumn) {
   }
 }
 
-TEST(ConfigErrors, AMissingFileIsReported) {
-  EXPECT_THROW(load_run_config("/nonexistent/dicesim.json"), InputError);
-}
+TEST(ConfigErrors, AMissingFileIsReported) { EXPECT_THROW(load_run_config("/nonexistent/dicesim.json"), InputError); }
 
 TEST(Config, GamesAcceptsScientificNotationAndNameDefaultsToTheFileStem) {
   json config = json::parse(kBase);

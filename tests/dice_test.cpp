@@ -1,9 +1,10 @@
 #include "dice.h"
-#include "stats.h"
 
 #include <gtest/gtest.h>
 
 #include <numeric>
+
+#include "stats.h"
 
 namespace dicesim {
 namespace {
@@ -85,17 +86,21 @@ TEST(Rng, LemireRejectsExactlyTheBiasedProducts) {
       const std::uint64_t wrap = ((k << 32) + range - 1) / range;
       for (std::uint64_t x = wrap; x < wrap + 8 && x <= UINT32_MAX; ++x) {
         std::uint32_t out;
-        if (!lemire_below(static_cast<std::uint32_t>(x), range, out)) ++rejected;
-        else EXPECT_EQ(out, (x * range) >> 32);
+        if (!lemire_below(static_cast<std::uint32_t>(x), range, out))
+          ++rejected;
+        else
+          EXPECT_EQ(out, (x * range) >> 32);
       }
     }
-    if (range < 4096) EXPECT_EQ(rejected, (std::uint64_t(1) << 32) % range) << "range " << range;
-    else EXPECT_LE(rejected, (std::uint64_t(1) << 32) % range) << "range " << range;
+    if (range < 4096)
+      EXPECT_EQ(rejected, (std::uint64_t(1) << 32) % range) << "range " << range;
+    else
+      EXPECT_LE(rejected, (std::uint64_t(1) << 32) % range) << "range " << range;
   }
 }
 
 TEST(Rng, StableHashIsFnv1a) {
-  EXPECT_EQ(stable_hash(""), 0xcbf29ce484222325ULL);  // the FNV offset basis
+  EXPECT_EQ(stable_hash(""), 0xcbf29ce484222325ULL);   // the FNV offset basis
   EXPECT_EQ(stable_hash("a"), 0xaf63dc4c8601ec8cULL);  // published FNV-1a test vector
   EXPECT_NE(stable_hash("independent|a|b"), stable_hash("independent|b|a"));
 }

@@ -1,8 +1,9 @@
 #include "engine.h"
-#include "results.h"
-#include "run_config.h"
 
 #include <gtest/gtest.h>
+
+#include "results.h"
+#include "run_config.h"
 
 namespace dicesim {
 namespace {

@@ -1,15 +1,16 @@
 // Sixers rules, the strategy families on hand-picked rolls, and the exact
 // solver against brute force and small cases worked by hand.
 #include "sixers.h"
-#include "sixers_exact.h"
-#include "sixers_strategies.h"
-#include "stats.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <functional>
 #include <numeric>
+
+#include "sixers_exact.h"
+#include "sixers_strategies.h"
+#include "stats.h"
 
 namespace dicesim::sixers {
 namespace {
@@ -19,9 +20,7 @@ Policy compile(const Hands& hands, const json& spec) {
   return compile_strategy(JsonNode(spec, "test"), hands, solutions);
 }
 
-json family(const char* name, std::vector<int> per_roll) {
-  return {{"family", name}, {"per_roll", per_roll}};
-}
+json family(const char* name, std::vector<int> per_roll) { return {{"family", name}, {"per_roll", per_roll}}; }
 
 TEST(SixersRules, ThreeScoresZeroOtherFacesTheirValue) {
   const Rules rules;
@@ -42,7 +41,7 @@ TEST(SixersHands, KeptScoreAddsTheLowestDice) {
 
 TEST(SixersFamilies, KeepRulesOnTheFirstRollOfThePaper) {
   const Hands hands(Rules{});
-  const int hand = hands.hand_of({1, 3, 4, 4, 6, 6});  // scores 0 1 4 4 6 6
+  const int hand = hands.hand_of({1, 3, 4, 4, 6, 6});                                     // scores 0 1 4 4 6 6
   EXPECT_EQ(compile(hands, family("dice_value_threshold", {2, 2})).keep(0, 0, hand), 2);  // 0 and 1
   EXPECT_EQ(compile(hands, family("dice_value_threshold", {4, 2})).keep(0, 0, hand), 4);
   EXPECT_EQ(compile(hands, family("dice_number_kept", {3, 2})).keep(0, 0, hand), 3);
@@ -150,7 +149,8 @@ TEST(SixersExact, TargetAwareMaximisesTheChanceToBeatEveryTarget) {
   };
   for (int target = 0; target <= 37; ++target) {
     const double aware = below(score_distribution(hands, solutions.target_aware(), target), target);
-    for (const Policy& other : others) EXPECT_GE(aware, below(score_distribution(hands, other, target), target) - 1e-12);
+    for (const Policy& other : others)
+      EXPECT_GE(aware, below(score_distribution(hands, other, target), target) - 1e-12);
   }
   // With a middling target it gambles more than the mean-optimal policy does.
   EXPECT_GT(below(score_distribution(hands, solutions.target_aware(), 6), 6),

@@ -1,15 +1,17 @@
-#include "json_input.h"
 #include "stats.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include "json_input.h"
+
 namespace dicesim {
 namespace {
 
 TEST(Stats, ChiSquareTailWithTwoDegreesIsExponential) {
-  for (double x : {0.1, 1.0, 5.0, 30.0, 200.0}) EXPECT_NEAR(stats::chi_square_tail(x, 2), std::exp(-x / 2), 1e-12 * std::max(1.0, std::exp(-x / 2)) + 1e-300);
+  for (double x : {0.1, 1.0, 5.0, 30.0, 200.0})
+    EXPECT_NEAR(stats::chi_square_tail(x, 2), std::exp(-x / 2), 1e-12 * std::max(1.0, std::exp(-x / 2)) + 1e-300);
 }
 
 TEST(Stats, ChiSquareTailWithOneDegreeIsTheTwoSidedNormalTail) {

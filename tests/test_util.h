@@ -41,9 +41,11 @@ struct CommandResult {
   std::string out;  // stdout and stderr together
 };
 
-// Runs `dicesim ARGS` through the shell; ARGS is shell text.
-inline CommandResult dicesim(const std::string& args) {
-  const std::string command = std::string(DICESIM_BINARY) + " " + args + " 2>&1";
+// Runs `dicesim ARGS` through the shell (ARGS is shell text), in the
+// directory cwd if one is given.
+inline CommandResult dicesim(const std::string& args, const std::string& cwd = "") {
+  const std::string command =
+      (cwd.empty() ? "" : "cd '" + cwd + "' && ") + std::string(DICESIM_BINARY) + " " + args + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   std::string out;
   std::array<char, 4096> buffer;

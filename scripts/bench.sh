@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Games per second of the reference configs at 1 and all CPUs, the
+# straightforward implementation for comparison, and the engine's signature.
+#   bash scripts/bench.sh [--games 1e8] [--threads 1 --threads 2]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh
+exec build/dicesim bench "$@"

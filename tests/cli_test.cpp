@@ -1,0 +1,215 @@
+// The command line end to end, as a user runs it.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <iomanip>
+#include <map>
+#include <numeric>
+#include <sstream>
+#include <thread>
+
+#include "h5.h"
+#include "json_input.h"
+#include "sixers.h"
+#include "sixers_exact.h"
+#include "test_util.h"
+
+namespace dicesim {
+namespace {
+
+using testing::dicesim;
+using testing::TempDir;
+
+const char* kConfig = R"J({
+  "game": "sixers",
+  "seed": 7,
+  "games": 30000,
+  "strategies": [
+    {"name": "dv(2,2)", "family": "dice_value_threshold", "per_roll": [2, 2]},
+    {"name": "ts(5,5)", "family": "turn_score_threshold", "per_roll": [5, 5]},
+    {"name": "aware", "family": "target_aware"}
+  ],
+  "contests": {"headtohead": true, "sequential": true, "nway": [["dv(2,2)", "ts(5,5)", "aware"]],
+               "sequential_tables": [["ts(5,5)", "dv(2,2)", "aware"]]}
+})J";
+
+// Every dataset of a results file, by path, as int64 or double values.
+std::map<std::string, std::vector<double>> datasets(const std::string& file) {
+  h5::Reader r(file);
+  std::map<std::string, std::vector<double>> out;
+  for (const char* path : {"/distributions/dv(2,2)/counts", "/distributions/aware/counts", "/headtohead/wins",
+                           "/headtohead/ties", "/headtohead/losses", "/sequential/wins", "/nway/0/wins",
+                           "/nway/0/counts", "/sequential_tables/0/wins", "/sequential_tables/0/tied"}) {
+    const std::vector<std::int64_t> v = r.int64s(path);
+    out[path] = std::vector<double>(v.begin(), v.end());
+  }
+  return out;
+}
+
+TEST(Cli, RunWritesADocumentedResultsFile) {
+  TempDir dir;
+  const std::string config = dir.write("small.json", kConfig);
+  const auto result = dicesim("run " + config + " -o " + dir.file("out.h5") + " --quiet");
+  ASSERT_EQ(result.exit_code, 0) << result.out;
+  EXPECT_NE(result.out.find("head to head"), std::string::npos);
+
+  h5::Reader r(dir.file("out.h5"));
+  EXPECT_EQ(r.string_attribute("/", "format"), "dicesim-results");
+  EXPECT_EQ(r.int_array_attribute("/", "format_version"), (std::vector<std::int64_t>{1, 0}));
+  EXPECT_EQ(r.int_attribute("/", "complete"), 1);
+  EXPECT_EQ(r.int_attribute("/", "games"), 30000);
+  EXPECT_EQ(r.int_attribute("/", "seed"), 7);
+  EXPECT_EQ(json::parse(r.string_attribute("/", "config")), json::parse(kConfig));
+  EXPECT_EQ(r.strings("/strategies/names"), (std::vector<std::string>{"dv(2,2)", "ts(5,5)", "aware"}));
+
+  const std::vector<std::int64_t> counts = r.int64s("/distributions/dv(2,2)/counts");
+  EXPECT_EQ(counts.size(), 37u);
+  EXPECT_EQ(std::accumulate(counts.begin(), counts.end(), std::int64_t(0)), 30000);
+  EXPECT_EQ(r.int_attribute("/distributions/dv(2,2)", "min_score"), 0);
+
+  h5::Dims dims;
+  const auto wins = r.int64s("/headtohead/wins", &dims), ties = r.int64s("/headtohead/ties"),
+             losses = r.int64s("/headtohead/losses");
+  ASSERT_EQ(dims, (h5::Dims{3, 3}));
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) {
+      if (a == b) continue;
+      EXPECT_EQ(wins[a * 3 + b] + ties[a * 3 + b] + losses[a * 3 + b], 30000);
+      EXPECT_EQ(wins[a * 3 + b], losses[b * 3 + a]);  // the same games seen from the other seat
+    }
+  EXPECT_EQ(r.strings("/nway/0/strategies"), (std::vector<std::string>{"dv(2,2)", "ts(5,5)", "aware"}));
+  EXPECT_FALSE(r.exists("/exact"));
+}
+
+TEST(Cli, ThreadCountDoesNotChangeAnyDataset) {
+  TempDir dir;
+  const std::string config = dir.write("small.json", kConfig);
+  ASSERT_EQ(dicesim("run " + config + " -o " + dir.file("one.h5") + " --threads 1 --quiet").exit_code, 0);
+  ASSERT_EQ(dicesim("run " + config + " -o " + dir.file("two.h5") + " --threads 2 --quiet").exit_code, 0);
+  EXPECT_EQ(datasets(dir.file("one.h5")), datasets(dir.file("two.h5")));
+  ASSERT_EQ(dicesim("run " + config + " -o " + dir.file("seed.h5") + " --seed 8 --quiet").exit_code, 0);
+  EXPECT_NE(datasets(dir.file("one.h5")), datasets(dir.file("seed.h5")));
+}
+
+TEST(Cli, CheckStoresExactNumbersAndZScoresAndPasses) {
+  TempDir dir;
+  const std::string config = dir.write("small.json", kConfig);
+  const auto result = dicesim("check " + config + " -o " + dir.file("check.h5") + " --games 2e4 --quiet");
+  ASSERT_EQ(result.exit_code, 0) << result.out;
+  EXPECT_NE(result.out.find("0 beyond |z| > 5"), std::string::npos) << result.out;
+  h5::Reader r(dir.file("check.h5"));
+  EXPECT_EQ(r.int_attribute("/", "games"), 20000);
+  EXPECT_EQ(r.string_attribute("/", "command"), "check");
+  EXPECT_EQ(r.int_attribute("/checks", "passed"), 1);
+  EXPECT_EQ(r.doubles("/exact/distributions/dv(2,2)/probability").size(), 37u);
+  EXPECT_EQ(r.doubles("/exact/headtohead/win").size(), 9u);
+  const std::vector<double> z = r.doubles("/checks/z");
+  EXPECT_EQ(z.size(), r.strings("/checks/name").size());
+  EXPECT_GT(z.size(), 30u);
+}
+
+TEST(Cli, DefaultOutputIsResultsSlashName) {
+  TempDir dir;
+  dir.write("paper.json", kConfig);
+  const auto result = dicesim("run paper.json --games 1000 --quiet", dir.path().string());
+  ASSERT_EQ(result.exit_code, 0) << result.out;
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "results" / "paper.h5"));
+  EXPECT_NE(result.out.find("wrote results/paper.h5"), std::string::npos) << result.out;
+}
+
+TEST(Cli, BadConfigIsOneLineExitTwoAndNoFile) {
+  TempDir dir;
+  json bad = json::parse(kConfig);
+  bad["strategies"][1]["per_roll"][0] = "two";
+  const std::string config = dir.write("bad.json", bad.dump(2));
+  const auto result = dicesim("run " + config + " -o " + dir.file("out.h5"));
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.out, config + ": /strategies/1/per_roll/0: expected an integer from 0 to 36, got \"two\"\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.h5")));
+
+  const std::string broken = dir.write("broken.json", "{\"game\": \"sixers\",\n \"seed\": }");
+  const auto malformed = dicesim("run " + broken + " -o " + dir.file("out.h5"));
+  EXPECT_EQ(malformed.exit_code, 2);
+  EXPECT_EQ(malformed.out.rfind(broken + ":2:10: malformed JSON", 0), 0u) << malformed.out;
+}
+
+TEST(Cli, UnwritableOutputIsRefusedBeforePlaying) {
+  TempDir dir;
+  const std::string config = dir.write("small.json", kConfig);
+  const auto result = dicesim("run " + config + " -o " + dir.file("missing/dir/out.h5"));
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.out.find("cannot write the results file"), std::string::npos) << result.out;
+}
+
+TEST(Cli, BadUsageExitsTwo) {
+  TempDir dir;
+  const std::string config = dir.write("small.json", kConfig);
+  EXPECT_EQ(dicesim("run " + config + " --games ten").exit_code, 2);
+  EXPECT_EQ(dicesim("run " + config + " --games 0").exit_code, 2);
+  EXPECT_EQ(dicesim("run " + config + " --games 1e16").exit_code, 2);
+  EXPECT_EQ(dicesim("run " + config + " --no-such-flag").exit_code, 2);
+  EXPECT_EQ(dicesim("frobnicate").exit_code, 2);
+  EXPECT_EQ(dicesim("").exit_code, 2);
+}
+
+TEST(Cli, HelpVersionAndList) {
+  const auto version = dicesim("--version");
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.out.rfind("dicesim ", 0), 0u);
+  for (const char* command :
+       {"--help", "run --help", "check --help", "solve --help", "solve sixers --help", "list --help", "bench --help"})
+    EXPECT_EQ(dicesim(command).exit_code, 0) << command;
+  const auto list = dicesim("list");
+  EXPECT_EQ(list.exit_code, 0);
+  for (const char* family : {"dice_value_threshold", "dice_number_kept", "turn_score_threshold", "optimal_mean",
+                             "target_aware", "zero_face"})
+    EXPECT_NE(list.out.find(family), std::string::npos) << family;
+}
+
+TEST(Cli, SolvePrintsTheSolversNumbers) {
+  const auto result = dicesim("solve sixers --dice 4 --rolls 2 'dv(2)' 'ts(3)'");
+  ASSERT_EQ(result.exit_code, 0) << result.out;
+  const sixers::Hands hands(sixers::Rules{4, 2, 3});
+  std::ostringstream optimum;
+  optimum << std::fixed << std::setprecision(6) << sixers::solve_mean_optimum(hands).mean;
+  EXPECT_NE(result.out.find("4 dice, 2 rolls"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("expected total " + optimum.str()), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("dv(2)"), std::string::npos);
+  const auto bad = dicesim("solve sixers 'dv(9,9)'");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.out.find("/strategies/0/per_roll"), std::string::npos) << bad.out;
+}
+
+TEST(Cli, CtrlCWritesWhatWasPlayedMarkedIncomplete) {
+  TempDir dir;
+  const std::string config = dir.write("small.json", kConfig);
+  const std::string out = dir.file("partial.h5");
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, STDOUT_FILENO);
+    dup2(devnull, STDERR_FILENO);
+    execl(DICESIM_BINARY, DICESIM_BINARY, "run", config.c_str(), "-o", out.c_str(), "--games", "1e14", "--quiet",
+          static_cast<char*>(nullptr));
+    _exit(99);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  h5::Reader r(out);
+  EXPECT_EQ(r.int_attribute("/", "complete"), 0);
+  const std::int64_t played = r.int_attribute("/distributions/dv(2,2)", "games");
+  const std::vector<std::int64_t> counts = r.int64s("/distributions/dv(2,2)/counts");
+  EXPECT_EQ(std::accumulate(counts.begin(), counts.end(), std::int64_t(0)), played);
+  EXPECT_LT(played, 100'000'000'000'000LL);
+}
+
+}  // namespace
+}  // namespace dicesim
