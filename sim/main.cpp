@@ -134,6 +134,15 @@ int main_checked(int argc, char** argv) {
   CLI::App* bench_cmd = app.add_subcommand("bench", "games per second of reference configs, and a signature");
   add_bench_options(bench_cmd, bench_options);
 
+  // --version on every command, as --help is.
+  const std::function<void(CLI::App*)> add_version = [&](CLI::App* command) {
+    for (CLI::App* sub : command->get_subcommands({})) {
+      sub->set_version_flag("--version", std::string("dicesim ") + DICESIM_VERSION);
+      add_version(sub);
+    }
+  };
+  add_version(&app);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
