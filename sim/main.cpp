@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 
 #include "bench.h"
@@ -97,7 +98,8 @@ int run(const RunOptions& options, bool check) {
 
   print_summary(std::cout, config, output);
   if (check) print_checks(std::cout, checks);
-  std::cout << "\nwrote " << path << " (" << output.wall_seconds << " s, " << engine.threads << " threads)\n";
+  std::cout << "\nwrote " << path << " (" << std::setprecision(2) << output.wall_seconds << " s, " << engine.threads
+            << " threads)\n";
   if (!output.complete) {
     std::cerr << "interrupted: the results hold the games played so far and are marked incomplete\n";
     return kExitInterrupted;
