@@ -8,10 +8,14 @@ class Planner {
   Planner(const std::vector<Strategy>& strategies) : strategies_(strategies) {}
 
   int table(std::vector<int> seats, bool sequential) {
-    std::string key = sequential ? "sequential" : "independent";
-    for (int s : seats) key += "|" + strategies_[s].name;
     for (std::size_t i = 0; i < plan.tables.size(); ++i)
-      if (plan.tables[i].key == key) return static_cast<int>(i);
+      if (plan.tables[i].table.seats == seats && plan.tables[i].table.sequential == sequential)
+        return static_cast<int>(i);
+    // The names as a JSON array: no two tables can share a key, whatever
+    // characters their strategies' names hold.
+    json names = json::array();
+    for (int s : seats) names.push_back(strategies_[s].name);
+    const std::string key = (sequential ? "sequential" : "independent") + names.dump();
     plan.tables.push_back({key, Table{std::move(seats), sequential}});
     return static_cast<int>(plan.tables.size()) - 1;
   }

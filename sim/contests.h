@@ -17,7 +17,7 @@
 namespace dicesim {
 
 struct PlannedTable {
-  std::string key;  // "independent|a|b": names the table and seeds its streams
+  std::string key;  // independent["a","b"]: names the table and seeds its streams
   Table table;
 };
 

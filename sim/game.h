@@ -3,6 +3,7 @@
 // Adding a game: see sim/README.md.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
@@ -72,8 +73,10 @@ std::vector<Strategy> read_strategies(const JsonNode& config, Compile compile) {
   for (const JsonNode& spec : config.at("strategies").elements(1)) {
     const JsonNode name_node = spec.at("name");
     const std::string name = name_node.string();
-    if (name.empty() || name == "." || name.find('/') != std::string::npos)
-      name_node.fail("a strategy name must be non-empty, not \".\", and contain no \"/\"");
+    const bool control =
+        std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+    if (name.empty() || name == "." || name.find('/') != std::string::npos || control)
+      name_node.fail("a strategy name must be non-empty, not \".\", and contain no \"/\" or control characters");
     for (const Strategy& s : out)
       if (s.name == name) name_node.fail("duplicate strategy name \"" + name + "\"");
     compile(spec);

@@ -36,7 +36,7 @@ struct RunOptions {
   std::string config;
   std::string output;
   std::string games;
-  std::optional<std::uint64_t> seed;
+  std::string seed;
   int threads = 0;
   bool quiet = false;
 };
@@ -53,6 +53,7 @@ void add_run_options(CLI::App* cmd, RunOptions& options) {
 
 // Fails early, before any game is played, if the results cannot be written.
 void check_writable(const std::string& path) {
+  if (std::filesystem::is_directory(path)) throw InputError(path + ": is a directory, not a results file");
   const std::string probe = path + ".tmp." + std::to_string(::getpid());
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
   if (fd < 0) throw InputError(path + ": cannot write the results file here (" + std::strerror(errno) + ")");
@@ -74,7 +75,11 @@ int run(const RunOptions& options, bool check) {
       throw InputError("--games: expected a whole number from 1 to 1e15, got \"" + options.games + "\"");
     config.games = *games;
   }
-  if (options.seed) config.seed = *options.seed;
+  if (!options.seed.empty()) {
+    const std::optional<std::uint64_t> seed = parse_count(options.seed);
+    if (!seed) throw InputError("--seed: expected a whole number from 0 to 2^64-1, got \"" + options.seed + "\"");
+    config.seed = *seed;
+  }
   const std::string path = output_path(options, config);
   check_writable(path);
 

@@ -8,14 +8,12 @@
 #include <iomanip>
 #include <ostream>
 
+#include "git_revision.h"  // generated at build time
 #include "h5.h"
 #include "stats.h"
 
 #ifndef DICESIM_VERSION
 #define DICESIM_VERSION "unknown"
-#endif
-#ifndef DICESIM_GIT_REVISION
-#define DICESIM_GIT_REVISION "unknown"
 #endif
 
 namespace dicesim {
@@ -210,43 +208,49 @@ ExactTables exact_tables(const RunConfig& config) {
   return out;
 }
 
+namespace {
+
+double two_sided_p(double z) { return std::erfc(std::abs(z) / std::sqrt(2.0)); }
+
+// A seat's mean (z against the exact mean and sd) and its whole histogram.
+void check_scores(std::vector<Check>& checks, const std::string& prefix, const std::vector<std::int64_t>& scores,
+                  const std::vector<double>& exact, int min_score, std::uint64_t games) {
+  const stats::Moments moments = stats::exact_moments(exact, min_score);
+  const double mean = stats::histogram_moments(scores, min_score).mean;
+  const double z = stats::mean_z(mean, games, moments);
+  checks.push_back({prefix + "/mean", "mean", mean, moments.mean, z, two_sided_p(z)});
+  // Only an excess of discrepancy fails: a fit better than chance (or no
+  // degrees of freedom at all) gives z = 0, not a large negative z.
+  const stats::ChiSquare chi = stats::chi_square(scores, exact);
+  checks.push_back({prefix + "/distribution", "chi_square", chi.statistic, double(chi.dof),
+                    std::max(0.0, stats::z_for_tail(chi.p_value)), chi.p_value});
+}
+
+void check_rate(std::vector<Check>& checks, const std::string& name, const std::string& kind, std::int64_t count,
+                std::uint64_t games, double exact) {
+  const double z = stats::rate_z(count, games, exact);
+  checks.push_back({name, kind, double(count) / double(games), exact, z, two_sided_p(z)});
+}
+
+}  // namespace
+
 std::vector<Check> compare(const RunConfig& config, const EngineOutput& output, const ExactTables& exact) {
   std::vector<Check> checks;
   const ScoreAxis axis = config.game->score_axis();
   for (std::size_t t = 0; t < config.plan.tables.size(); ++t) {
-    if (!exact[t]) continue;
+    const std::uint64_t games = output.games_done[t];
+    if (!exact[t] || games == 0) continue;  // no solver, or nothing played (an interrupted run)
     const PlannedTable& planned = config.plan.tables[t];
     const TableCountsView counts = table_counts(config, output, static_cast<int>(t));
-    const std::uint64_t games = output.games_done[t];
-    const int seats = counts.seats();
     const TableOdds& odds = *exact[t];
-    const auto seat_name = [&](int s) { return config.game->strategies()[planned.table.seats[s]].name; };
-    for (int s = 0; s < seats; ++s) {
-      // A seat's scores: always for one seat, and for sequential tables,
-      // where seeing the score to beat changes how a strategy plays.
-      if (seats == 1 || planned.table.sequential) {
-        const std::string prefix = planned.key + "/" + seat_name(s);
-        const std::vector<std::int64_t> scores = counts.scores_of(s);
-        const stats::Moments exact_moments = stats::exact_moments(odds.score_probability[s], axis.min_score);
-        const double mean = stats::histogram_moments(scores, axis.min_score).mean;
-        checks.push_back(
-            {prefix + "/mean", "mean", mean, exact_moments.mean, stats::mean_z(mean, games, exact_moments), 1});
-        checks.back().p_value = std::erfc(std::abs(checks.back().z) / std::sqrt(2.0));
-        const stats::ChiSquare chi = stats::chi_square(scores, odds.score_probability[s]);
-        checks.push_back({prefix + "/distribution", "chi_square", chi.statistic, double(chi.dof),
-                          stats::z_for_tail(chi.p_value), chi.p_value});
-      }
-      if (seats > 1) {
-        const double z = stats::rate_z(counts.wins(s), games, odds.win[s]);
-        checks.push_back({planned.key + "/win/" + seat_name(s), "win_rate", double(counts.wins(s)) / games, odds.win[s],
-                          z, std::erfc(std::abs(z) / std::sqrt(2.0))});
-      }
+    for (int s = 0; s < counts.seats(); ++s) {
+      const std::string& name = config.game->strategies()[planned.table.seats[s]].name;
+      check_scores(checks, planned.key + "/" + name, counts.scores_of(s), odds.score_probability[s], axis.min_score,
+                   games);
+      if (counts.seats() > 1)
+        check_rate(checks, planned.key + "/win/" + name, "win_rate", counts.wins(s), games, odds.win[s]);
     }
-    if (seats > 1) {
-      const double z = stats::rate_z(counts.tie_games(), games, odds.tie);
-      checks.push_back({planned.key + "/tie", "tie_rate", double(counts.tie_games()) / games, odds.tie, z,
-                        std::erfc(std::abs(z) / std::sqrt(2.0))});
-    }
+    if (counts.seats() > 1) check_rate(checks, planned.key + "/tie", "tie_rate", counts.tie_games(), games, odds.tie);
   }
   return checks;
 }
@@ -329,12 +333,17 @@ void print_summary(std::ostream& out, const RunConfig& config, const EngineOutpu
 void print_checks(std::ostream& out, const std::vector<Check>& checks) {
   std::size_t failures = 0;
   double worst = 0;
+  out << "\nMonte Carlo against exact (chi_square: statistic against degrees of freedom)\n"
+      << std::right << std::setw(9) << "z"
+      << "  " << std::left << std::setw(11) << "kind" << std::right << std::setw(14) << "Monte Carlo" << std::setw(14)
+      << "exact"
+      << "  number\n";
   for (const Check& c : checks) {
     worst = std::max(worst, std::abs(c.z));
-    if (c.passed()) continue;
-    ++failures;
-    out << "DISAGREES  " << c.name << ": Monte Carlo " << std::setprecision(6) << c.observed << ", exact " << c.expected
-        << ", z " << std::setprecision(2) << c.z << "\n";
+    failures += !c.passed();
+    out << std::right << std::fixed << std::setprecision(2) << std::setw(9) << c.z << "  " << std::left << std::setw(11)
+        << c.kind << std::right << std::setprecision(6) << std::setw(14) << c.observed << std::setw(14) << c.expected
+        << "  " << c.name << (c.passed() ? "" : "  <-- DISAGREES") << "\n";
   }
   out << "\ncheck: " << checks.size() << " numbers compared with the exact solver, " << failures << " beyond |z| > "
       << std::setprecision(0) << kZLimit << "; largest |z| " << std::setprecision(2) << worst << "\n";

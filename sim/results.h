@@ -27,7 +27,7 @@ struct Check {
   std::string kind;  // mean | win_rate | tie_rate | chi_square
   double observed = 0;
   double expected = 0;  // chi_square: degrees of freedom
-  double z = 0;         // chi_square: the normal deviate with the same p-value
+  double z = 0;         // chi_square: the normal deviate with the same p-value, floored at 0
   double p_value = 1;
   bool passed() const { return std::abs(z) <= kZLimit; }
 };

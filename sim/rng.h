@@ -21,10 +21,22 @@ constexpr std::uint64_t stable_hash(std::string_view text) {
   return h;
 }
 
-// The stream of one block: the seed picks the starting state, and
-// (contest, block) picks one of PCG's 2^127 distinct streams.
+// SplitMix64's finaliser: a bijection that scatters every input bit.
+constexpr std::uint64_t mix64(std::uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// The stream of one block: (contest, block) picks one of PCG's 2^127
+// distinct streams, and (seed, contest, block), mixed, fill the whole
+// 128-bit starting state. Related seeds, or one state shared by several
+// streams, would give visibly correlated dice.
 inline Rng block_rng(std::uint64_t seed, std::uint64_t contest_id, std::uint64_t block) {
-  const pcg_extras::pcg128_t state = (pcg_extras::pcg128_t(seed) << 64) | 0x853c49e6748fea9bULL;
+  const std::uint64_t high = mix64(mix64(mix64(seed) ^ contest_id) ^ block);
+  const std::uint64_t low = mix64(high ^ 0x6a09e667f3bcc909ULL);
+  const pcg_extras::pcg128_t state = (pcg_extras::pcg128_t(high) << 64) | low;
   // PCG drops the stream's top bit, so the contest id keeps 63 bits.
   const pcg_extras::pcg128_t stream = (pcg_extras::pcg128_t(contest_id & 0x7fffffffffffffffULL) << 64) | block;
   return Rng(state, stream);

@@ -12,6 +12,10 @@
 
 namespace dicesim::sixers {
 
+// A die is kept after every roll, so rolls beyond the number of dice never
+// happen; the cap only keeps per_roll lists and tables small.
+constexpr int kMaxRolls = 20;
+
 struct Rules {
   int dice = 6;
   int rolls = 3;

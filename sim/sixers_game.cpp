@@ -22,9 +22,8 @@ Rules read_rules(const JsonNode& config) {
   if (!node) return rules;
   node->only_keys({"dice", "rolls", "zero_face"});
   if (auto v = node->find("dice")) rules.dice = static_cast<int>(v->integer(1, kMaxDice));
-  if (auto v = node->find("rolls")) rules.rolls = static_cast<int>(v->integer(1, rules.dice));
+  if (auto v = node->find("rolls")) rules.rolls = static_cast<int>(v->integer(1, kMaxRolls));
   if (auto v = node->find("zero_face")) rules.zero_face = static_cast<int>(v->integer(0, kFaces));
-  if (rules.rolls > rules.dice) config.at("rules").fail("rolls cannot exceed dice (one die is kept per roll)");
   return rules;
 }
 
@@ -91,7 +90,7 @@ std::unique_ptr<Game> load(const JsonNode& config) { return std::make_unique<Six
 void describe(std::ostream& out) {
   out << "  rules (all optional):\n"
       << "    dice       1.." << kMaxDice << ", default 6\n"
-      << "    rolls      1..dice, default 3 (rolls = dice: roll until every die is kept)\n"
+      << "    rolls      1.." << kMaxRolls << ", default 3 (rolls >= dice: roll until every die is kept)\n"
       << "    zero_face  0..6, default 3 (the face that scores 0; 0 = none)\n"
       << "  strategy families:\n";
   for (const Family& f : families())

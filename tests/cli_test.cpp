@@ -144,9 +144,20 @@ TEST(Cli, UnwritableOutputIsRefusedBeforePlaying) {
   EXPECT_NE(result.out.find("cannot write the results file"), std::string::npos) << result.out;
 }
 
+TEST(Cli, ADirectoryAsOutputIsRefusedBeforePlaying) {
+  TempDir dir;
+  const std::string config = dir.write("small.json", kConfig);
+  std::filesystem::create_directories(dir.file("out.h5"));
+  const auto result = dicesim("run " + config + " -o " + dir.file("out.h5"));
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.out, dir.file("out.h5") + ": is a directory, not a results file\n");
+}
+
 TEST(Cli, BadUsageExitsTwo) {
   TempDir dir;
   const std::string config = dir.write("small.json", kConfig);
+  EXPECT_EQ(dicesim("run " + config + " --seed -1").exit_code, 2);
+  EXPECT_EQ(dicesim("run " + config + " --seed 18446744073709551616").exit_code, 2);
   EXPECT_EQ(dicesim("run " + config + " --games ten").exit_code, 2);
   EXPECT_EQ(dicesim("run " + config + " --games 0").exit_code, 2);
   EXPECT_EQ(dicesim("run " + config + " --games 1e16").exit_code, 2);
@@ -178,6 +189,7 @@ TEST(Cli, SolvePrintsTheSolversNumbers) {
   EXPECT_NE(result.out.find("4 dice, 2 rolls"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("expected total " + optimum.str()), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("dv(2)"), std::string::npos);
+  EXPECT_EQ(dicesim("solve sixers --dice 2").exit_code, 0);  // more rolls than dice is fine
   const auto bad = dicesim("solve sixers 'dv(9,9)'");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.out.find("/strategies/0/per_roll"), std::string::npos) << bad.out;

@@ -1,6 +1,8 @@
 // Bad input: every error is one line naming the file and the JSON path.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "run_config.h"
 
 namespace dicesim {
@@ -40,7 +42,9 @@ const BadCase kCases[] = {
      "bad.json: /strategies/3/per_roll: unknown key (expected one of: name, family)"},
     {"/strategies/1/name", R"J("dv(2,2)")J", R"J(bad.json: /strategies/1/name: duplicate strategy name "dv(2,2)")J"},
     {"/strategies/1/name", R"J("a/b")J",
-     R"J(bad.json: /strategies/1/name: a strategy name must be non-empty, not ".", and contain no "/")J"},
+     R"J(bad.json: /strategies/1/name: a strategy name must be non-empty, not ".", and contain no "/" or control characters)J"},
+    {"/strategies/1/name", R"J("a\u0000b")J",
+     R"J(bad.json: /strategies/1/name: a strategy name must be non-empty, not ".", and contain no "/" or control characters)J"},
     {"/strategies", "[]", "bad.json: /strategies: expected at least 1 element"},
     {"/game", R"J("yahtzee")J", R"J(bad.json: /game: unknown game "yahtzee" (known: sixers))J"},
     {"/game", "DELETE", R"J(bad.json: /: missing key "game")J"},
@@ -52,7 +56,7 @@ const BadCase kCases[] = {
      "bad.json: /gmaes: unknown key (expected one of: name, description, game, rules, seed, games, strategies, "
      "contests)"},
     {"/rules/dice", "13", "bad.json: /rules/dice: expected an integer from 1 to 12, got 13"},
-    {"/rules/rolls", "7", "bad.json: /rules/rolls: expected an integer from 1 to 6, got 7"},
+    {"/rules/rolls", "21", "bad.json: /rules/rolls: expected an integer from 1 to 20, got 21"},
     {"/rules/zero_face", "7", "bad.json: /rules/zero_face: expected an integer from 0 to 6, got 7"},
     {"/rules/face", "3", "bad.json: /rules/face: unknown key (expected one of: dice, rolls, zero_face)"},
     {"/contests/headtohed", "true",
@@ -110,8 +114,29 @@ TEST(Config, ContestsBecomeTablesOncePerKey) {
   const RunConfig config = load_run_config(json::parse(kBase), "good.json");
   // 4 distributions, 6 pairs, 1 three-way table.
   EXPECT_EQ(config.plan.tables.size(), 4u + 6u + 1u);
-  EXPECT_EQ(config.plan.tables[config.plan.headtohead[0][2]].key, "independent|dv(2,2)|ts(5,5)");
+  EXPECT_EQ(config.plan.tables[config.plan.headtohead[0][2]].key, R"J(independent["dv(2,2)","ts(5,5)"])J");
   EXPECT_EQ(config.plan.headtohead[2][0], -1);  // pairs are unordered: row < column
+}
+
+TEST(Config, NamesThatLookLikeKeysNeverShareATable) {
+  json config = json::parse(kBase);
+  config["strategies"] = json::parse(R"J([{"name": "a", "family": "optimal_mean"},
+    {"name": "b", "family": "optimal_mean"}, {"name": "a|b", "family": "optimal_mean"},
+    {"name": "a\",\"b", "family": "optimal_mean"}])J");
+  config["contests"] = {{"headtohead", true}};
+  const RunConfig loaded = load_run_config(config, "names.json");
+  std::set<std::string> keys;
+  for (const PlannedTable& t : loaded.plan.tables) keys.insert(t.key);
+  EXPECT_EQ(keys.size(), 4u + 6u);
+  EXPECT_EQ(loaded.plan.tables.size(), 4u + 6u);
+}
+
+TEST(Config, MoreRollsThanDiceAreAllowed) {
+  json config = json::parse(kBase);
+  config["rules"] = {{"dice", 1}};
+  config["strategies"] = json::parse(R"J([{"name": "dv", "family": "dice_value_threshold", "per_roll": [2, 2]}])J");
+  config["contests"] = {{"distributions", true}};
+  EXPECT_NO_THROW(load_run_config(config, "one_die.json"));
 }
 
 }  // namespace

@@ -79,24 +79,52 @@ TEST(Rng, StreamsDependOnSeedContestAndBlockOnly) {
 TEST(Rng, LemireRejectsExactlyTheBiasedProducts) {
   // With range r, exactly 2^32 mod r inputs must be rejected, so that every
   // output keeps floor(2^32 / r) preimages. A rejected input has a low product
-  // below that count, so it sits just past a wrap point k * 2^32 / r.
-  for (std::uint32_t range : {6u, 462u, 46656u, 1000000007u}) {
+  // below that count, so it sits at a wrap point ceil(k * 2^32 / r).
+  for (std::uint32_t range : {6u, 462u, 46656u, 279936u}) {
     std::uint64_t rejected = 0;
-    for (std::uint64_t k = 0; k < range && k < 4096; ++k) {
+    for (std::uint64_t k = 0; k < range; ++k) {
       const std::uint64_t wrap = ((k << 32) + range - 1) / range;
-      for (std::uint64_t x = wrap; x < wrap + 8 && x <= UINT32_MAX; ++x) {
+      for (std::uint64_t x = wrap; x < wrap + 3 && x <= UINT32_MAX; ++x) {
         std::uint32_t out;
         if (!lemire_below(static_cast<std::uint32_t>(x), range, out))
           ++rejected;
         else
-          EXPECT_EQ(out, (x * range) >> 32);
+          ASSERT_EQ(out, (x * range) >> 32);
       }
     }
-    if (range < 4096)
-      EXPECT_EQ(rejected, (std::uint64_t(1) << 32) % range) << "range " << range;
-    else
-      EXPECT_LE(rejected, (std::uint64_t(1) << 32) % range) << "range " << range;
+    EXPECT_EQ(rejected, (std::uint64_t(1) << 32) % range) << "range " << range;
   }
+}
+
+// Dice drawn from two streams must look independent: a 6 x 6 contingency
+// chi-square of paired dice, for every pairing of the 32-bit halves.
+double dependence_z(Rng a, Rng b) {
+  const int draws = 100000;
+  std::vector<std::int64_t> cells(4 * 36, 0);
+  for (int i = 0; i < draws; ++i) {
+    const std::uint64_t x = a(), y = b();
+    const std::uint32_t halves_x[] = {static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(x >> 32)};
+    const std::uint32_t halves_y[] = {static_cast<std::uint32_t>(y), static_cast<std::uint32_t>(y >> 32)};
+    for (int hx = 0; hx < 2; ++hx)
+      for (int hy = 0; hy < 2; ++hy) {
+        const std::uint64_t dx = (std::uint64_t(halves_x[hx]) * 6) >> 32, dy = (std::uint64_t(halves_y[hy]) * 6) >> 32;
+        ++cells[(hx * 2 + hy) * 36 + dx * 6 + dy];
+      }
+  }
+  double worst = 0;
+  for (int pairing = 0; pairing < 4; ++pairing) {
+    const std::vector<std::int64_t> table(cells.begin() + pairing * 36, cells.begin() + (pairing + 1) * 36);
+    const stats::ChiSquare chi = stats::chi_square(table, std::vector<double>(36, 1.0 / 36));
+    worst = std::max(worst, stats::z_for_tail(chi.p_value));
+  }
+  return worst;
+}
+
+TEST(Rng, RelatedSeedsAndNeighbouringStreamsAreIndependent) {
+  EXPECT_LT(dependence_z(block_rng(0, 1, 0), block_rng(std::uint64_t(1) << 63, 1, 0)), 5);
+  EXPECT_LT(dependence_z(block_rng(1ULL << 32, 1, 0), block_rng(1ULL << 33, 1, 0)), 5);
+  EXPECT_LT(dependence_z(block_rng(1, stable_hash("a"), 0), block_rng(1, stable_hash("b"), 0)), 5);
+  EXPECT_LT(dependence_z(block_rng(1, 7, 0), block_rng(1, 7, 1)), 5);
 }
 
 TEST(Rng, StableHashIsFnv1a) {

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <numeric>
+#include <thread>
+
 #include "results.h"
 #include "run_config.h"
 
@@ -67,13 +71,39 @@ TEST(Engine, ASeedChangesTheResults) {
   EXPECT_NE(a.counters, play(config, 2).counters);
 }
 
-TEST(Engine, AStopRequestEndsEarlyAndSaysSo) {
+TEST(Engine, AStopRequestEndsEarlyWithConsistentPartialCounts) {
   RunConfig config = load_run_config(json::parse(kConfig), "test");
   config.games = kMaxGames;
-  std::atomic<bool> stop{true};
+  std::atomic<bool> stop{false};
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    stop = true;
+  });
   const EngineOutput out = play(config, 2, &stop);
+  stopper.join();
   EXPECT_FALSE(out.complete);
-  EXPECT_LT(out.games_done[0], config.games);
+  std::uint64_t played = 0;
+  for (std::size_t t = 0; t < config.plan.tables.size(); ++t) {
+    played += out.games_done[t];
+    EXPECT_EQ(out.games_done[t] % kBlockGames, 0u);  // whole blocks only
+    const TableCountsView counts(out.counters[t].data(), static_cast<int>(config.plan.tables[t].table.seats.size()),
+                                 config.game->score_axis().bins);
+    const std::vector<std::int64_t> scores = counts.scores_of(0);
+    EXPECT_EQ(std::accumulate(scores.begin(), scores.end(), std::int64_t(0)), std::int64_t(out.games_done[t]));
+  }
+  EXPECT_GT(played, 0u);
+}
+
+TEST(Check, PassesAtTinyGameCountsAndSkipsTablesNotPlayed) {
+  RunConfig config = load_run_config(json::parse(kConfig), "test");
+  for (std::uint64_t games : {1, 2, 3, 7}) {
+    config.games = games;
+    for (const Check& c : compare(config, play(config, 2), exact_tables(config)))
+      EXPECT_TRUE(c.passed()) << games << " games: " << c.name << " z " << c.z;
+  }
+  EngineOutput none = play(config, 1);
+  std::fill(none.games_done.begin(), none.games_done.end(), 0);
+  EXPECT_TRUE(compare(config, none, exact_tables(config)).empty());
 }
 
 TEST(Engine, AvailableCpusFollowsTheAffinityMask) {

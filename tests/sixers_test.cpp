@@ -6,7 +6,9 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
 #include <numeric>
+#include <tuple>
 
 #include "sixers_exact.h"
 #include "sixers_strategies.h"
@@ -65,41 +67,135 @@ TEST(SixersFamilies, TheLastRollKeepsEverything) {
   EXPECT_EQ(policy.decision(2, 0, hand) >> 8, 5);  // the paper's third roll adds 1 + 0 + 4
 }
 
-// Every ordered outcome of every roll, following the policy through sorted
-// scores: an independent count of the exact distribution for small rules.
-std::vector<double> brute_force_distribution(const Hands& hands, const Policy& policy) {
-  const Rules& rules = hands.rules();
+// An independent reference: every ordered outcome of every roll, scored
+// from the rules, with the dice to keep chosen by a rule written here from
+// the paper's definitions (not the strategy tables under test).
+using Chooser = std::function<int(int roll, const std::vector<int>& ascending_scores)>;
+
+template <class Visit>
+void for_each_roll(const Rules& rules, int dice, Visit visit) {
+  std::vector<int> faces(dice, 1);
+  for (;;) {
+    std::vector<int> scores;
+    for (int f : faces) scores.push_back(rules.face_score(f));
+    std::sort(scores.begin(), scores.end());
+    visit(scores);
+    int i = 0;
+    while (i < dice && faces[i] == 6) faces[i++] = 1;
+    if (i == dice) return;
+    ++faces[i];
+  }
+}
+
+std::vector<double> brute_force_distribution(const Rules& rules, const Chooser& choose) {
   std::vector<double> distribution(rules.max_score() + 1, 0.0);
   std::function<void(int, int, int, double)> play = [&](int roll, int dice, int score, double p) {
     if (dice == 0) {
       distribution[score] += p;
       return;
     }
-    std::vector<int> faces(dice, 1);
     const double each = p / std::pow(6.0, dice);
-    for (;;) {
-      const int hand = hands.hand_of(faces);
-      const int keep = policy.keep(roll, 0, hand);
-      play(roll + 1, dice - keep, score + hands.kept_score(hand, keep), each);
-      int i = 0;
-      while (i < dice && faces[i] == 6) faces[i++] = 1;
-      if (i == dice) break;
-      ++faces[i];
-    }
+    for_each_roll(rules, dice, [&](const std::vector<int>& scores) {
+      const int keep = roll + 1 == rules.rolls ? dice : std::max(1, choose(roll, scores));
+      play(roll + 1, dice - keep, score + std::accumulate(scores.begin(), scores.begin() + keep, 0), each);
+    });
   };
   play(0, rules.dice, 0, 1.0);
   return distribution;
 }
 
-TEST(SixersExact, DistributionsMatchBruteForceOnSmallRules) {
-  const Hands hands(Rules{3, 3, 3});
-  Solutions solutions(hands);
-  for (const json& spec : {family("dice_value_threshold", {2, 1}), family("dice_number_kept", {2, 1}),
-                           family("turn_score_threshold", {3, 4}), json{{"family", "optimal_mean"}}}) {
-    const Policy policy = compile_strategy(JsonNode(spec, "test"), hands, solutions);
-    const std::vector<double> exact = score_distribution(hands, policy);
-    const std::vector<double> brute = brute_force_distribution(hands, policy);
-    for (std::size_t s = 0; s < exact.size(); ++s) EXPECT_NEAR(exact[s], brute[s], 1e-12) << spec.dump() << " " << s;
+// Calls visit(kept, sum) for every non-empty subset of the rolled dice, not
+// only the lowest k (after the last roll, only the whole hand).
+template <class Visit>
+void for_each_subset(const std::vector<int>& scores, bool last, Visit visit) {
+  const int dice = static_cast<int>(scores.size());
+  for (int subset = last ? (1 << dice) - 1 : 1; subset < (1 << dice); ++subset) {
+    int kept = 0, sum = 0;
+    for (int d = 0; d < dice; ++d)
+      if (subset >> d & 1) ++kept, sum += scores[d];
+    visit(kept, sum);
+  }
+}
+
+// The least expected score still to come, over every choice of dice.
+double brute_mean(const Rules& rules, int roll, int dice, std::map<std::pair<int, int>, double>& memo) {
+  if (dice == 0) return 0;
+  if (auto it = memo.find({roll, dice}); it != memo.end()) return it->second;
+  double total = 0;
+  for_each_roll(rules, dice, [&](const std::vector<int>& scores) {
+    double best = 1e300;
+    for_each_subset(scores, roll + 1 == rules.rolls, [&](int kept, int sum) {
+      best = std::min(best, sum + brute_mean(rules, roll + 1, dice - kept, memo));
+    });
+    total += best;
+  });
+  return memo[{roll, dice}] = total / std::pow(6.0, dice);
+}
+
+// The best chance that the dice still to come add at most `allowance`.
+double brute_chance(const Rules& rules, int roll, int dice, int allowance,
+                    std::map<std::tuple<int, int, int>, double>& memo) {
+  if (allowance < 0) return 0;
+  if (dice == 0) return 1;
+  const auto key = std::make_tuple(roll, dice, allowance);
+  if (auto it = memo.find(key); it != memo.end()) return it->second;
+  double total = 0;
+  for_each_roll(rules, dice, [&](const std::vector<int>& scores) {
+    double best = 0;
+    for_each_subset(scores, roll + 1 == rules.rolls, [&](int kept, int sum) {
+      best = std::max(best, brute_chance(rules, roll + 1, dice - kept, allowance - sum, memo));
+    });
+    total += best;
+  });
+  return memo[key] = total / std::pow(6.0, dice);
+}
+
+Chooser reference_rule(const std::string& family, std::vector<int> per_roll) {
+  return [family, per_roll](int roll, const std::vector<int>& scores) {
+    const int parameter = per_roll[roll];
+    int keep = 0, sum = 0;
+    for (int score : scores) {
+      if (family == "dice_value_threshold" && score > parameter) break;
+      if (family == "dice_number_kept" && keep == parameter) break;
+      if (family == "turn_score_threshold" && sum + score > parameter) break;
+      sum += score;
+      ++keep;
+    }
+    return keep;
+  };
+}
+
+TEST(SixersExact, FamilyDistributionsMatchBruteForce) {
+  for (const Rules rules : {Rules{3, 3, 3}, Rules{4, 2, 6}, Rules{2, 4, 0}}) {
+    const Hands hands(rules);
+    for (const char* name : {"dice_value_threshold", "dice_number_kept", "turn_score_threshold"}) {
+      std::vector<int> per_roll = {2, 1, std::min(3, rules.dice)};  // dn keeps at most the dice there are
+      per_roll.resize(rules.rolls - 1);
+      const std::vector<double> exact = score_distribution(hands, compile(hands, family(name, per_roll)));
+      const std::vector<double> brute = brute_force_distribution(rules, reference_rule(name, per_roll));
+      for (std::size_t s = 0; s < exact.size(); ++s) EXPECT_NEAR(exact[s], brute[s], 1e-12) << name << " score " << s;
+    }
+  }
+}
+
+TEST(SixersExact, OptimalMeanEqualsTheBestOverEverySubset) {
+  for (const Rules rules : {Rules{3, 3, 3}, Rules{4, 2, 6}, Rules{3, 2, 0}}) {
+    std::map<std::pair<int, int>, double> memo;
+    EXPECT_NEAR(solve_mean_optimum(Hands(rules)).mean, brute_mean(rules, 0, rules.dice, memo), 1e-12);
+  }
+}
+
+TEST(SixersExact, TargetAwareEqualsTheBestChanceOverEverySubset) {
+  for (const Rules rules : {Rules{3, 3, 3}, Rules{4, 2, 6}}) {
+    const Hands hands(rules);
+    Solutions solutions(hands);
+    std::map<std::tuple<int, int, int>, double> memo;
+    for (int target = 0; target <= rules.max_score() + 1; ++target) {
+      const std::vector<double> p = score_distribution(hands, solutions.target_aware(), target);
+      EXPECT_NEAR(std::accumulate(p.begin(), p.begin() + target, 0.0),
+                  brute_chance(rules, 0, rules.dice, target - 1, memo), 1e-12)
+          << "target " << target;
+    }
   }
 }
 
