@@ -8,6 +8,9 @@ packages=(
   libtbb-dev libpcg-cpp-dev libhdf5-dev nlohmann-json3-dev
   libgtest-dev googletest libcli11-dev
   hdf5-tools clang-format
+  python3-numpy python3-h5py python3-pandas python3-matplotlib
+  jupyter-nbconvert python3-nbconvert python3-nbformat python3-ipykernel
+  python3-xarray python3-h5netcdf
 )
 
 missing=()

@@ -1,5 +1,7 @@
 #include "h5.h"
 
+#include <hdf5_hl.h>
+
 namespace dicesim::h5 {
 namespace {
 
@@ -85,6 +87,18 @@ void Writer::write(const std::string& path, const std::vector<std::string>& data
 void Writer::group(const std::string& path) {
   Handle links = intermediate_groups();
   Handle group(H5Gcreate2(file_.get(), path.c_str(), links.get(), H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "group " + path);
+}
+
+void Writer::dimension_scale(const std::string& scale_path, const std::vector<std::string>& datasets, unsigned dim) {
+  Handle scale(H5Dopen2(file_.get(), scale_path.c_str(), H5P_DEFAULT), H5Dclose, "dataset " + scale_path);
+  if (H5DSis_scale(scale.get()) <= 0) {
+    const std::string name = scale_path.substr(scale_path.rfind('/') + 1);
+    check(H5DSset_scale(scale.get(), name.c_str()), "dimension scale " + scale_path);
+  }
+  for (const std::string& path : datasets) {
+    Handle dataset(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "dataset " + path);
+    check(H5DSattach_scale(dataset.get(), scale.get(), dim), "attach " + scale_path + " to " + path);
+  }
 }
 
 void Writer::attribute_raw(const std::string& object, const std::string& name, hid_t file_type, hid_t memory_type,

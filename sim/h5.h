@@ -44,6 +44,11 @@ class Writer {
   void write(const std::string& path, const std::vector<std::string>& data);
   void group(const std::string& path);
 
+  // Makes the 1-D dataset at scale_path a dimension scale (named after the
+  // dataset) and attaches it to dimension dim of each listed dataset, so that
+  // generic tools (h5netcdf, xarray, HDFView) label that axis.
+  void dimension_scale(const std::string& scale_path, const std::vector<std::string>& datasets, unsigned dim);
+
   // Attributes on an existing object ("/" for the root).
   void attribute(const std::string& object, const std::string& name, const std::string& value);
   void attribute(const std::string& object, const std::string& name, std::int64_t value);

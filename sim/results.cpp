@@ -29,6 +29,44 @@ using Matrix = std::vector<std::int64_t>;
 
 double fraction(std::int64_t count, std::uint64_t games) { return games ? double(count) / double(games) : 0.0; }
 
+// A dataset with its units and a sentence saying what it holds, which
+// generic tools show beside the numbers.
+template <class T>
+void write_described(h5::Writer& file, const std::string& path, const std::vector<T>& data, h5::Dims dims,
+                     const std::string& units, const std::string& description) {
+  file.write(path, data, dims);
+  file.attribute(path, "units", units);
+  file.attribute(path, "description", description);
+}
+
+// <group>/score: the score of every histogram bin, as a dimension scale.
+std::string write_score_scale(h5::Writer& file, const std::string& group, const ScoreAxis& axis) {
+  std::vector<std::int64_t> scores(axis.bins);
+  for (int i = 0; i < axis.bins; ++i) scores[i] = axis.min_score + i;
+  write_described(file, group + "/score", scores, {}, "points", axis.description);
+  return group + "/score";
+}
+
+// <group>/strategy and <group>/opponent: the names along both axes of a
+// pairwise matrix, as dimension scales.
+void attach_strategy_axes(h5::Writer& file, const std::string& group, const std::vector<std::string>& names,
+                          const std::vector<std::string>& matrices) {
+  file.write(group + "/strategy", names);
+  file.attribute(group + "/strategy", "description", std::string("the strategy in the first seat (row)"));
+  file.write(group + "/opponent", names);
+  file.attribute(group + "/opponent", "description", std::string("its opponent, in the second seat (column)"));
+  std::vector<std::string> paths;
+  for (const std::string& m : matrices) paths.push_back(group + "/" + m);
+  file.dimension_scale(group + "/strategy", paths, 0);
+  file.dimension_scale(group + "/opponent", paths, 1);
+}
+
+std::vector<std::string> strategy_names(const RunConfig& config) {
+  std::vector<std::string> names;
+  for (const Strategy& s : config.game->strategies()) names.push_back(s.name);
+  return names;
+}
+
 // Writes the wins/ties/losses/games matrices of a pairwise contest.
 void write_pair_matrices(h5::Writer& file, const std::string& group, const RunConfig& config,
                          const EngineOutput& output, const std::vector<std::vector<int>>& pairs, bool mirror) {
@@ -50,15 +88,17 @@ void write_pair_matrices(h5::Writer& file, const std::string& group, const RunCo
     }
   }
   const h5::Dims dims{n, n};
-  file.write(group + "/wins", wins, dims);
-  file.write(group + "/ties", ties, dims);
-  file.write(group + "/losses", losses, dims);
-  file.write(group + "/games", games, dims);
+  write_described(file, group + "/wins", wins, dims, "games", "games the row strategy won outright");
+  write_described(file, group + "/ties", ties, dims, "games", "games whose win was shared");
+  write_described(file, group + "/losses", losses, dims, "games", "games the column strategy won outright");
+  write_described(file, group + "/games", games, dims, "games", "games played by the pair");
   file.attribute(group, "rows", std::string("strategy in the first seat (index into /strategies/names)"));
+  attach_strategy_axes(file, group, strategy_names(config), {"wins", "ties", "losses", "games"});
 }
 
-void write_exact_pairs(h5::Writer& file, const std::string& group, std::size_t n, const ExactTables& exact,
+void write_exact_pairs(h5::Writer& file, const std::string& group, const RunConfig& config, const ExactTables& exact,
                        const std::vector<std::vector<int>>& pairs, bool mirror) {
+  const std::size_t n = config.game->strategies().size();
   std::vector<double> win(n * n, 0.0), tie(n * n, 0.0), loss(n * n, 0.0);
   for (std::size_t a = 0; a < n; ++a) {
     for (std::size_t b = 0; b < n; ++b) {
@@ -74,9 +114,10 @@ void write_exact_pairs(h5::Writer& file, const std::string& group, std::size_t n
       }
     }
   }
-  file.write(group + "/win", win, {n, n});
-  file.write(group + "/tie", tie, {n, n});
-  file.write(group + "/loss", loss, {n, n});
+  write_described(file, group + "/win", win, {n, n}, "probability", "exact P(the row strategy wins outright)");
+  write_described(file, group + "/tie", tie, {n, n}, "probability", "exact P(the win is shared)");
+  write_described(file, group + "/loss", loss, {n, n}, "probability", "exact P(the column strategy wins outright)");
+  attach_strategy_axes(file, group, strategy_names(config), {"win", "tie", "loss"});
 }
 
 void write_groups(h5::Writer& file, const std::string& section, const RunConfig& config, const EngineOutput& output,
@@ -94,20 +135,33 @@ void write_groups(h5::Writer& file, const std::string& section, const RunConfig&
       const Matrix seat_scores = c.scores_of(s);
       scores.insert(scores.end(), seat_scores.begin(), seat_scores.end());
     }
-    file.write(path + "/strategies", names);
-    file.write(path + "/wins", wins);
-    file.write(path + "/tied", tied);
-    file.write(path + "/counts", scores, {std::size_t(c.seats()), std::size_t(axis.bins)});
+    const h5::Dims by_seat_and_score{std::size_t(c.seats()), std::size_t(axis.bins)};
+    file.write(path + "/strategy", names);
+    file.attribute(path + "/strategy", "description", std::string("the strategies in seating order"));
+    write_described(file, path + "/wins", wins, {}, "games", "games the seat won outright");
+    write_described(file, path + "/tied", tied, {}, "games", "games the seat shared the win");
+    write_described(file, path + "/counts", scores, by_seat_and_score, "games",
+                    "games ending with each score, per seat");
+    const std::string score = write_score_scale(file, path, axis);
+    file.dimension_scale(path + "/strategy", {path + "/wins", path + "/tied", path + "/counts"}, 0);
+    file.dimension_scale(score, {path + "/counts"}, 1);
     file.attribute(path, "games", static_cast<std::int64_t>(output.games_done[groups[g]]));
     file.attribute(path, "tie_games", c.tie_games());
     file.attribute(path, "min_score", static_cast<std::int64_t>(axis.min_score));
+    file.attribute(path, "sequential", static_cast<std::int64_t>(config.plan.tables[groups[g]].table.sequential));
     if (exact && (*exact)[groups[g]]) {
       const TableOdds& odds = *(*exact)[groups[g]];
+      const std::string exact_path = "/exact" + path;
       std::vector<double> probability;
       for (const auto& p : odds.score_probability) probability.insert(probability.end(), p.begin(), p.end());
-      file.write("/exact" + path + "/win", odds.win);
-      file.write("/exact" + path + "/tie", std::vector<double>{odds.tie});
-      file.write("/exact" + path + "/probability", probability, {std::size_t(c.seats()), std::size_t(axis.bins)});
+      file.write(exact_path + "/strategy", names);
+      write_described(file, exact_path + "/win", odds.win, {}, "probability", "exact P(the seat wins outright)");
+      write_described(file, exact_path + "/probability", probability, by_seat_and_score, "probability",
+                      "exact P(score), per seat");
+      const std::string exact_score = write_score_scale(file, exact_path, axis);
+      file.dimension_scale(exact_path + "/strategy", {exact_path + "/win", exact_path + "/probability"}, 0);
+      file.dimension_scale(exact_score, {exact_path + "/probability"}, 1);
+      file.attribute(exact_path, "tie", odds.tie);
     }
   }
 }
@@ -127,10 +181,12 @@ void write_checks(h5::Writer& file, const std::vector<Check>& checks) {
   }
   file.write("/checks/name", names);
   file.write("/checks/kind", kinds);
-  file.write("/checks/observed", observed);
-  file.write("/checks/expected", expected);
-  file.write("/checks/z", z);
-  file.write("/checks/p_value", p);
+  write_described(file, "/checks/observed", observed, {}, "1", "Monte Carlo value (chi_square: the statistic)");
+  write_described(file, "/checks/expected", expected, {}, "1", "exact value (chi_square: degrees of freedom)");
+  write_described(file, "/checks/z", z, {}, "1", "z-score (chi_square: normal deviate of its p-value, floored at 0)");
+  write_described(file, "/checks/p_value", p, {}, "1", "two-sided for z, upper tail for chi-square");
+  file.dimension_scale("/checks/name",
+                       {"/checks/kind", "/checks/observed", "/checks/expected", "/checks/z", "/checks/p_value"}, 0);
   file.attribute("/checks", "z_limit", kZLimit);
   file.attribute("/checks", "failures", failures);
   file.attribute("/checks", "passed", static_cast<std::int64_t>(failures == 0));
@@ -168,17 +224,24 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
   }
   file.write("/strategies/names", names);
   file.write("/strategies/specs", specs);
+  file.attribute("/strategies/specs", "description", std::string("each strategy's spec from the config, as JSON"));
+  file.dimension_scale("/strategies/names", {"/strategies/specs"}, 0);
 
   for (std::size_t s = 0; s < strategies.size(); ++s) {
     const int t = config.plan.distribution[s];
     if (t < 0) continue;
     const std::string path = "/distributions/" + strategies[s].name;
-    file.write(path + "/counts", table_counts(config, output, t).scores_of(0));
+    write_described(file, path + "/counts", table_counts(config, output, t).scores_of(0), {}, "games",
+                    "games ending with each score");
+    file.dimension_scale(write_score_scale(file, path, axis), {path + "/counts"}, 0);
     file.attribute(path, "min_score", static_cast<std::int64_t>(axis.min_score));
     file.attribute(path, "games", static_cast<std::int64_t>(output.games_done[t]));
     if (exact && (*exact)[t]) {
-      file.write("/exact" + path + "/probability", (*exact)[t]->score_probability[0]);
-      file.attribute("/exact" + path, "min_score", static_cast<std::int64_t>(axis.min_score));
+      const std::string exact_path = "/exact" + path;
+      write_described(file, exact_path + "/probability", (*exact)[t]->score_probability[0], {}, "probability",
+                      "exact P(score)");
+      file.dimension_scale(write_score_scale(file, exact_path, axis), {exact_path + "/probability"}, 0);
+      file.attribute(exact_path, "min_score", static_cast<std::int64_t>(axis.min_score));
     }
   }
   const auto any = [](const std::vector<std::vector<int>>& m) {
@@ -188,11 +251,11 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
   };
   if (any(config.plan.headtohead)) {
     write_pair_matrices(file, "/headtohead", config, output, config.plan.headtohead, true);
-    if (exact) write_exact_pairs(file, "/exact/headtohead", strategies.size(), *exact, config.plan.headtohead, true);
+    if (exact) write_exact_pairs(file, "/exact/headtohead", config, *exact, config.plan.headtohead, true);
   }
   if (any(config.plan.sequential)) {
     write_pair_matrices(file, "/sequential", config, output, config.plan.sequential, false);
-    if (exact) write_exact_pairs(file, "/exact/sequential", strategies.size(), *exact, config.plan.sequential, false);
+    if (exact) write_exact_pairs(file, "/exact/sequential", config, *exact, config.plan.sequential, false);
   }
   write_groups(file, "nway", config, output, exact, config.plan.nway);
   write_groups(file, "sequential_tables", config, output, exact, config.plan.sequential_tables);

@@ -80,7 +80,7 @@ TEST(Cli, RunWritesADocumentedResultsFile) {
       EXPECT_EQ(wins[a * 3 + b] + ties[a * 3 + b] + losses[a * 3 + b], 30000);
       EXPECT_EQ(wins[a * 3 + b], losses[b * 3 + a]);  // the same games seen from the other seat
     }
-  EXPECT_EQ(r.strings("/nway/0/strategies"), (std::vector<std::string>{"dv(2,2)", "ts(5,5)", "aware"}));
+  EXPECT_EQ(r.strings("/nway/0/strategy"), (std::vector<std::string>{"dv(2,2)", "ts(5,5)", "aware"}));
   EXPECT_FALSE(r.exists("/exact"));
 }
 

@@ -1,0 +1,33 @@
+"""Load dicesim results files into pandas and plot them.
+
+    from dicesim_analysis import load
+    results = load("results/sixers.h5")
+    results.summary          # per strategy: mean, sd, 95% interval, exact mean, z
+    results.headtohead       # per pair: rates, Wilson intervals, seat advantage, exact
+    results.nway             # per table and seat: wins, Wilson intervals, exact
+    results.distributions    # long form: strategy, score, count, probability, exact
+    results.checks           # Monte Carlo against exact: z-scores
+
+Built on numpy, h5py, pandas and matplotlib only (Debian's python3-* packages).
+"""
+
+from .load import Results, load, wilson_interval, mean_difference_z
+from .plots import (
+    plot_distributions,
+    plot_headtohead,
+    plot_mc_vs_exact,
+    plot_normal_probability,
+    plot_win_counts,
+)
+
+__all__ = [
+    "Results",
+    "load",
+    "wilson_interval",
+    "mean_difference_z",
+    "plot_distributions",
+    "plot_headtohead",
+    "plot_mc_vs_exact",
+    "plot_normal_probability",
+    "plot_win_counts",
+]

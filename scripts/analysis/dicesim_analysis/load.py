@@ -1,0 +1,215 @@
+"""Reading a dicesim results file (format "dicesim-results", major version 1)."""
+
+import json
+import math
+from dataclasses import dataclass, field
+
+import h5py
+import numpy as np
+import pandas as pd
+
+SUPPORTED_MAJOR = 1
+Z95 = 1.959963984540054  # the two-sided 95% normal quantile
+
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _strings(dataset):
+    return [_text(v) for v in dataset[()]]
+
+
+def wilson_interval(successes, trials, z=Z95):
+    """Wilson score interval for a binomial proportion (arrays welcome)."""
+    k = np.asarray(successes, dtype=float)
+    n = np.asarray(trials, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / n
+        denominator = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / denominator
+        half = z / denominator * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
+
+
+def mean_difference_z(mean_a, sd_a, mean_b, sd_b, games):
+    """The paper's Table I statistic: (mean_a - mean_b) / sqrt((sd_a^2 + sd_b^2) / n)."""
+    spread = math.sqrt((sd_a**2 + sd_b**2) / games)
+    return (mean_a - mean_b) / spread if spread > 0 else 0.0
+
+
+def _moments(scores, weights):
+    total = weights.sum()
+    if total <= 0:
+        return float("nan"), float("nan")
+    mean = float((scores * weights).sum() / total)
+    variance = float((weights * (scores - mean) ** 2).sum() / total)
+    return mean, math.sqrt(variance)
+
+
+@dataclass
+class Results:
+    """A results file as tidy DataFrames; see the module docstring."""
+
+    path: str
+    meta: dict
+    config: dict
+    strategies: pd.DataFrame
+    distributions: pd.DataFrame
+    summary: pd.DataFrame
+    headtohead: pd.DataFrame
+    nway: pd.DataFrame
+    checks: pd.DataFrame
+    has_exact: bool = field(default=False)
+
+    @property
+    def complete(self):
+        return bool(self.meta.get("complete", 0))
+
+    def table_i(self, strategies, games=None):
+        """Table I of the Sixers paper: z of each difference of means (row - column).
+
+        Returns (monte_carlo, exact): the z from this file's samples and, if the
+        file holds exact results, the z expected at the same number of games.
+        """
+        s = self.summary.set_index("strategy")
+        n = games or int(self.meta["games"])
+
+        def matrix(mean, sd):
+            return pd.DataFrame(
+                [[mean_difference_z(s.at[a, mean], s.at[a, sd], s.at[b, mean], s.at[b, sd], n) for b in strategies]
+                 for a in strategies],
+                index=pd.Index(strategies, name="strategy"),
+                columns=pd.Index(strategies, name="minus"),
+            )
+
+        exact = matrix("exact_mean", "exact_sd") if self.has_exact else None
+        return matrix("mean", "sd"), exact
+
+
+def _read_meta(f):
+    meta = {key: (_text(v) if isinstance(v, (bytes, str)) else v) for key, v in f.attrs.items()}
+    if meta.get("format") != "dicesim-results":
+        raise ValueError(f"{f.filename}: not a dicesim results file")
+    version = [int(v) for v in np.atleast_1d(f.attrs["format_version"])]
+    if version[0] != SUPPORTED_MAJOR:
+        raise ValueError(f"{f.filename}: format_version {version} is not readable (supported major {SUPPORTED_MAJOR})")
+    meta["format_version"] = version
+    for key in ("games", "seed", "complete", "threads", "block_games"):
+        if key in meta:
+            meta[key] = int(np.asarray(meta[key]))
+    return meta
+
+
+def _read_distributions(f):
+    rows, summary = [], []
+    names = _strings(f["strategies/names"])
+    for name in names:
+        path = f"distributions/{name}"
+        if path not in f:
+            continue
+        group = f[path]
+        counts = group["counts"][()].astype(np.int64)
+        scores = group["score"][()] if "score" in group else group.attrs["min_score"] + np.arange(len(counts))
+        games = int(group.attrs["games"])
+        exact_path = f"exact/{path}/probability"
+        exact = f[exact_path][()] if exact_path in f else np.full(len(counts), np.nan)
+        for score, count, p in zip(scores, counts, exact):
+            rows.append((name, int(score), int(count), count / games if games else np.nan, float(p)))
+        mean, sd = _moments(scores.astype(float), counts.astype(float))
+        sd_sample = sd * math.sqrt(games / (games - 1)) if games > 1 else float("nan")
+        sem = sd_sample / math.sqrt(games) if games > 0 else float("nan")
+        exact_mean, exact_sd = _moments(scores.astype(float), exact) if exact_path in f else (np.nan, np.nan)
+        z = (mean - exact_mean) / (exact_sd / math.sqrt(games)) if exact_path in f and exact_sd > 0 else np.nan
+        summary.append(
+            dict(strategy=name, games=games, mean=mean, sd=sd_sample, ci_low=mean - Z95 * sem,
+                 ci_high=mean + Z95 * sem, p_min=counts[0] / games if games else np.nan,
+                 exact_mean=exact_mean, exact_sd=exact_sd, z_mean=z)
+        )
+    distributions = pd.DataFrame(rows, columns=["strategy", "score", "count", "probability", "exact_probability"])
+    return distributions, pd.DataFrame(summary)
+
+
+def _read_pairs(f, names):
+    frames = []
+    for mode in ("headtohead", "sequential"):
+        if mode not in f:
+            continue
+        g = f[mode]
+        wins, ties, losses, games = (g[k][()].astype(np.int64) for k in ("wins", "ties", "losses", "games"))
+        exact = f[f"exact/{mode}"] if f"exact/{mode}" in f else None
+        for i, a in enumerate(names):
+            for j, b in enumerate(names):
+                n = games[i, j]
+                if n == 0:
+                    continue
+                row = dict(mode=mode, strategy=a, opponent=b, games=int(n), wins=int(wins[i, j]),
+                           ties=int(ties[i, j]), losses=int(losses[i, j]))
+                row.update(win_rate=wins[i, j] / n, tie_rate=ties[i, j] / n, loss_rate=losses[i, j] / n)
+                row["win_low"], row["win_high"] = (float(v) for v in wilson_interval(wins[i, j], n))
+                # Seat advantage: how much more often the strategy wins when it
+                # plays first than when it plays second against the same opponent.
+                if mode == "sequential" and games[j, i] > 0:
+                    row["seat_advantage"] = wins[i, j] / n - losses[j, i] / games[j, i]
+                else:
+                    row["seat_advantage"] = 0.0 if mode == "headtohead" else np.nan
+                if exact is not None:
+                    p = exact["win"][i, j]
+                    row.update(exact_win=p, exact_tie=exact["tie"][i, j], exact_loss=exact["loss"][i, j])
+                    row["z_win"] = (row["win_rate"] - p) / math.sqrt(p * (1 - p) / n) if 0 < p < 1 else np.nan
+                frames.append(row)
+    return pd.DataFrame(frames)
+
+
+def _read_tables(f):
+    rows = []
+    for section in ("nway", "sequential_tables"):
+        if section not in f:
+            continue
+        for key in sorted(f[section], key=int):
+            g = f[f"{section}/{key}"]
+            strategies = _strings(g["strategy"])
+            n = int(g.attrs["games"])
+            exact_path = f"exact/{section}/{key}"
+            exact_win = f[exact_path]["win"][()] if exact_path in f else [np.nan] * len(strategies)
+            exact_tie = float(f[exact_path].attrs["tie"]) if exact_path in f else np.nan
+            low, high = wilson_interval(g["wins"][()], n)
+            for seat, name in enumerate(strategies):
+                wins = int(g["wins"][seat])
+                p = float(exact_win[seat])
+                rows.append(dict(
+                    section=section, table=int(key), seat=seat, strategy=name, games=n, wins=wins,
+                    tied=int(g["tied"][seat]), tie_games=int(g.attrs["tie_games"]), win_rate=wins / n if n else np.nan,
+                    win_low=float(low[seat]), win_high=float(high[seat]), tie_rate=g.attrs["tie_games"] / n if n else np.nan,
+                    exact_win=p, exact_tie=exact_tie,
+                    z_win=(wins / n - p) / math.sqrt(p * (1 - p) / n) if n and 0 < p < 1 else np.nan,
+                ))
+    return pd.DataFrame(rows)
+
+
+def _read_checks(f):
+    if "checks" not in f:
+        return pd.DataFrame(columns=["name", "kind", "observed", "expected", "z", "p_value", "passed"])
+    g = f["checks"]
+    limit = float(g.attrs["z_limit"])
+    frame = pd.DataFrame({
+        "name": _strings(g["name"]), "kind": _strings(g["kind"]), "observed": g["observed"][()],
+        "expected": g["expected"][()], "z": g["z"][()], "p_value": g["p_value"][()],
+    })
+    frame["passed"] = frame["z"].abs() <= limit
+    frame.attrs["z_limit"] = limit
+    return frame
+
+
+def load(path):
+    """Reads a dicesim results file into a Results of tidy DataFrames."""
+    with h5py.File(path, "r") as f:
+        meta = _read_meta(f)
+        names = _strings(f["strategies/names"])
+        strategies = pd.DataFrame({"strategy": names, "spec": [json.loads(s) for s in _strings(f["strategies/specs"])]})
+        distributions, summary = _read_distributions(f)
+        return Results(
+            path=str(path), meta=meta, config=json.loads(meta["config"]), strategies=strategies,
+            distributions=distributions, summary=summary, headtohead=_read_pairs(f, names), nway=_read_tables(f),
+            checks=_read_checks(f), has_exact="exact" in f,
+        )

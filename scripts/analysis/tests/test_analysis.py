@@ -1,0 +1,150 @@
+import math
+import unittest
+
+import h5py
+import numpy as np
+
+from common import ResultsFile
+from dicesim_analysis import (load, mean_difference_z, plot_distributions, plot_headtohead, plot_mc_vs_exact,
+                              plot_normal_probability, plot_win_counts, wilson_interval)
+
+
+class LoadTest(ResultsFile, unittest.TestCase):
+    def setUp(self):
+        self.r = load(self.path)
+
+    def test_meta_and_config(self):
+        self.assertEqual(self.r.meta["format"], "dicesim-results")
+        self.assertEqual(self.r.meta["format_version"][0], 1)
+        self.assertTrue(self.r.complete)
+        self.assertEqual(self.r.config["games"], 20000)
+        self.assertEqual(list(self.r.strategies["strategy"]), ["dv(2,2)", "ts(5,5)", "best", "aware"])
+
+    def test_summary_matches_the_raw_histogram(self):
+        with h5py.File(self.path) as f:
+            counts = f["distributions/ts(5,5)/counts"][()]
+            exact = f["exact/distributions/ts(5,5)/probability"][()]
+        scores = np.arange(len(counts))
+        mean = (scores * counts).sum() / counts.sum()
+        sd = math.sqrt(((scores - mean) ** 2 * counts).sum() / (counts.sum() - 1))
+        row = self.r.summary.set_index("strategy").loc["ts(5,5)"]
+        self.assertAlmostEqual(row["mean"], mean, places=12)
+        self.assertAlmostEqual(row["sd"], sd, places=12)
+        self.assertAlmostEqual(row["ci_high"] - row["ci_low"], 2 * 1.959963984540054 * sd / math.sqrt(20000), places=10)
+        self.assertAlmostEqual(row["exact_mean"], (scores * exact).sum(), places=12)
+        self.assertLess(abs(row["z_mean"]), 5)
+        d = self.r.distributions[self.r.distributions["strategy"] == "ts(5,5)"]
+        self.assertEqual(d["count"].sum(), 20000)
+        self.assertAlmostEqual(d["probability"].sum(), 1.0, places=12)
+        self.assertAlmostEqual(d["exact_probability"].sum(), 1.0, places=12)
+
+    def test_headtohead_rows_and_mirror(self):
+        h = self.r.headtohead
+        blind = h[h["mode"] == "headtohead"].set_index(["strategy", "opponent"])
+        self.assertEqual(len(blind), 4 * 3)
+        for (a, b), row in blind.iterrows():
+            self.assertEqual(row["wins"] + row["ties"] + row["losses"], row["games"])
+            self.assertEqual(row["wins"], blind.loc[(b, a), "losses"])
+            self.assertLessEqual(row["win_low"], row["win_rate"])
+            self.assertGreaterEqual(row["win_high"], row["win_rate"])
+            self.assertEqual(row["seat_advantage"], 0.0)
+
+    def test_seat_advantage_of_sequential_play(self):
+        seq = self.r.headtohead[self.r.headtohead["mode"] == "sequential"].set_index(["strategy", "opponent"])
+        row = seq.loc[("best", "aware")]
+        reverse = seq.loc[("aware", "best")]
+        self.assertAlmostEqual(row["seat_advantage"], row["win_rate"] - reverse["losses"] / reverse["games"], places=12)
+        # target_aware second sees the score to beat: the first seat is at a disadvantage.
+        self.assertLess(row["exact_win"], row["exact_loss"])
+
+    def test_tables(self):
+        t = self.r.nway
+        four = t[(t["section"] == "nway") & (t["table"] == 0)]
+        self.assertEqual(list(four["strategy"]), ["dv(2,2)", "ts(5,5)", "best"])
+        self.assertEqual(four["wins"].sum() + four["tie_games"].iloc[0], 20000)
+        self.assertAlmostEqual(four["exact_win"].sum() + four["exact_tie"].iloc[0], 1.0, places=12)
+        seq = t[t["section"] == "sequential_tables"]
+        self.assertEqual(list(seq["strategy"]), ["best", "dv(2,2)", "aware"])
+
+    def test_checks(self):
+        c = self.r.checks
+        self.assertGreater(len(c), 50)
+        self.assertTrue(c["passed"].all())
+        self.assertEqual(set(c["kind"]), {"mean", "chi_square", "win_rate", "tie_rate"})
+
+    def test_table_i_uses_the_papers_statistic(self):
+        mc, exact = self.r.table_i(["dv(2,2)", "best"], games=100000)
+        s = self.r.summary.set_index("strategy")
+        expected = (s.at["dv(2,2)", "exact_mean"] - s.at["best", "exact_mean"]) / math.sqrt(
+            (s.at["dv(2,2)", "exact_sd"] ** 2 + s.at["best", "exact_sd"] ** 2) / 100000)
+        self.assertAlmostEqual(exact.loc["dv(2,2)", "best"], expected, places=10)
+        self.assertAlmostEqual(mc.loc["best", "dv(2,2)"], -mc.loc["dv(2,2)", "best"], places=12)
+
+
+class HelpersTest(unittest.TestCase):
+    def test_wilson_interval_textbook_case(self):
+        low, high = wilson_interval(5, 10)  # Wilson (1927); Newcombe (1998), 5/10: 0.2366 to 0.7634
+        self.assertAlmostEqual(float(low), 0.2366, places=4)
+        self.assertAlmostEqual(float(high), 0.7634, places=4)
+        low, high = wilson_interval(0, 20)
+        self.assertEqual(float(low), 0.0)
+        self.assertGreater(float(high), 0.0)
+
+    def test_mean_difference_z(self):
+        self.assertAlmostEqual(mean_difference_z(10.0, 3.0, 9.0, 4.0, 100), 1.0 / math.sqrt(25 / 100), places=12)
+
+    def test_refuses_a_foreign_file(self):
+        import tempfile
+        with tempfile.NamedTemporaryFile(suffix=".h5") as handle:
+            with h5py.File(handle.name, "w") as f:
+                f.attrs["format"] = "something-else"
+            with self.assertRaises(ValueError):
+                load(handle.name)
+
+
+class PlotsTest(ResultsFile, unittest.TestCase):
+    def setUp(self):
+        self.r = load(self.path)
+
+    def test_each_plot_draws_labelled_axes(self):
+        ax = plot_distributions(self.r, ["dv(2,2)", "best"])
+        self.assertEqual(len(ax.patches), 2 * 37)
+        self.assertIn("exact", [t.get_text() for t in ax.get_legend().get_texts()])
+        ax = plot_normal_probability(self.r, "dv(2,2)")
+        self.assertIn("dv(2,2)", ax.get_title())
+        ax = plot_win_counts(self.r, table=0)
+        self.assertEqual([t.get_text() for t in ax.get_xticklabels()], ["dv(2,2)", "ts(5,5)", "best", "ties"])
+        ax = plot_win_counts(self.r, pair=("dv(2,2)", "best"))
+        self.assertEqual(sorted(p.get_height() for p in ax.patches),
+                         sorted(self.r.headtohead.query("mode == 'headtohead' and strategy == 'dv(2,2)' and opponent == 'best'")[
+                             ["wins", "losses", "ties"]].iloc[0].tolist()))
+        ax = plot_headtohead(self.r)
+        self.assertEqual([t.get_text() for t in ax.get_yticklabels()], list(self.r.strategies["strategy"]))
+        ax = plot_mc_vs_exact(self.r)
+        self.assertIn(f"{len(self.r.checks)} numbers", ax.get_title())
+
+
+class GenericToolsTest(ResultsFile, unittest.TestCase):
+    """Labelled axes that xarray and h5netcdf read with no project code."""
+
+    def test_xarray_sees_names_and_scores_on_the_axes(self):
+        import xarray as xr
+        h2h = xr.open_dataset(self.path, group="headtohead", engine="h5netcdf")
+        self.assertEqual(h2h["wins"].dims, ("strategy", "opponent"))
+        with h5py.File(self.path) as f:
+            names = [n.decode() for n in f["strategies/names"][()]]
+            wins = f["headtohead/wins"][()]
+        self.assertEqual([str(v) for v in h2h["strategy"].values], names)
+        self.assertEqual(int(h2h["wins"].sel(strategy="ts(5,5)", opponent="best")), wins[1, 2])
+        self.assertEqual(h2h["wins"].attrs["units"], "games")
+        dist = xr.open_dataset(self.path, group="distributions/dv(2,2)", engine="h5netcdf")
+        self.assertEqual(dist["counts"].dims, ("score",))
+        self.assertEqual(list(dist["score"].values), list(range(37)))
+        table = xr.open_dataset(self.path, group="nway/0", engine="h5netcdf")
+        self.assertEqual(table["counts"].dims, ("strategy", "score"))
+        exact = xr.open_dataset(self.path, group="exact/headtohead", engine="h5netcdf")
+        self.assertEqual(exact["win"].dims, ("strategy", "opponent"))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,49 @@
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+import h5py
+import nbformat
+
+from common import BINARY, ROOT
+
+NOTEBOOKS = ROOT / "scripts" / "notebooks"
+
+
+class NotebookTest(unittest.TestCase):
+    def execute(self, name, directory):
+        # The notebook keeps Jupyter's inline backend: MPLBACKEND would stop plt.show() from emitting images.
+        env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
+        env.update(DICESIM_GAMES="4000", DICESIM_ROOT=str(ROOT), DICESIM_BINARY=str(BINARY), DICESIM_OUT=directory,
+                   PYDEVD_DISABLE_FILE_VALIDATION="1")
+        out = Path(directory) / "executed.ipynb"
+        run = subprocess.run([sys.executable, "-m", "nbconvert", "--to", "notebook", "--execute",
+                              "--ExecutePreprocessor.timeout=300", str(NOTEBOOKS / name), "--output", str(out)],
+                             capture_output=True, text=True, env=env, cwd=NOTEBOOKS)
+        self.assertEqual(run.returncode, 0, run.stderr[-3000:])
+        return nbformat.read(out, as_version=4)
+
+    def test_sixers_paper_produces_every_figure(self):
+        directory = tempfile.TemporaryDirectory()
+        self.addCleanup(directory.cleanup)
+        notebook = self.execute("sixers_paper.ipynb", directory.name)
+        code = [c for c in notebook.cells if c.cell_type == "code"]
+        figures = [c for c in code if "figure" in c.metadata.get("tags", [])]
+        self.assertEqual(len(figures), 8)  # Figs. 2, 3, 4, 5, 6, 7, the matrix and the z-scores
+        for cell in figures:
+            images = [o for o in cell.outputs if "image/png" in o.get("data", {})]
+            self.assertEqual(len(images), 1, cell.source[:80])
+        errors = [o for c in code for o in c.outputs if o.output_type == "error"]
+        self.assertEqual(errors, [])
+        text = "".join(o.get("text", "") + str(o.get("data", {}).get("text/plain", "")) for c in code for o in c.outputs)
+        self.assertIn("paper (100,000 games)", text)  # Table I, three versions side by side
+        with h5py.File(Path(directory.name) / "sixers_paper.h5") as f:
+            p = f["exact/distributions/dv(2,2)/probability"][()]
+        self.assertIn(f"exact mean {(p * range(len(p))).sum():.6f}", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
