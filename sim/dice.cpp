@@ -5,6 +5,8 @@
 namespace dicesim {
 namespace {
 
+bool g_biased_for_testing = false;
+
 std::uint64_t factorial(int n) {
   std::uint64_t f = 1;
   for (int i = 2; i <= n; ++i) f *= i;
@@ -25,6 +27,8 @@ void enumerate(int face, int dice_left, DiceMultiset& current, std::vector<DiceM
 
 }  // namespace
 
+void bias_dice_for_testing(bool on) { g_biased_for_testing = on; }
+
 RollTable::RollTable(int dice) : dice_(dice), outcomes_(1) {
   if (dice < 0 || dice > kMaxDice) throw std::invalid_argument("RollTable: dice out of range");
   for (int i = 0; i < dice; ++i) outcomes_ *= kFaces;
@@ -35,20 +39,29 @@ RollTable::RollTable(int dice) : dice_(dice), outcomes_(1) {
     for (int c : m.count) denominator *= factorial(c);
     m.ways = factorial(dice) / denominator;
   }
-  build_alias();
+  std::vector<std::uint64_t> sampling_ways;
+  for (const DiceMultiset& m : multisets_) sampling_ways.push_back(m.ways);
+  std::uint64_t capacity = outcomes_;
+  if (g_biased_for_testing && dice <= 6) {
+    capacity = 1;
+    for (int i = 0; i < dice; ++i) capacity *= 37;  // face 1 weighs 7, the others 6
+    for (std::size_t i = 0; i < multisets_.size(); ++i)
+      for (int f = 0; f < kFaces; ++f)
+        for (int c = 0; c < multisets_[i].count[f]; ++c) sampling_ways[i] *= f == 0 ? 7 : 6;
+  }
+  build_alias(sampling_ways, capacity);
 }
 
 // Vose's alias method in exact integers: column i holds weight
-// columns * ways_i against a capacity of 6^dice per column, so every
-// multiset comes out with probability ways_i / 6^dice exactly.
-void RollTable::build_alias() {
+// columns * ways_i against a capacity (6^dice, the sum of ways) per column,
+// so every multiset comes out with probability ways_i / capacity exactly.
+void RollTable::build_alias(const std::vector<std::uint64_t>& ways, std::uint64_t capacity) {
   columns_ = static_cast<std::uint32_t>(multisets_.size());
-  level_range_ = static_cast<std::uint32_t>(outcomes_);
-  const std::uint64_t capacity = outcomes_;
+  level_range_ = static_cast<std::uint32_t>(capacity);
   std::vector<std::uint64_t> weight(columns_);
   std::vector<std::uint32_t> small, large;
   for (std::uint32_t i = 0; i < columns_; ++i) {
-    weight[i] = std::uint64_t(columns_) * multisets_[i].ways;
+    weight[i] = std::uint64_t(columns_) * ways[i];
     (weight[i] < capacity ? small : large).push_back(i);
   }
   const auto entry = [](std::uint64_t threshold, std::uint64_t alias) { return threshold | alias << 32; };

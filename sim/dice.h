@@ -19,6 +19,11 @@ struct DiceMultiset {
   std::uint64_t ways = 0;                    // ordered outcomes giving this multiset
 };
 
+// Test-only: RollTables built while this is on sample face 1 with weight 7
+// against 6 for every other face (up to 6 dice), while their probabilities
+// stay fair, so that a test can show `dicesim check` catching a broken die.
+void bias_dice_for_testing(bool on);
+
 class RollTable {
  public:
   explicit RollTable(int dice);
@@ -55,7 +60,7 @@ class RollTable {
   std::uint32_t sample(Rng& rng) const { return sampler().sample(rng); }
 
  private:
-  void build_alias();
+  void build_alias(const std::vector<std::uint64_t>& ways, std::uint64_t capacity);
 
   int dice_;
   std::uint64_t outcomes_;

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
+#include <numeric>
 #include <thread>
 
 namespace dicesim {
@@ -68,55 +69,133 @@ int available_cpus() {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
+std::vector<std::uint64_t> first_blocks(const std::vector<Contest>& contests) {
+  std::vector<std::uint64_t> first{0};
+  for (const Contest& c : contests) first.push_back(first.back() + block_count(c.games));
+  return first;
+}
+
+std::vector<std::uint64_t> games_in(const std::vector<Contest>& contests, const std::vector<BlockRange>& ranges) {
+  const std::vector<std::uint64_t> first = first_blocks(contests);
+  std::vector<std::uint64_t> games(contests.size(), 0);
+  for (std::size_t c = 0; c < contests.size(); ++c)
+    for (const BlockRange& r : ranges) {
+      const std::uint64_t begin = std::max(r.begin, first[c]), end = std::min(r.end, first[c + 1]);
+      if (begin >= end) continue;
+      games[c] += (end - begin) * kBlockGames;
+      if (end == first[c + 1]) games[c] -= block_count(contests[c].games) * kBlockGames - contests[c].games;
+    }
+  return games;
+}
+
+bool join_ranges(std::vector<BlockRange>& ranges) {
+  std::erase_if(ranges, [](const BlockRange& r) { return r.begin >= r.end; });
+  std::sort(ranges.begin(), ranges.end(), [](const BlockRange& a, const BlockRange& b) { return a.begin < b.begin; });
+  std::vector<BlockRange> joined;
+  for (const BlockRange& r : ranges) {
+    if (!joined.empty() && r.begin < joined.back().end) return false;
+    if (!joined.empty() && r.begin == joined.back().end)
+      joined.back().end = r.end;
+    else
+      joined.push_back(r);
+  }
+  ranges = std::move(joined);
+  return true;
+}
+
+namespace {
+
+// Adds the counters of one chunk of blocks, on all threads; true unless a
+// stop request cut it short (its counts are then thrown away).
+bool play_chunk(const std::vector<Contest>& contests, const std::vector<std::uint64_t>& first,
+                const std::vector<std::size_t>& offset, BlockRange chunk, const EngineOptions& options,
+                tbb::enumerable_thread_specific<std::vector<std::int64_t>>& local,
+                std::atomic<std::uint64_t>& games_done) {
+  for (std::vector<std::int64_t>& sums : local) std::fill(sums.begin(), sums.end(), 0);
+  std::atomic<bool> cut{false};
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(chunk.begin, chunk.end, 1), [&](const auto& blocks) {
+    std::vector<std::int64_t>& sums = local.local();
+    for (std::uint64_t global = blocks.begin(); global != blocks.end(); ++global) {
+      if (options.stop && options.stop->load(std::memory_order_relaxed)) {
+        cut = true;
+        return;
+      }
+      const std::size_t c = std::upper_bound(first.begin(), first.end(), global) - first.begin() - 1;
+      const std::uint64_t block = global - first[c];
+      const std::uint64_t games = std::min(kBlockGames, contests[c].games - block * kBlockGames);
+      Rng rng = block_rng(options.seed, contests[c].id, block);
+      contests[c].play(games, rng, sums.data() + offset[c]);
+      games_done.fetch_add(games, std::memory_order_relaxed);
+    }
+  });
+  return !cut;
+}
+
+}  // namespace
+
 EngineOutput run_contests(const std::vector<Contest>& contests, const EngineOptions& options) {
-  // Blocks of all contests in one global numbering: first_block[c] is the
-  // first global block of contest c.
-  std::vector<std::uint64_t> first_block{0};
+  const std::vector<std::uint64_t> first = first_blocks(contests);
   std::vector<std::size_t> offset{0};
-  std::uint64_t total_games = 0;
-  for (const Contest& c : contests) {
-    first_block.push_back(first_block.back() + block_count(c.games));
-    offset.push_back(offset.back() + c.counters);
-    total_games += c.games;
-  }
-  const std::size_t width = offset.back() + contests.size();  // counters, then games done per contest
-
-  const Clock::time_point start = Clock::now();
-  std::atomic<std::uint64_t> games_done{0};
-  tbb::enumerable_thread_specific<std::vector<std::int64_t>> local(
-      [width] { return std::vector<std::int64_t>(width); });
-  {
-    ProgressLine progress(options.progress, total_games, games_done);
-    tbb::task_arena arena(std::max(1, options.threads));
-    arena.execute([&] {
-      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, first_block.back(), 1), [&](const auto& range) {
-        std::vector<std::int64_t>& sums = local.local();
-        for (std::uint64_t global = range.begin(); global != range.end(); ++global) {
-          if (options.stop && options.stop->load(std::memory_order_relaxed)) return;
-          const std::size_t c =
-              std::upper_bound(first_block.begin(), first_block.end(), global) - first_block.begin() - 1;
-          const std::uint64_t block = global - first_block[c];
-          const std::uint64_t games = std::min(kBlockGames, contests[c].games - block * kBlockGames);
-          Rng rng = block_rng(options.seed, contests[c].id, block);
-          contests[c].play(games, rng, sums.data() + offset[c]);
-          sums[offset.back() + c] += static_cast<std::int64_t>(games);
-          games_done.fetch_add(games, std::memory_order_relaxed);
-        }
-      });
-    });
-  }
-
-  std::vector<std::int64_t> total(width, 0);
-  for (const std::vector<std::int64_t>& sums : local)
-    for (std::size_t i = 0; i < width; ++i) total[i] += sums[i];
+  for (const Contest& c : contests) offset.push_back(offset.back() + c.counters);
 
   EngineOutput out;
-  for (std::size_t c = 0; c < contests.size(); ++c) {
-    out.counters.emplace_back(total.begin() + offset[c], total.begin() + offset[c + 1]);
-    out.games_done.push_back(static_cast<std::uint64_t>(total[offset.back() + c]));
-    out.complete = out.complete && out.games_done.back() == contests[c].games;
+  out.total_blocks = first.back();
+  const BlockRange range{std::min(options.range.begin, out.total_blocks),
+                         std::min(options.range.end, out.total_blocks)};
+  std::vector<std::int64_t> total(offset.back(), 0);
+  std::uint64_t next = range.begin;
+  if (options.resume) {
+    for (std::size_t c = 0; c < contests.size(); ++c)
+      std::copy(options.resume->counters[c].begin(), options.resume->counters[c].end(), total.begin() + offset[c]);
+    if (!options.resume->done.empty()) next = options.resume->done.front().end;
   }
-  out.wall_seconds = seconds_since(start);
+
+  const std::vector<std::uint64_t> range_games = games_in(contests, {BlockRange{next, range.end}});
+  std::atomic<std::uint64_t> games_done{0};
+  const Clock::time_point start = Clock::now();
+  Clock::time_point last_checkpoint = start;
+  const auto snapshot = [&] {
+    out.counters.clear();
+    for (std::size_t c = 0; c < contests.size(); ++c)
+      out.counters.emplace_back(total.begin() + offset[c], total.begin() + offset[c + 1]);
+    out.done = {BlockRange{range.begin, next}};
+    join_ranges(out.done);
+    out.games_done = games_in(contests, out.done);
+    out.complete = out.done == std::vector<BlockRange>{BlockRange{0, out.total_blocks}};
+    out.wall_seconds = seconds_since(start);
+  };
+
+  tbb::enumerable_thread_specific<std::vector<std::int64_t>> local(
+      [&] { return std::vector<std::int64_t>(offset.back()); });
+  {
+    ProgressLine progress(options.progress, std::accumulate(range_games.begin(), range_games.end(), std::uint64_t(0)),
+                          games_done);
+    tbb::task_arena arena(std::max(1, options.threads));
+    // Chunks of about a quarter of a second: long enough to keep the threads
+    // busy, short enough for prompt Ctrl-C and checkpoints.
+    std::uint64_t chunk_blocks = 4 * std::uint64_t(std::max(1, options.threads));
+    while (next < range.end) {
+      const BlockRange chunk{next, std::min(range.end, next + chunk_blocks)};
+      const Clock::time_point chunk_start = Clock::now();
+      bool finished = false;
+      arena.execute([&] { finished = play_chunk(contests, first, offset, chunk, options, local, games_done); });
+      if (!finished) break;
+      for (const std::vector<std::int64_t>& sums : local)
+        for (std::size_t i = 0; i < sums.size(); ++i) total[i] += sums[i];
+      next = chunk.end;
+      const double took = seconds_since(chunk_start);
+      chunk_blocks =
+          std::clamp<std::uint64_t>(took > 0 ? std::uint64_t(double(chunk_blocks) * 0.25 / took) : chunk_blocks * 2,
+                                    std::max(1, options.threads), 1 << 16);
+      if (options.checkpoint && next < range.end &&
+          std::chrono::duration<double>(Clock::now() - last_checkpoint).count() >= options.checkpoint_seconds) {
+        snapshot();
+        options.checkpoint(out);
+        last_checkpoint = Clock::now();
+      }
+    }
+  }
+  snapshot();
   return out;
 }
 

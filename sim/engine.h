@@ -25,21 +25,52 @@ struct Contest {
   std::function<void(std::uint64_t n, Rng& rng, std::int64_t* counters)> play;
 };
 
-struct EngineOptions {
-  std::uint64_t seed = 0;
-  int threads = 1;
-  bool progress = false;                    // live line on stderr
-  const std::atomic<bool>* stop = nullptr;  // set (by Ctrl-C) to stop early
+// Global block numbers [begin, end): contest 0's blocks first, then contest
+// 1's, and so on. Shards, MPI ranks, checkpoints and resumed runs are all
+// block ranges.
+struct BlockRange {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+  bool operator==(const BlockRange&) const = default;
 };
 
 struct EngineOutput {
   std::vector<std::vector<std::int64_t>> counters;  // per contest
   std::vector<std::uint64_t> games_done;            // per contest
-  bool complete = true;
+  std::vector<BlockRange> done;                     // blocks played: disjoint, sorted
+  std::uint64_t total_blocks = 0;
+  bool complete = false;  // done covers every block
   double wall_seconds = 0;
 };
 
+struct EngineOptions {
+  std::uint64_t seed = 0;
+  int threads = 1;
+  bool progress = false;                    // live line on stderr
+  const std::atomic<bool>* stop = nullptr;  // set (by Ctrl-C) to stop early
+  BlockRange range{0, UINT64_MAX};          // the blocks to play, clipped to the total
+  // Blocks already played, whose counts are carried over: its done must be
+  // empty or one range starting at range.begin (a checkpoint of this range).
+  const EngineOutput* resume = nullptr;
+  // Called with the state so far at most every checkpoint_seconds.
+  double checkpoint_seconds = 0;
+  std::function<void(const EngineOutput&)> checkpoint;
+};
+
+// Plays the blocks of options.range in order, in chunks; a chunk's counts are
+// kept only if the whole chunk finished, so what was played is always a
+// prefix of the range, whenever the run stops.
 EngineOutput run_contests(const std::vector<Contest>& contests, const EngineOptions& options);
+
+// Global block numbering: first_block[c] is contest c's first block, and the
+// last element is the total.
+std::vector<std::uint64_t> first_blocks(const std::vector<Contest>& contests);
+
+// Games in the blocks of `ranges`, per contest.
+std::vector<std::uint64_t> games_in(const std::vector<Contest>& contests, const std::vector<BlockRange>& ranges);
+
+// Sorted union of disjoint ranges, adjacent ones joined; false if any overlap.
+bool join_ranges(std::vector<BlockRange>& ranges);
 
 // Blocks of a contest of `games` games; the last one may be short.
 inline std::uint64_t block_count(std::uint64_t games) { return (games + kBlockGames - 1) / kBlockGames; }

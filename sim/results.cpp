@@ -10,6 +10,7 @@
 
 #include "git_revision.h"  // generated at build time
 #include "h5.h"
+#include "run_file.h"
 #include "stats.h"
 
 #ifndef DICESIM_VERSION
@@ -215,6 +216,10 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
   file.attribute("/", "complete", static_cast<std::int64_t>(output.complete));
   file.attribute("/", "wall_seconds", output.wall_seconds);
   file.attribute("/", "threads", static_cast<std::int64_t>(info.threads));
+  file.attribute("/", "ranks", static_cast<std::int64_t>(info.ranks));
+  file.attribute("/", "shard", info.shard);
+  file.attribute("/", "planned_complete", static_cast<std::int64_t>(output.done == info.planned));
+  write_run_state(file, config, output, info.planned, info.shard);
   file.attribute("/", "score_description", axis.description);
 
   std::vector<std::string> names, specs;

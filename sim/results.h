@@ -33,8 +33,11 @@ struct Check {
 };
 
 struct RunInfo {
-  std::string command;  // run | check
+  std::string command;  // run | check | merge
   int threads = 1;
+  int ranks = 1;
+  std::vector<BlockRange> planned;  // the blocks this file set out to cover
+  std::string shard;                // "K/N", or empty
 };
 
 using ExactTables = std::vector<std::optional<TableOdds>>;  // per planned table

@@ -1,0 +1,33 @@
+// The engine's state inside a results file (/engine): every table's raw
+// counters, the blocks played and the blocks planned, with a checksum. It is
+// what merge and resume read back; everything else in the file is derived
+// from it and the config.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine.h"
+#include "h5.h"
+#include "run_config.h"
+
+namespace dicesim {
+
+struct RunState {
+  RunConfig config;                 // with the seed and games the run used
+  EngineOutput output;              // counters, games, blocks done
+  std::vector<BlockRange> planned;  // the blocks the run (or runs, merged) set out to play
+  std::string shard;                // "K/N", or empty
+};
+
+void write_run_state(h5::Writer& file, const RunConfig& config, const EngineOutput& output,
+                     const std::vector<BlockRange>& planned, const std::string& shard);
+
+// Reads and validates; anything truncated, foreign, inconsistent or altered
+// is an InputError naming the file.
+RunState read_run_state(const std::string& path);
+
+// Blocks [begin, end) of shard K of N (1-based) of total blocks.
+BlockRange shard_range(std::uint64_t total_blocks, std::uint64_t k, std::uint64_t n);
+
+}  // namespace dicesim
