@@ -11,6 +11,7 @@ packages=(
   python3-numpy python3-h5py python3-pandas python3-matplotlib
   jupyter-nbconvert python3-nbconvert python3-nbformat python3-ipykernel
   python3-xarray python3-h5netcdf
+  libopenmpi-dev openmpi-bin clang libclang-rt-14-dev libfuzzer-14-dev
 )
 
 missing=()

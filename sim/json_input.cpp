@@ -38,7 +38,36 @@ std::string describe(const json& value) {
   return text;
 }
 
+// The parser recurses once per level of nesting: refuse absurd depths before
+// they overflow the stack. No config comes near this.
+constexpr int kMaxNesting = 256;
+
+void check_nesting(const std::string& text, const std::string& source_name) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  std::size_t line = 1;
+  for (char c : text) {
+    if (c == '\n') ++line;
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if ((c == '[' || c == '{') && ++depth > kMaxNesting) {
+      throw InputError(source_name + ":" + std::to_string(line) + ": malformed JSON: nested deeper than " +
+                       std::to_string(kMaxNesting) + " levels");
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
 json parse_json_text(const std::string& text, const std::string& source_name) {
+  check_nesting(text, source_name);
   try {
     return json::parse(text);
   } catch (const json::parse_error& e) {
@@ -58,6 +87,10 @@ json parse_json_text(const std::string& text, const std::string& source_name) {
     if (colon != std::string::npos) reason = reason.substr(colon);
     throw InputError(source_name + ":" + std::to_string(line) + ":" + std::to_string(column) +
                      ": malformed JSON: " + reason);
+  } catch (const json::exception& e) {  // e.g. a number too large for a double
+    std::string reason = e.what();
+    reason = reason.substr(reason.find(']') + 2);
+    throw InputError(source_name + ": malformed JSON: " + reason);
   }
 }
 

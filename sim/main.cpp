@@ -294,6 +294,9 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
 }  // namespace dicesim
 
 int main(int argc, char** argv) {
+  // Past a file size limit, a write should fail with EFBIG (reported, the
+  // temporary file removed) rather than kill the process mid-write.
+  std::signal(SIGXFSZ, SIG_IGN);
   const dicesim::Cluster cluster(argc, argv);
   try {
     return dicesim::main_checked(argc, argv, cluster);

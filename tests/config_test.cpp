@@ -1,9 +1,12 @@
 // Bad input: every error is one line naming the file and the JSON path.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "run_config.h"
+#include "test_util.h"
 
 namespace dicesim {
 namespace {
@@ -98,6 +101,37 @@ TEST(ConfigErrors, MalformedJsonGivesLineAndColumn) {
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()).rfind("broken.json:3:11: malformed JSON: syntax error", 0), 0u) << e.what();
   }
+}
+
+TEST(ConfigErrors, DeepNestingIsRefusedButBracketsInStringsAreNot) {
+  const std::string deep = std::string(300, '[') + std::string(300, ']');
+  EXPECT_THROW(parse_json_text(deep, "deep.json"), InputError);
+  // An escaped quote does not end a string: the brackets after it are text.
+  const std::string in_string = R"J({"x": "\")J" + std::string(1000, '[') + R"J("})J";
+  EXPECT_NO_THROW(parse_json_text(in_string, "strings.json"));
+}
+
+// tests/bad_configs: each NAME.json with NAME.expected beside it, the whole
+// one-line error, FILE standing for the config's path.
+TEST(ConfigErrors, TheBadConfigCorpus) {
+  int cases = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(testing::source_path("tests/bad_configs"))) {
+    if (entry.path().extension() != ".json") continue;
+    ++cases;
+    std::filesystem::path expected_path = entry.path();
+    expected_path.replace_extension(".expected");
+    std::ifstream in(expected_path);
+    std::string expected;
+    ASSERT_TRUE(std::getline(in, expected)) << expected_path;
+    expected.replace(expected.find("FILE"), 4, entry.path().string());
+    try {
+      load_run_config(entry.path().string());
+      ADD_FAILURE() << entry.path() << ": accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), expected) << entry.path();
+    }
+  }
+  EXPECT_GE(cases, 20);
 }
 
 TEST(ConfigErrors, AMissingFileIsReported) { EXPECT_THROW(load_run_config("/nonexistent/dicesim.json"), InputError); }

@@ -41,18 +41,21 @@ struct CommandResult {
   std::string out;  // stdout and stderr together
 };
 
-// Runs `dicesim ARGS` through the shell (ARGS is shell text), in the
-// directory cwd if one is given.
-inline CommandResult dicesim(const std::string& args, const std::string& cwd = "") {
-  const std::string command =
-      (cwd.empty() ? "" : "cd '" + cwd + "' && ") + std::string(DICESIM_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
+// Runs a shell command line as it is.
+inline CommandResult run_shell(const std::string& command) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
   std::string out;
   std::array<char, 4096> buffer;
   std::size_t n;
   while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), out};
+}
+
+// Runs `dicesim ARGS` through the shell (ARGS is shell text), in the
+// directory cwd if one is given.
+inline CommandResult dicesim(const std::string& args, const std::string& cwd = "") {
+  return run_shell((cwd.empty() ? "" : "cd \"" + cwd + "\" && ") + std::string(DICESIM_BINARY) + " " + args);
 }
 
 inline std::string source_path(const std::string& relative) { return std::string(DICESIM_SOURCE_DIR) + "/" + relative; }

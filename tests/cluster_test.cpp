@@ -1,0 +1,261 @@
+// Cluster runs, shards and merge, checkpoint and resume, and faults: every
+// guarantee shown by running the binary as a user (or a scheduler) would.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <random>
+#include <thread>
+
+#include "h5.h"
+#include "test_util.h"
+
+namespace dicesim {
+namespace {
+
+using testing::dicesim;
+using testing::TempDir;
+
+// About 100 blocks over 4 tables of different sizes: enough blocks for shards,
+// ranks and checkpoints to cut in many places, quick enough for a test.
+const char* kConfig = R"J({
+  "game": "sixers", "seed": 5, "games": 1500000,
+  "strategies": [
+    {"name": "dv(2,2)", "family": "dice_value_threshold", "per_roll": [2, 2]},
+    {"name": "aware", "family": "target_aware"}
+  ],
+  "contests": {"distributions": true, "sequential_tables": [["dv(2,2)", "aware"]]}
+})J";
+
+// Every dataset that holds results (not timings), read as raw bytes of int64.
+std::vector<std::vector<std::int64_t>> result_data(const std::string& file) {
+  const h5::Reader r(file);
+  std::vector<std::vector<std::int64_t>> out;
+  for (const char* path : {"/engine/counters", "/engine/games_done", "/engine/done", "/distributions/dv(2,2)/counts",
+                           "/distributions/aware/counts", "/sequential_tables/0/wins", "/sequential_tables/0/counts"})
+    out.push_back(r.int64s(path));
+  out.push_back({r.int_attribute("/", "complete")});
+  return out;
+}
+
+class Cluster : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    config = dir.write("run.json", kConfig);
+    const auto single = dicesim("run " + config + " -o " + dir.file("single.h5") + " --quiet");
+    ASSERT_EQ(single.exit_code, 0) << single.out;
+    reference = result_data(dir.file("single.h5"));
+  }
+  TempDir dir;
+  std::string config;
+  std::vector<std::vector<std::int64_t>> reference;
+};
+
+TEST_F(Cluster, MpiRanksGiveTheSingleProcessFile) {
+  for (int ranks : {1, 2, 3}) {
+    const std::string out = dir.file("mpi" + std::to_string(ranks) + ".h5");
+    const auto result =
+        testing::run_shell("mpirun -n " + std::to_string(ranks) + " --oversubscribe --allow-run-as-root " +
+                           DICESIM_BINARY + " run " + config + " -o " + out + " --quiet --threads 1");
+    ASSERT_EQ(result.exit_code, 0) << result.out;
+    EXPECT_EQ(result_data(out), reference) << ranks << " ranks";
+    EXPECT_EQ(h5::Reader(out).int_attribute("/", "ranks"), ranks);
+  }
+}
+
+TEST_F(Cluster, ShardsMergeToTheSingleRunInAnyOrder) {
+  for (int k = 1; k <= 3; ++k) {
+    const auto shard = dicesim("run " + config + " --shard " + std::to_string(k) + "/3 -o " +
+                               dir.file("s" + std::to_string(k) + ".h5") + " --quiet");
+    ASSERT_EQ(shard.exit_code, 0) << shard.out;
+    EXPECT_EQ(h5::Reader(dir.file("s" + std::to_string(k) + ".h5")).string_attribute("/", "shard"),
+              std::to_string(k) + "/3");
+  }
+  const auto all = dicesim("merge " + dir.file("s3.h5") + " " + dir.file("s1.h5") + " " + dir.file("s2.h5") + " -o " +
+                           dir.file("all.h5"));
+  ASSERT_EQ(all.exit_code, 0) << all.out;
+  EXPECT_NE(all.out.find(", complete"), std::string::npos);
+  EXPECT_EQ(result_data(dir.file("all.h5")), reference);
+
+  // Two steps: a partial merge is marked incomplete and merges on.
+  const auto partial = dicesim("merge " + dir.file("s1.h5") + " " + dir.file("s3.h5") + " -o " + dir.file("p.h5"));
+  ASSERT_EQ(partial.exit_code, 0) << partial.out;
+  EXPECT_NE(partial.out.find("not complete yet"), std::string::npos);
+  EXPECT_EQ(h5::Reader(dir.file("p.h5")).int_attribute("/", "complete"), 0);
+  ASSERT_EQ(dicesim("merge " + dir.file("p.h5") + " " + dir.file("s2.h5") + " -o " + dir.file("all2.h5")).exit_code, 0);
+  EXPECT_EQ(result_data(dir.file("all2.h5")), reference);
+}
+
+TEST_F(Cluster, MismatchedMergesAreRefused) {
+  ASSERT_EQ(dicesim("run " + config + " --shard 1/2 -o " + dir.file("a.h5") + " --quiet").exit_code, 0);
+  ASSERT_EQ(dicesim("run " + config + " --shard 2/2 --seed 6 -o " + dir.file("b.h5") + " --quiet").exit_code, 0);
+  ASSERT_EQ(dicesim("run " + config + " --shard 1/3 -o " + dir.file("c.h5") + " --quiet").exit_code, 0);
+  const auto seed = dicesim("merge " + dir.file("a.h5") + " " + dir.file("b.h5") + " -o " + dir.file("x.h5"));
+  EXPECT_EQ(seed.exit_code, 2);
+  EXPECT_NE(seed.out.find("not from the same run"), std::string::npos) << seed.out;
+  const auto overlap = dicesim("merge " + dir.file("a.h5") + " " + dir.file("c.h5") + " -o " + dir.file("x.h5"));
+  EXPECT_EQ(overlap.exit_code, 2);
+  EXPECT_NE(overlap.out.find("overlaps"), std::string::npos) << overlap.out;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("x.h5")));
+  EXPECT_EQ(dicesim("run " + config + " --shard 4/3").exit_code, 2);
+  EXPECT_EQ(dicesim("run " + config + " --shard 0/3").exit_code, 2);
+  EXPECT_EQ(dicesim("run " + config + " --shard two").exit_code, 2);
+}
+
+// Starts a run in the background; returns its pid.
+pid_t start(const std::vector<std::string>& args) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, STDOUT_FILENO);
+    dup2(devnull, STDERR_FILENO);
+    std::vector<char*> argv{const_cast<char*>(DICESIM_BINARY)};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(DICESIM_BINARY, argv.data());
+    _exit(99);
+  }
+  return pid;
+}
+
+TEST_F(Cluster, KilledAtRandomMomentsAndResumedEndsBitIdentical) {
+  // A run of a couple of seconds, so that it can be killed several times.
+  const std::string games = "2e7";
+  ASSERT_EQ(dicesim("run " + config + " --games " + games + " -o " + dir.file("long.h5") + " --quiet").exit_code, 0);
+  const auto uninterrupted = result_data(dir.file("long.h5"));
+  const std::string out = dir.file("resumed.h5");
+  std::mt19937 random(std::random_device{}());
+  int kills = 0;
+  for (int attempt = 0; attempt < 60; ++attempt) {
+    std::vector<std::string> args{"run", config, "--games", games, "-o", out, "--checkpoint-every", "0.05", "--quiet"};
+    if (std::filesystem::exists(out)) args.insert(args.end(), {"--resume", out});
+    const pid_t pid = start(args);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100 + random() % 250));
+    if (kill(pid, SIGKILL) == 0) ++kills;
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFEXITED(status)) {
+      ASSERT_EQ(WEXITSTATUS(status), 0);
+      break;
+    }
+  }
+  EXPECT_GE(kills, 3) << "the run finished before it could be killed often enough";
+  EXPECT_EQ(result_data(out), uninterrupted) << "after " << kills << " kills";
+}
+
+TEST_F(Cluster, ResumeRefusesAnotherRunsFile) {
+  ASSERT_EQ(dicesim("run " + config + " --shard 1/2 -o " + dir.file("a.h5") + " --quiet").exit_code, 0);
+  const auto seed = dicesim("run " + config + " --seed 9 --resume " + dir.file("a.h5"));
+  EXPECT_EQ(seed.exit_code, 2);
+  EXPECT_NE(seed.out.find("another config, seed or game count"), std::string::npos) << seed.out;
+  const auto shard = dicesim("run " + config + " --shard 2/2 --resume " + dir.file("a.h5"));
+  EXPECT_EQ(shard.exit_code, 2);
+  // A finished shard resumes to itself: nothing left to play.
+  const auto done = dicesim("run " + config + " --resume " + dir.file("a.h5") + " --quiet");
+  EXPECT_EQ(done.exit_code, 0) << done.out;
+}
+
+TEST_F(Cluster, DamagedResultsFilesAreRefusedNeverACrash) {
+  const std::string good = dir.file("single.h5");
+  const auto size = std::filesystem::file_size(good);
+  // Truncated.
+  std::filesystem::copy_file(good, dir.file("cut.h5"));
+  std::filesystem::resize_file(dir.file("cut.h5"), size / 2);
+  // Not HDF5 at all.
+  dir.write("text.h5", "{\"game\": \"sixers\"}\n");
+  // HDF5, but not ours.
+  {
+    h5::Writer foreign(dir.file("foreign.h5"));
+    foreign.write("/x", std::vector<std::int64_t>{1, 2, 3});
+    foreign.close();
+  }
+  // Ours, with one counter changed.
+  std::filesystem::copy_file(good, dir.file("tampered.h5"));
+  {
+    const hid_t f = H5Fopen(dir.file("tampered.h5").c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t d = H5Dopen2(f, "/engine/counters", H5P_DEFAULT);
+    std::vector<std::int64_t> counters(H5Sget_simple_extent_npoints(H5Dget_space(d)));
+    H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, counters.data());
+    counters[3] += 1;
+    H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, counters.data());
+    H5Dclose(d);
+    H5Fclose(f);
+  }
+  const std::pair<const char*, const char*> cases[] = {{"cut.h5", "unreadable or truncated"},
+                                                       {"text.h5", "unreadable or truncated"},
+                                                       {"foreign.h5", "not a dicesim results file"},
+                                                       {"tampered.h5", "checksum mismatch"}};
+  for (const auto& [name, message] : cases) {
+    const auto merged = dicesim("merge " + dir.file(name) + " " + good + " -o " + dir.file("m.h5"));
+    EXPECT_EQ(merged.exit_code, 2) << name << ": " << merged.out;
+    EXPECT_NE(merged.out.find(message), std::string::npos) << name << ": " << merged.out;
+    const auto resumed = dicesim("run " + config + " --resume " + dir.file(name) + " -o " + dir.file("r.h5"));
+    EXPECT_EQ(resumed.exit_code, 2) << name << ": " << resumed.out;
+    EXPECT_NE(resumed.out.find(message), std::string::npos) << name << ": " << resumed.out;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("m.h5")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.h5")));
+}
+
+TEST_F(Cluster, AFullDiskLeavesNoFileAndTheLastCheckpointIntact) {
+  // A file size limit stands in for a full disk: writes past it fail (EFBIG).
+  const std::string fresh = dir.file("fresh.h5");
+  const auto full = testing::run_shell("ulimit -f 8 && " + std::string(DICESIM_BINARY) + " run " + config + " -o " +
+                                       fresh + " --quiet");
+  EXPECT_NE(full.exit_code, 0);
+  EXPECT_NE(full.out.find("HDF5"), std::string::npos) << full.out;
+  EXPECT_FALSE(std::filesystem::exists(fresh));
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << entry.path();
+
+  // A checkpoint, then a resumed run that cannot write: the checkpoint stays as it was.
+  const std::string checkpoint = dir.file("checkpoint.h5");
+  const pid_t pid = start({"run", config, "-o", checkpoint, "--checkpoint-every", "0.05", "--quiet"});
+  while (!std::filesystem::exists(checkpoint)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  const auto before = result_data(checkpoint);
+  const auto resumed = testing::run_shell("ulimit -f 8 && " + std::string(DICESIM_BINARY) + " run " + config +
+                                          " --resume " + checkpoint + " --checkpoint-every 0.05 --quiet");
+  EXPECT_NE(resumed.exit_code, 0);
+  EXPECT_EQ(result_data(checkpoint), before);
+}
+
+TEST_F(Cluster, UnwritableOutputDirectoryIsRefused) {
+  dir.write("plain-file", "x");
+  const auto result = dicesim("run " + config + " -o " + dir.file("plain-file/out.h5"));
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.out.find("cannot write the results file"), std::string::npos) << result.out;
+}
+
+TEST(Bias, ALoadedDieMakesCheckFail) {
+  TempDir dir;
+  const std::string config = dir.write("run.json", kConfig);
+  const auto fair = dicesim("check " + config + " --games 200000 -o " + dir.file("fair.h5") + " --quiet");
+  EXPECT_EQ(fair.exit_code, 0) << fair.out;
+  const auto loaded =
+      dicesim("check " + config + " --games 200000 -o " + dir.file("loaded.h5") + " --quiet --test-biased-die");
+  EXPECT_EQ(loaded.exit_code, 1) << loaded.out;
+  EXPECT_NE(loaded.out.find("DISAGREES"), std::string::npos);
+}
+
+TEST(Games, UpToTenToTheFifteenAndNoFurther) {
+  TempDir dir;
+  const std::string config = dir.write("run.json", kConfig);
+  EXPECT_EQ(dicesim("run " + config + " --games 1000000000000001 -o " + dir.file("x.h5")).exit_code, 2);
+  // 10^15 is accepted: stop it at once and look at what it planned.
+  const pid_t pid = start({"run", config, "--games", "1e15", "-o", dir.file("big.h5"), "--quiet"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_EQ(h5::Reader(dir.file("big.h5")).int_attribute("/", "games"), 1'000'000'000'000'000LL);
+}
+
+}  // namespace
+}  // namespace dicesim
