@@ -32,7 +32,7 @@ class Cluster {
  private:
   int rank_ = 0;
   int size_ = 1;
-  bool joined_ = false;
+  [[maybe_unused]] bool joined_ = false;  // used only when built with MPI
 };
 
 }  // namespace dicesim
