@@ -101,6 +101,11 @@ void Writer::dimension_scale(const std::string& scale_path, const std::vector<st
   }
 }
 
+void Writer::describe(const std::string& path, const std::string& units, const std::string& description) {
+  if (!units.empty()) attribute(path, "units", units);
+  attribute(path, "description", description);
+}
+
 void Writer::attribute_raw(const std::string& object, const std::string& name, hid_t file_type, hid_t memory_type,
                            const void* data, hsize_t count, bool scalar) {
   Handle target(H5Oopen(file_.get(), object.c_str(), H5P_DEFAULT), H5Oclose, "object " + object);

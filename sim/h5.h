@@ -49,6 +49,10 @@ class Writer {
   // generic tools (h5netcdf, xarray, HDFView) label that axis.
   void dimension_scale(const std::string& scale_path, const std::vector<std::string>& datasets, unsigned dim);
 
+  // The `description` attribute of an object, and its `units` unless empty:
+  // generic tools show them beside the numbers.
+  void describe(const std::string& path, const std::string& units, const std::string& description);
+
   // Attributes on an existing object ("/" for the root).
   void attribute(const std::string& object, const std::string& name, const std::string& value);
   void attribute(const std::string& object, const std::string& name, std::int64_t value);

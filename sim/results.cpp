@@ -36,8 +36,7 @@ template <class T>
 void write_described(h5::Writer& file, const std::string& path, const std::vector<T>& data, h5::Dims dims,
                      const std::string& units, const std::string& description) {
   file.write(path, data, dims);
-  file.attribute(path, "units", units);
-  file.attribute(path, "description", description);
+  file.describe(path, units, description);
 }
 
 // <group>/score: the score of every histogram bin, as a dimension scale.
@@ -53,9 +52,9 @@ std::string write_score_scale(h5::Writer& file, const std::string& group, const 
 void attach_strategy_axes(h5::Writer& file, const std::string& group, const std::vector<std::string>& names,
                           const std::vector<std::string>& matrices) {
   file.write(group + "/strategy", names);
-  file.attribute(group + "/strategy", "description", std::string("the strategy in the first seat (row)"));
+  file.describe(group + "/strategy", "", "the row strategy (in sequential play, the one playing first)");
   file.write(group + "/opponent", names);
-  file.attribute(group + "/opponent", "description", std::string("its opponent, in the second seat (column)"));
+  file.describe(group + "/opponent", "", "the column strategy (in sequential play, the one playing second)");
   std::vector<std::string> paths;
   for (const std::string& m : matrices) paths.push_back(group + "/" + m);
   file.dimension_scale(group + "/strategy", paths, 0);
@@ -138,7 +137,7 @@ void write_groups(h5::Writer& file, const std::string& section, const RunConfig&
     }
     const h5::Dims by_seat_and_score{std::size_t(c.seats()), std::size_t(axis.bins)};
     file.write(path + "/strategy", names);
-    file.attribute(path + "/strategy", "description", std::string("the strategies in seating order"));
+    file.describe(path + "/strategy", "", "the strategies in seating order");
     write_described(file, path + "/wins", wins, {}, "games", "games the seat won outright");
     write_described(file, path + "/tied", tied, {}, "games", "games the seat shared the win");
     write_described(file, path + "/counts", scores, by_seat_and_score, "games",
@@ -156,6 +155,7 @@ void write_groups(h5::Writer& file, const std::string& section, const RunConfig&
       std::vector<double> probability;
       for (const auto& p : odds.score_probability) probability.insert(probability.end(), p.begin(), p.end());
       file.write(exact_path + "/strategy", names);
+      file.describe(exact_path + "/strategy", "", "the strategies in seating order");
       write_described(file, exact_path + "/win", odds.win, {}, "probability", "exact P(the seat wins outright)");
       write_described(file, exact_path + "/probability", probability, by_seat_and_score, "probability",
                       "exact P(score), per seat");
@@ -181,9 +181,13 @@ void write_checks(h5::Writer& file, const std::vector<Check>& checks) {
     failures += !c.passed();
   }
   file.write("/checks/name", names);
+  file.describe("/checks/name", "", "the compared number: <table key>/<seat>/<what>");
   file.write("/checks/kind", kinds);
-  write_described(file, "/checks/observed", observed, {}, "1", "Monte Carlo value (chi_square: the statistic)");
-  write_described(file, "/checks/expected", expected, {}, "1", "exact value (chi_square: degrees of freedom)");
+  file.describe("/checks/kind", "", "mean, chi_square, win_rate or tie_rate");
+  write_described(file, "/checks/observed", observed, {}, "mixed: points for means, fractions for rates",
+                  "Monte Carlo value (chi_square: the statistic)");
+  write_described(file, "/checks/expected", expected, {}, "mixed: points for means, fractions for rates",
+                  "exact value (chi_square: degrees of freedom)");
   write_described(file, "/checks/z", z, {}, "1", "z-score (chi_square: normal deviate of its p-value, floored at 0)");
   write_described(file, "/checks/p_value", p, {}, "1", "two-sided for z, upper tail for chi-square");
   file.dimension_scale("/checks/name",
@@ -228,8 +232,9 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
     specs.push_back(s.spec.dump());
   }
   file.write("/strategies/names", names);
+  file.describe("/strategies/names", "", "strategy names, in the order that indexes every matrix");
   file.write("/strategies/specs", specs);
-  file.attribute("/strategies/specs", "description", std::string("each strategy's spec from the config, as JSON"));
+  file.describe("/strategies/specs", "", "each strategy's spec from the config, as JSON");
   file.dimension_scale("/strategies/names", {"/strategies/specs"}, 0);
 
   for (std::size_t s = 0; s < strategies.size(); ++s) {

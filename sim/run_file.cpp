@@ -78,11 +78,17 @@ void write_run_state(h5::Writer& file, const RunConfig& config, const EngineOutp
   }
   std::vector<std::int64_t> games(output.games_done.begin(), output.games_done.end());
   file.write("/engine/keys", keys);
+  file.describe("/engine/keys", "", "the key of each table, in engine order");
   file.write("/engine/offsets", offsets);
+  file.describe("/engine/offsets", "1", "table t's counters are counters[offsets[t]:offsets[t+1]]");
   file.write("/engine/counters", counters);
+  file.describe("/engine/counters", "games", "raw counters per table (sim/table.h layout)");
   file.write("/engine/games_done", games);
+  file.describe("/engine/games_done", "games", "games played per table");
   file.write("/engine/done", flatten(output.done), {output.done.size(), 2});
+  file.describe("/engine/done", "blocks", "global block ranges [begin, end) played");
   file.write("/engine/planned", flatten(planned), {planned.size(), 2});
+  file.describe("/engine/planned", "blocks", "global block ranges [begin, end) this file set out to play");
   file.attribute("/engine", "total_blocks", static_cast<std::int64_t>(output.total_blocks));
   file.attribute("/engine", "shard", shard);
   file.attribute("/engine", "checksum", checksum(config, output, planned, shard));

@@ -32,10 +32,18 @@ def wilson_interval(successes, trials, z=Z95):
     return centre - half, centre + half
 
 
-def mean_difference_z(mean_a, sd_a, mean_b, sd_b, games):
-    """The paper's Table I statistic: (mean_a - mean_b) / sqrt((sd_a^2 + sd_b^2) / n)."""
-    spread = math.sqrt((sd_a**2 + sd_b**2) / games)
-    return (mean_a - mean_b) / spread if spread > 0 else 0.0
+def mean_difference_z(mean_a, sd_a, n_a, mean_b, sd_b, n_b):
+    """z of a difference of two sample means: (mean_a - mean_b) / sqrt(sd_a^2/n_a + sd_b^2/n_b).
+
+    With n_a = n_b = n this is the Sixers paper's Table I statistic. NaN when
+    any input is missing (for example a strategy not played in an interrupted run)."""
+    values = (mean_a, sd_a, n_a, mean_b, sd_b, n_b)
+    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in values) or n_a <= 0 or n_b <= 0:
+        return float("nan")
+    spread = math.sqrt(sd_a**2 / n_a + sd_b**2 / n_b)
+    if spread == 0:
+        return 0.0 if mean_a == mean_b else math.copysign(math.inf, mean_a - mean_b)
+    return (mean_a - mean_b) / spread
 
 
 def _moments(scores, weights):
@@ -69,22 +77,25 @@ class Results:
     def table_i(self, strategies, games=None):
         """Table I of the Sixers paper: z of each difference of means (row - column).
 
-        Returns (monte_carlo, exact): the z from this file's samples and, if the
-        file holds exact results, the z expected at the same number of games.
+        Returns (monte_carlo, exact). monte_carlo uses this file's samples, each
+        strategy with the games it actually played. exact (None without exact
+        results) is the z the exact means and sds predict at `games` games each
+        (default: the file's games per strategy).
         """
         s = self.summary.set_index("strategy")
-        n = games or int(self.meta["games"])
 
-        def matrix(mean, sd):
+        def matrix(mean, sd, games_of):
             return pd.DataFrame(
-                [[mean_difference_z(s.at[a, mean], s.at[a, sd], s.at[b, mean], s.at[b, sd], n) for b in strategies]
-                 for a in strategies],
+                [[mean_difference_z(s.at[a, mean], s.at[a, sd], games_of(a), s.at[b, mean], s.at[b, sd], games_of(b))
+                  for b in strategies] for a in strategies],
                 index=pd.Index(strategies, name="strategy"),
                 columns=pd.Index(strategies, name="minus"),
             )
 
-        exact = matrix("exact_mean", "exact_sd") if self.has_exact else None
-        return matrix("mean", "sd"), exact
+        monte_carlo = matrix("mean", "sd", lambda name: int(s.at[name, "games"]))
+        n = games or int(self.meta["games"])
+        exact = matrix("exact_mean", "exact_sd", lambda name: n) if self.has_exact else None
+        return monte_carlo, exact
 
 
 def _read_meta(f):
@@ -146,7 +157,8 @@ def _read_pairs(f, names):
                 row = dict(mode=mode, strategy=a, opponent=b, games=int(n), wins=int(wins[i, j]),
                            ties=int(ties[i, j]), losses=int(losses[i, j]))
                 row.update(win_rate=wins[i, j] / n, tie_rate=ties[i, j] / n, loss_rate=losses[i, j] / n)
-                row["win_low"], row["win_high"] = (float(v) for v in wilson_interval(wins[i, j], n))
+                for outcome, count in (("win", wins[i, j]), ("tie", ties[i, j]), ("loss", losses[i, j])):
+                    row[f"{outcome}_low"], row[f"{outcome}_high"] = (float(v) for v in wilson_interval(count, n))
                 # Seat advantage: how much more often the strategy wins when it
                 # plays first than when it plays second against the same opponent.
                 if mode == "sequential" and games[j, i] > 0:
@@ -174,6 +186,7 @@ def _read_tables(f):
             exact_win = f[exact_path]["win"][()] if exact_path in f else [np.nan] * len(strategies)
             exact_tie = float(f[exact_path].attrs["tie"]) if exact_path in f else np.nan
             low, high = wilson_interval(g["wins"][()], n)
+            tie_low, tie_high = (float(v) for v in wilson_interval(g.attrs["tie_games"], n))
             for seat, name in enumerate(strategies):
                 wins = int(g["wins"][seat])
                 p = float(exact_win[seat])
@@ -181,6 +194,7 @@ def _read_tables(f):
                     section=section, table=int(key), seat=seat, strategy=name, games=n, wins=wins,
                     tied=int(g["tied"][seat]), tie_games=int(g.attrs["tie_games"]), win_rate=wins / n if n else np.nan,
                     win_low=float(low[seat]), win_high=float(high[seat]), tie_rate=g.attrs["tie_games"] / n if n else np.nan,
+                    tie_low=tie_low, tie_high=tie_high,
                     exact_win=p, exact_tie=exact_tie,
                     z_win=(wins / n - p) / math.sqrt(p * (1 - p) / n) if n and 0 < p < 1 else np.nan,
                 ))

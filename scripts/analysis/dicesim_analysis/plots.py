@@ -75,7 +75,7 @@ def plot_win_counts(results, table=0, section="nway", pair=None, ax=None):
     if all(e is not None and not np.isnan(e) for e in exact):
         ax.plot(labels, np.array(exact) * games, "k_", markersize=25, mew=2, label="exact")
         ax.legend(fontsize="small")
-    ax.set_ylabel(f"wins in {games:,} games")
+    ax.set_ylabel(f"games of {games:,} won (or tied)")
     ax.set_title("head to head" if pair else f"{section} table {table}")
     return ax
 
@@ -86,7 +86,13 @@ def plot_headtohead(results, mode="headtohead", value="win_rate", ax=None):
     names = list(results.strategies["strategy"])
     matrix = h.pivot(index="strategy", columns="opponent", values=value).reindex(index=names, columns=names)
     ax = _axes(ax, (1.2 + 0.7 * len(names), 0.8 + 0.6 * len(names)))
-    image = ax.imshow(matrix.to_numpy(dtype=float), cmap="RdBu", vmin=0, vmax=1 if "rate" in value else None)
+    values = matrix.to_numpy(dtype=float)
+    if "rate" in value:
+        limits = (0.0, 1.0)
+    else:  # signed (seat advantage, z): a scale centred on 0
+        reach = np.nanmax(np.abs(values)) if np.isfinite(values).any() else 1.0
+        limits = (-reach, reach)
+    image = ax.imshow(values, cmap="RdBu", vmin=limits[0], vmax=limits[1])
     ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
     ax.set_yticks(range(len(names)), names)
     for i in range(len(names)):
@@ -94,8 +100,9 @@ def plot_headtohead(results, mode="headtohead", value="win_rate", ax=None):
             v = matrix.iat[i, j]
             if not np.isnan(v):
                 ax.text(j, i, f"{v:.3f}", ha="center", va="center", fontsize=7)
-    ax.set_xlabel("opponent (second seat)")
-    ax.set_ylabel("strategy (first seat)")
+    seats = mode == "sequential"  # blind head to head has no seat order
+    ax.set_xlabel("opponent (plays second)" if seats else "opponent")
+    ax.set_ylabel("strategy (plays first)" if seats else "strategy")
     ax.set_title(f"{mode}: {value}")
     ax.figure.colorbar(image, ax=ax, fraction=0.046)
     return ax

@@ -1,3 +1,4 @@
+import json
 import math
 import unittest
 
@@ -49,13 +50,48 @@ class LoadTest(ResultsFile, unittest.TestCase):
             self.assertGreaterEqual(row["win_high"], row["win_rate"])
             self.assertEqual(row["seat_advantage"], 0.0)
 
-    def test_seat_advantage_of_sequential_play(self):
+    def test_seat_advantage_agrees_with_the_exact_solver(self):
         seq = self.r.headtohead[self.r.headtohead["mode"] == "sequential"].set_index(["strategy", "opponent"])
-        row = seq.loc[("best", "aware")]
-        reverse = seq.loc[("aware", "best")]
-        self.assertAlmostEqual(row["seat_advantage"], row["win_rate"] - reverse["losses"] / reverse["games"], places=12)
-        # target_aware second sees the score to beat: the first seat is at a disadvantage.
-        self.assertLess(row["exact_win"], row["exact_loss"])
+        for (a, b), row in seq.iterrows():
+            reverse = seq.loc[(b, a)]
+            exact = row["exact_win"] - reverse["exact_loss"]
+            # The difference of two independent proportions: a z bound, not a tolerance.
+            sd = math.sqrt(row["exact_win"] * (1 - row["exact_win"]) / row["games"]
+                           + reverse["exact_loss"] * (1 - reverse["exact_loss"]) / reverse["games"])
+            self.assertLess(abs(row["seat_advantage"] - exact) / sd, 5, (a, b))
+        # target_aware playing second sees the score to beat: best, first, loses ground.
+        self.assertLess(seq.loc[("best", "aware"), "exact_win"], seq.loc[("best", "aware"), "exact_loss"])
+
+    def test_z_scores_are_the_ones_dicesim_check_computed(self):
+        checks = self.r.checks.set_index("name")["z"]
+        names = list(self.r.strategies["strategy"])
+        for _, row in self.r.headtohead.iterrows():
+            i, j = names.index(row["strategy"]), names.index(row["opponent"])
+            if row["mode"] == "headtohead":
+                key = "independent" + json.dumps([names[min(i, j)], names[max(i, j)]], separators=(",", ":"))
+            else:
+                key = "sequential" + json.dumps([row["strategy"], row["opponent"]], separators=(",", ":"))
+            self.assertAlmostEqual(row["z_win"], checks[f"{key}/win/{row['strategy']}"], places=9)
+        for _, row in self.r.nway.iterrows():
+            seats = list(self.r.nway[(self.r.nway["section"] == row["section"]) & (self.r.nway["table"] == row["table"])]["strategy"])
+            key = ("sequential" if row["section"] == "sequential_tables" else "independent") + json.dumps(seats, separators=(",", ":"))
+            self.assertAlmostEqual(row["z_win"], checks[f"{key}/win/{row['strategy']}"], places=9)
+        for _, row in self.r.summary.iterrows():
+            key = "independent" + json.dumps([row["strategy"]], separators=(",", ":"))
+            self.assertAlmostEqual(row["z_mean"], checks[f"{key}/{row['strategy']}/mean"], places=9)
+
+    def test_wilson_intervals_come_from_the_right_counts(self):
+        for _, row in self.r.headtohead.iterrows():
+            for outcome, count in (("win", "wins"), ("tie", "ties"), ("loss", "losses")):
+                low, high = wilson_interval(row[count], row["games"])
+                self.assertAlmostEqual(row[f"{outcome}_low"], float(low), places=12)
+                self.assertAlmostEqual(row[f"{outcome}_high"], float(high), places=12)
+        for _, row in self.r.nway.iterrows():
+            low, high = wilson_interval(row["wins"], row["games"])
+            self.assertAlmostEqual(row["win_low"], float(low), places=12)
+            self.assertAlmostEqual(row["win_high"], float(high), places=12)
+            low, high = wilson_interval(row["tie_games"], row["games"])
+            self.assertAlmostEqual(row["tie_low"], float(low), places=12)
 
     def test_tables(self):
         t = self.r.nway
@@ -78,7 +114,11 @@ class LoadTest(ResultsFile, unittest.TestCase):
         expected = (s.at["dv(2,2)", "exact_mean"] - s.at["best", "exact_mean"]) / math.sqrt(
             (s.at["dv(2,2)", "exact_sd"] ** 2 + s.at["best", "exact_sd"] ** 2) / 100000)
         self.assertAlmostEqual(exact.loc["dv(2,2)", "best"], expected, places=10)
-        self.assertAlmostEqual(mc.loc["best", "dv(2,2)"], -mc.loc["dv(2,2)", "best"], places=12)
+        # The Monte Carlo z uses the games each strategy played, whatever `games` says.
+        played = (s.at["dv(2,2)", "mean"] - s.at["best", "mean"]) / math.sqrt(
+            s.at["dv(2,2)", "sd"] ** 2 / s.at["dv(2,2)", "games"] + s.at["best", "sd"] ** 2 / s.at["best", "games"])
+        self.assertAlmostEqual(mc.loc["dv(2,2)", "best"], played, places=10)
+        self.assertAlmostEqual(mc.loc["best", "dv(2,2)"], -played, places=10)
 
 
 class HelpersTest(unittest.TestCase):
@@ -91,7 +131,10 @@ class HelpersTest(unittest.TestCase):
         self.assertGreater(float(high), 0.0)
 
     def test_mean_difference_z(self):
-        self.assertAlmostEqual(mean_difference_z(10.0, 3.0, 9.0, 4.0, 100), 1.0 / math.sqrt(25 / 100), places=12)
+        self.assertAlmostEqual(mean_difference_z(10.0, 3.0, 100, 9.0, 4.0, 100), 1.0 / math.sqrt(25 / 100), places=12)
+        self.assertAlmostEqual(mean_difference_z(10.0, 3.0, 900, 9.0, 4.0, 400), 1.0 / math.sqrt(9 / 900 + 16 / 400),
+                               places=12)
+        self.assertTrue(math.isnan(mean_difference_z(float("nan"), 3.0, 0, 9.0, 4.0, 100)))
 
     def test_refuses_a_foreign_file(self):
         import tempfile
@@ -120,12 +163,45 @@ class PlotsTest(ResultsFile, unittest.TestCase):
                              ["wins", "losses", "ties"]].iloc[0].tolist()))
         ax = plot_headtohead(self.r)
         self.assertEqual([t.get_text() for t in ax.get_yticklabels()], list(self.r.strategies["strategy"]))
+        ax = plot_headtohead(self.r, mode="sequential", value="seat_advantage")
+        low, high = ax.images[0].get_clim()
+        self.assertAlmostEqual(low, -high)  # signed values: a scale centred on 0, nothing clipped
+        self.assertGreaterEqual(high, self.r.headtohead["seat_advantage"].abs().max())
         ax = plot_mc_vs_exact(self.r)
         self.assertIn(f"{len(self.r.checks)} numbers", ax.get_title())
 
 
 class GenericToolsTest(ResultsFile, unittest.TestCase):
     """Labelled axes that xarray and h5netcdf read with no project code."""
+
+    def test_every_group_opens_with_named_axes(self):
+        import xarray as xr
+        groups = []
+        with h5py.File(self.path) as f:
+            f.visititems(lambda name, obj: groups.append(name) if isinstance(obj, h5py.Group) and any(
+                isinstance(v, h5py.Dataset) for v in obj.values()) and not name.startswith("engine") else None)
+        self.assertGreater(len(groups), 15)
+        for group in groups:
+            ds = xr.open_dataset(self.path, group=group, engine="h5netcdf")
+            for name, variable in ds.data_vars.items():
+                for dim in variable.dims:
+                    self.assertFalse(dim.startswith("phony"), f"{group}/{name}")
+                    self.assertIn(dim, ds.coords, f"{group}/{name}")
+
+    def test_every_data_set_is_described(self):
+        problems = []
+
+        def visit(name, obj):
+            if not isinstance(obj, h5py.Dataset):
+                return
+            if "description" not in obj.attrs:
+                problems.append(f"{name}: no description")
+            if obj.dtype.kind in "iuf" and "units" not in obj.attrs:
+                problems.append(f"{name}: no units")
+
+        with h5py.File(self.path) as f:
+            f.visititems(visit)
+        self.assertEqual(problems, [])
 
     def test_xarray_sees_names_and_scores_on_the_axes(self):
         import xarray as xr

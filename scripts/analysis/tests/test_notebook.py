@@ -40,7 +40,7 @@ class NotebookTest(unittest.TestCase):
         self.assertEqual(errors, [])
         text = "".join(o.get("text", "") + str(o.get("data", {}).get("text/plain", "")) for c in code for o in c.outputs)
         self.assertIn("paper (100,000 games)", text)  # Table I, three versions side by side
-        with h5py.File(Path(directory.name) / "sixers_paper.h5") as f:
+        with h5py.File(Path(directory.name) / "sixers_paper_notebook.h5") as f:
             p = f["exact/distributions/dv(2,2)/probability"][()]
         self.assertIn(f"exact mean {(p * range(len(p))).sum():.6f}", text)
 
