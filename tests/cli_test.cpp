@@ -139,9 +139,13 @@ TEST(Cli, BadConfigIsOneLineExitTwoAndNoFile) {
 TEST(Cli, UnwritableOutputIsRefusedBeforePlaying) {
   TempDir dir;
   const std::string config = dir.write("small.json", kConfig);
-  const auto result = dicesim("run " + config + " -o " + dir.file("missing/dir/out.h5"));
-  EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.out.find("cannot write the results file"), std::string::npos) << result.out;
+  dir.write("plain-file", "x");
+  // A missing directory, and a "directory" that is a file (root may write anywhere else).
+  for (const std::string& out : {dir.file("missing/dir/out.h5"), dir.file("plain-file/out.h5")}) {
+    const auto result = dicesim("run " + config + " -o " + out);
+    EXPECT_EQ(result.exit_code, 2) << out;
+    EXPECT_NE(result.out.find("cannot write the results file"), std::string::npos) << result.out;
+  }
 }
 
 TEST(Cli, ADirectoryAsOutputIsRefusedBeforePlaying) {
