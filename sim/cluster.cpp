@@ -76,4 +76,11 @@ int Cluster::agree(int code) const {
   return code;
 }
 
+int Cluster::abort(int code) const {
+#ifdef DICESIM_WITH_MPI
+  if (size_ > 1) MPI_Abort(MPI_COMM_WORLD, code);
+#endif
+  return code;
+}
+
 }  // namespace dicesim

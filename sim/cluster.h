@@ -28,6 +28,9 @@ class Cluster {
   void gather(EngineOutput& output) const;
   // The leader's exit code, for every rank.
   int agree(int code) const;
+  // After an error on one rank: ends every rank (the others would wait for
+  // it forever), or just returns code in a cluster of one.
+  int abort(int code) const;
 
  private:
   int rank_ = 0;

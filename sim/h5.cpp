@@ -1,6 +1,11 @@
 #include "h5.h"
 
+#include <fcntl.h>
 #include <hdf5_hl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 namespace dicesim::h5 {
 namespace {
@@ -49,12 +54,52 @@ Handle::~Handle() {
   if (id_ >= 0) closer_(id_);
 }
 
-Writer::Writer(const std::string& path)
-    : file_(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "file " + path) {}
+namespace {
+
+Handle in_memory_file(const std::string& path) {
+  Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access list");
+  check(H5Pset_fapl_core(access.get(), 1 << 20, 0), "in-memory driver");
+  return Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), H5Fclose, "file " + path);
+}
+
+void write_all(const std::string& path, const std::vector<char>& bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) throw Error(std::string("cannot create the file: ") + std::strerror(errno));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = n < 0 ? errno : EIO;
+      ::close(fd);
+      throw Error(std::string("writing failed: ") + std::strerror(error));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  const bool synced = ::fsync(fd) == 0;
+  const int error = errno;
+  if (::close(fd) != 0 || !synced) throw Error(std::string("writing failed: ") + std::strerror(error));
+}
+
+}  // namespace
+
+Writer::Writer(const std::string& path) : path_(path), file_(in_memory_file(path)) {}
 
 void Writer::close() {
   check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), "flush");
+  const ssize_t size = H5Fget_file_image(file_.get(), nullptr, 0);
+  if (size < 0) throw Error("HDF5: file image");
+  std::vector<char> image(static_cast<std::size_t>(size));
+  if (H5Fget_file_image(file_.get(), image.data(), image.size()) < 0) throw Error("HDF5: file image");
   Handle closed = std::move(file_);
+  write_all(path_, image);
+}
+
+void sync_directory(const std::string& directory) {
+  const int fd = ::open(directory.empty() ? "." : directory.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return;  // best effort: the data itself is already synced
+  ::fsync(fd);
+  ::close(fd);
 }
 
 void Writer::write_raw(const std::string& path, hid_t file_type, hid_t memory_type, const void* data, Dims dims) {
@@ -178,9 +223,22 @@ std::vector<std::string> Reader::strings(const std::string& path) const {
   return out;
 }
 
-std::string Reader::string_attribute(const std::string& object, const std::string& name) const {
-  Handle attr(H5Aopen_by_name(file_.get(), object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+// An attribute holding exactly one value of the given class, or an Error:
+// reading more values than expected would overrun the destination.
+static Handle open_single(hid_t file, const std::string& object, const std::string& name, H5T_class_t type_class) {
+  Handle attr(H5Aopen_by_name(file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
               "attribute " + name);
+  Handle dataspace(H5Aget_space(attr.get()), H5Sclose, "attribute space");
+  Handle type(H5Aget_type(attr.get()), H5Tclose, "attribute type");
+  if (element_count(dataspace.get()) != 1 || H5Tget_class(type.get()) != type_class)
+    throw Error("HDF5: attribute " + name + " of " + object + " is not a single value of the expected type");
+  if (type_class == H5T_STRING && H5Tis_variable_str(type.get()) <= 0)
+    throw Error("HDF5: attribute " + name + " of " + object + " is not a variable-length string");
+  return attr;
+}
+
+std::string Reader::string_attribute(const std::string& object, const std::string& name) const {
+  Handle attr = open_single(file_.get(), object, name, H5T_STRING);
   Handle type = string_type();
   char* pointer = nullptr;
   check(H5Aread(attr.get(), type.get(), &pointer), "read attribute " + name);
@@ -196,8 +254,7 @@ std::int64_t Reader::int_attribute(const std::string& object, const std::string&
 }
 
 double Reader::double_attribute(const std::string& object, const std::string& name) const {
-  Handle attr(H5Aopen_by_name(file_.get(), object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-              "attribute " + name);
+  Handle attr = open_single(file_.get(), object, name, H5T_FLOAT);
   double value = 0;
   check(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &value), "read attribute " + name);
   return value;

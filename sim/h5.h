@@ -33,10 +33,14 @@ class Handle {
 
 using Dims = std::vector<hsize_t>;
 
+// Builds the file in memory and writes it out only in close(): a full disk
+// or a file size limit then fails one plain write() with a clear errno,
+// never inside the HDF5 library, and nothing is written if close() is not
+// reached.
 class Writer {
  public:
-  explicit Writer(const std::string& path);  // creates or truncates
-  void close();
+  explicit Writer(const std::string& path);
+  void close();  // writes the file to path and fsyncs it
 
   // Datasets; parent groups are created as needed. Empty dims = 1-D of data.size().
   void write(const std::string& path, const std::vector<std::int64_t>& data, Dims dims = {});
@@ -63,8 +67,12 @@ class Writer {
   void write_raw(const std::string& path, hid_t file_type, hid_t memory_type, const void* data, Dims dims);
   void attribute_raw(const std::string& object, const std::string& name, hid_t file_type, hid_t memory_type,
                      const void* data, hsize_t count, bool scalar);
+  std::string path_;
   Handle file_;
 };
+
+// fsync of a directory, so that a rename in it survives a power cut.
+void sync_directory(const std::string& directory);
 
 class Reader {
  public:

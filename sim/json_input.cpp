@@ -190,7 +190,7 @@ std::optional<std::uint64_t> parse_count(std::string_view text) {
       fraction_digits += point;
     }
   }
-  if (digits.empty() || digits.size() > 19) return std::nullopt;
+  if (digits.empty() || digits.size() > 20) return std::nullopt;
   long exponent = 0;
   if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
     ++i;
@@ -211,7 +211,9 @@ std::optional<std::uint64_t> parse_count(std::string_view text) {
     ++exponent;
   }
   if (exponent < 0) return std::nullopt;  // not an integer (or 0.x)
-  unsigned __int128 value = std::stoull(digits);
+  unsigned __int128 value = 0;
+  for (char d : digits) value = value * 10 + unsigned(d - '0');  // at most 20 digits: no overflow
+  if (value > UINT64_MAX) return std::nullopt;
   for (long e = 0; e < exponent; ++e) {
     value *= 10;
     if (value > UINT64_MAX) return std::nullopt;

@@ -13,6 +13,7 @@
 #include "dice.h"
 #include "engine.h"
 #include "game.h"
+#include "git_revision.h"  // generated at build time
 #include "results.h"
 #include "run_config.h"
 #include "run_file.h"
@@ -30,9 +31,9 @@ constexpr int kExitInterrupted = 130;
 
 std::atomic<bool> g_stop{false};
 
-extern "C" void on_interrupt(int) {
+extern "C" void on_interrupt(int signal) {
   g_stop.store(true);
-  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+  std::signal(signal, SIG_DFL);  // a second one ends the process at once
 }
 
 struct RunOptions {
@@ -67,8 +68,8 @@ void add_run_options(CLI::App* cmd, RunOptions& options) {
 // Fails early, before any game is played, if the results cannot be written.
 void check_writable(const std::string& path) {
   if (std::filesystem::is_directory(path)) throw InputError(path + ": is a directory, not a results file");
-  const std::string probe = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  std::string probe = path + ".probe.XXXXXX";  // a fresh name, whatever files a killed run left
+  const int fd = ::mkstemp(probe.data());
   if (fd < 0) throw InputError(path + ": cannot write the results file here (" + std::strerror(errno) + ")");
   ::close(fd);
   ::unlink(probe.c_str());
@@ -101,12 +102,23 @@ BlockRange planned_range(const std::string& shard, std::uint64_t total_blocks) {
   return shard_range(total_blocks, *k, *n);
 }
 
+// Files written by another dicesim may count differently: refuse them, and
+// warn when only the git revision differs (a rebuild, a local change).
+void require_this_version(const RunState& state, const std::string& path) {
+  if (state.program_version != DICESIM_VERSION)
+    throw InputError(path + ": written by dicesim " + state.program_version + ", this is " + DICESIM_VERSION);
+  if (state.git_revision != DICESIM_GIT_REVISION)
+    std::cerr << "warning: " << path << " was written by revision " << state.git_revision << ", this is "
+              << DICESIM_GIT_REVISION << "\n";
+}
+
 // The saved run that --resume continues, checked against this one.
 RunState resumable(const std::string& path, const RunConfig& config, std::string& shard, BlockRange& planned) {
   RunState state = read_run_state(path);
   if (state.config.document != config.document || state.config.seed != config.seed ||
       state.config.games != config.games)
     throw InputError(path + ": was written by another config, seed or game count than this run");
+  require_this_version(state, path);
   if (!shard.empty() && shard != state.shard)
     throw InputError(path + ": holds shard \"" + state.shard + "\", not \"" + shard + "\"");
   shard = state.shard;
@@ -162,11 +174,10 @@ int run(RunOptions options, bool check, const Cluster& cluster) {
   const std::string path = output_path(options, config, options.shard);
   if (cluster.leader()) check_writable(path);
 
-  RunInfo info{check ? "check" : "run",
-               options.threads > 0 ? options.threads : available_cpus(),
-               cluster.size(),
-               {planned},
-               options.shard};
+  std::vector<BlockRange> planned_ranges{planned};
+  join_ranges(planned_ranges);  // an empty shard plans nothing
+  RunInfo info{check ? "check" : "run", options.threads > 0 ? options.threads : available_cpus(), cluster.size(),
+               planned_ranges, options.shard};
   EngineOptions engine;
   engine.seed = config.seed;
   engine.threads = info.threads;
@@ -180,9 +191,12 @@ int run(RunOptions options, bool check, const Cluster& cluster) {
       write_results(path, config, so_far, info, nullptr, nullptr);
     };
   }
+  // SIGTERM too: it is how Slurm preempts or ends a job at its time limit.
   std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
   EngineOutput output = run_contests(contests, engine);
   std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
   cluster.gather(output);
   output.games_done = games_in(contests, output.done);
   return cluster.agree(cluster.leader() ? report(config, output, info, path, check) : 0);
@@ -207,6 +221,7 @@ int merge(const MergeOptions& options) {
       throw InputError(name + ": not from the same run as " + options.inputs[0] +
                        " (the config, seed or game count differ)");
     if (s.output.done != s.planned) throw InputError(name + ": is an interrupted run; resume it before merging");
+    require_this_version(s, name);
     for (std::size_t j = 0; j < i; ++j) {
       std::vector<BlockRange> both = s.planned;
       both.insert(both.end(), states[j].planned.begin(), states[j].planned.end());
@@ -302,9 +317,9 @@ int main(int argc, char** argv) {
     return dicesim::main_checked(argc, argv, cluster);
   } catch (const dicesim::InputError& e) {
     std::cerr << e.what() << "\n";
-    return dicesim::kExitBadInput;
+    return cluster.abort(dicesim::kExitBadInput);
   } catch (const std::exception& e) {
     std::cerr << "dicesim: error: " << e.what() << "\n";
-    return 3;
+    return cluster.abort(3);
   }
 }

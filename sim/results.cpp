@@ -334,11 +334,12 @@ void write_results(const std::string& path, const RunConfig& config, const Engin
   try {
     write_file(temporary, config, output, info, exact, checks);
     std::filesystem::rename(temporary, path);
-  } catch (...) {
+  } catch (const std::exception& e) {
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
-    throw;
+    throw h5::Error(path + ": cannot write the results file: " + e.what());
   }
+  h5::sync_directory(std::filesystem::path(path).parent_path().string());
 }
 
 void print_summary(std::ostream& out, const RunConfig& config, const EngineOutput& output) {

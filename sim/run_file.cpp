@@ -151,6 +151,19 @@ RunState read_run_state(const std::string& path) {
     out.complete = out.done == std::vector<BlockRange>{BlockRange{0, out.total_blocks}};
     out.wall_seconds = file.double_attribute("/", "wall_seconds");
     state.shard = file.string_attribute("/engine", "shard");
+    state.program_version = file.string_attribute("/", "program_version");
+    state.git_revision = file.string_attribute("/", "git_revision");
+    // Every game lands in exactly one bin of each seat's histogram.
+    for (std::size_t t = 0; t < contests.size(); ++t) {
+      const int seats = static_cast<int>(state.config.plan.tables[t].table.seats.size());
+      const TableCountsView counts(out.counters[t].data(), seats, state.config.game->score_axis().bins);
+      for (int seat = 0; seat < seats; ++seat) {
+        const std::vector<std::int64_t> scores = counts.scores_of(seat);
+        std::uint64_t total = 0;
+        for (std::int64_t c : scores) total += std::uint64_t(c);
+        if (total != out.games_done[t]) throw InputError(path + ": counts of " + keys[t] + " do not add up");
+      }
+    }
     if (file.string_attribute("/engine", "checksum") != checksum(state.config, out, state.planned, state.shard))
       throw InputError(path + ": checksum mismatch: the file was altered or damaged");
     return state;

@@ -18,6 +18,8 @@ struct RunState {
   EngineOutput output;              // counters, games, blocks done
   std::vector<BlockRange> planned;  // the blocks the run (or runs, merged) set out to play
   std::string shard;                // "K/N", or empty
+  std::string program_version;      // of the dicesim that wrote it
+  std::string git_revision;
 };
 
 void write_run_state(h5::Writer& file, const RunConfig& config, const EngineOutput& output,

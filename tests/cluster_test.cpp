@@ -154,6 +154,31 @@ TEST_F(Cluster, KilledAtRandomMomentsAndResumedEndsBitIdentical) {
   EXPECT_EQ(result_data(out), uninterrupted) << "after " << kills << " kills";
 }
 
+TEST_F(Cluster, ShardsWithNoBlocksAreFineToo) {
+  // More shards than blocks: some shards are empty, and still finish and merge.
+  std::string inputs;
+  for (int k = 1; k <= 200; ++k) {
+    const std::string shard_name = std::to_string(k) + "/200";  // (built apart: GCC 12 -Wrestrict false alarm)
+    const std::string out = dir.file("empty-" + std::to_string(k) + ".h5");
+    const auto shard = dicesim("run " + config + " --shard " + shard_name + " -o " + out + " --quiet");
+    ASSERT_EQ(shard.exit_code, 0) << k << ": " << shard.out;
+    inputs += " " + out;
+  }
+  const auto merged = dicesim("merge" + inputs + " -o " + dir.file("all.h5"));
+  ASSERT_EQ(merged.exit_code, 0) << merged.out;
+  EXPECT_EQ(result_data(dir.file("all.h5")), reference);
+}
+
+TEST_F(Cluster, MpiErrorsEndEveryRank) {
+  // Rank 0 cannot write: every rank must end (the test would time out if one waited).
+  const auto result =
+      testing::run_shell("timeout 60 mpirun -n 2 --oversubscribe --allow-run-as-root " + std::string(DICESIM_BINARY) +
+                         " run " + config + " -o " + dir.file("missing/out.h5") + " --quiet");
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.exit_code, 124) << "mpirun hung";
+  EXPECT_NE(result.out.find("cannot write the results file"), std::string::npos) << result.out;
+}
+
 TEST_F(Cluster, ResumeRefusesAnotherRunsFile) {
   ASSERT_EQ(dicesim("run " + config + " --shard 1/2 -o " + dir.file("a.h5") + " --quiet").exit_code, 0);
   const auto seed = dicesim("run " + config + " --seed 9 --resume " + dir.file("a.h5"));
@@ -180,22 +205,42 @@ TEST_F(Cluster, DamagedResultsFilesAreRefusedNeverACrash) {
     foreign.write("/x", std::vector<std::int64_t>{1, 2, 3});
     foreign.close();
   }
-  // Ours, with one counter changed.
-  std::filesystem::copy_file(good, dir.file("tampered.h5"));
-  {
-    const hid_t f = H5Fopen(dir.file("tampered.h5").c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  // Ours, with counters changed: one game moved between two scores (the
+  // totals still add up, only the checksum sees it), and one game added.
+  const auto alter = [&](const std::string& name, std::int64_t to_bin_3, std::int64_t to_bin_4) {
+    std::filesystem::copy_file(good, dir.file(name));
+    const hid_t f = H5Fopen(dir.file(name).c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
     const hid_t d = H5Dopen2(f, "/engine/counters", H5P_DEFAULT);
     std::vector<std::int64_t> counters(H5Sget_simple_extent_npoints(H5Dget_space(d)));
     H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, counters.data());
-    counters[3] += 1;
+    counters[3] += to_bin_3;
+    counters[4] += to_bin_4;
     H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, counters.data());
     H5Dclose(d);
+    H5Fclose(f);
+  };
+  alter("tampered.h5", 1, -1);
+  alter("extra.h5", 1, 0);
+  // Ours, with an attribute turned into an array (reading it must not overrun).
+  std::filesystem::copy_file(good, dir.file("array.h5"));
+  {
+    const hid_t f = H5Fopen(dir.file("array.h5").c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    H5Adelete(f, "wall_seconds");
+    const hsize_t four = 4;
+    const hid_t space = H5Screate_simple(1, &four, nullptr);
+    const hid_t attr = H5Acreate2(f, "wall_seconds", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+    const double values[4] = {1, 2, 3, 4};
+    H5Awrite(attr, H5T_NATIVE_DOUBLE, values);
+    H5Aclose(attr);
+    H5Sclose(space);
     H5Fclose(f);
   }
   const std::pair<const char*, const char*> cases[] = {{"cut.h5", "unreadable or truncated"},
                                                        {"text.h5", "unreadable or truncated"},
                                                        {"foreign.h5", "not a dicesim results file"},
-                                                       {"tampered.h5", "checksum mismatch"}};
+                                                       {"tampered.h5", "checksum mismatch"},
+                                                       {"extra.h5", "do not add up"},
+                                                       {"array.h5", "not a single value"}};
   for (const auto& [name, message] : cases) {
     const auto merged = dicesim("merge " + dir.file(name) + " " + good + " -o " + dir.file("m.h5"));
     EXPECT_EQ(merged.exit_code, 2) << name << ": " << merged.out;
@@ -213,8 +258,9 @@ TEST_F(Cluster, AFullDiskLeavesNoFileAndTheLastCheckpointIntact) {
   const std::string fresh = dir.file("fresh.h5");
   const auto full = testing::run_shell("ulimit -f 8 && " + std::string(DICESIM_BINARY) + " run " + config + " -o " +
                                        fresh + " --quiet");
-  EXPECT_NE(full.exit_code, 0);
-  EXPECT_NE(full.out.find("HDF5"), std::string::npos) << full.out;
+  EXPECT_EQ(full.exit_code, 3) << full.out;  // a clear error, not a crash
+  EXPECT_NE(full.out.find(fresh + ": cannot write the results file: writing failed: File too large"), std::string::npos)
+      << full.out;
   EXPECT_FALSE(std::filesystem::exists(fresh));
   for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
     EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << entry.path();
@@ -228,7 +274,7 @@ TEST_F(Cluster, AFullDiskLeavesNoFileAndTheLastCheckpointIntact) {
   const auto before = result_data(checkpoint);
   const auto resumed = testing::run_shell("ulimit -f 8 && " + std::string(DICESIM_BINARY) + " run " + config +
                                           " --resume " + checkpoint + " --checkpoint-every 0.05 --quiet");
-  EXPECT_NE(resumed.exit_code, 0);
+  EXPECT_EQ(resumed.exit_code, 3) << resumed.out;
   EXPECT_EQ(result_data(checkpoint), before);
 }
 

@@ -53,6 +53,9 @@ TEST(ParseCount, AcceptsIntegersInAnyNotation) {
   EXPECT_FALSE(parse_count("-5"));
   EXPECT_FALSE(parse_count("ten"));
   EXPECT_FALSE(parse_count("1e30"));
+  EXPECT_EQ(parse_count("18446744073709551615"), UINT64_MAX);
+  EXPECT_FALSE(parse_count("18446744073709551616"));
+  EXPECT_FALSE(parse_count("99999999999999999999"));
   EXPECT_FALSE(parse_count(""));
 }
 

@@ -69,7 +69,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     f.attribute("/", "name", in.text(8));
     f.attribute("/", "seed_text", in.byte() % 4 ? std::to_string(in.number()) : in.text(24));
     f.attribute("/", "games", in.number());
-    f.attribute("/", "wall_seconds", 1.0);
+    // Attributes of the wrong shape or type must be refused, not overrun.
+    if (in.byte() % 8 == 0)
+      f.attribute("/", "wall_seconds", in.numbers(4));
+    else
+      f.attribute("/", "wall_seconds", 1.0);
+    if (in.byte() % 16 == 0)
+      f.attribute("/", "program_version", in.numbers(3));
+    else
+      f.attribute("/", "program_version", std::string(DICESIM_VERSION));
+    f.attribute("/", "git_revision", in.text(12));
     std::vector<std::string> keys;
     for (std::size_t n = in.byte() % 5; n > 0; --n) keys.push_back(in.byte() % 2 ? "independent[\"a\"]" : in.text(12));
     f.write("/engine/keys", keys);
