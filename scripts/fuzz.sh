@@ -12,6 +12,7 @@ bash scripts/setup.sh
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DDICESIM_FUZZ=ON -DDICESIM_TESTS=OFF -DDICESIM_MPI=OFF >/dev/null
 cmake --build build-fuzz -j "$(nproc)" --target config_fuzzer results_fuzzer >/dev/null
+rm -rf build-fuzz/findings
 mkdir -p build-fuzz/findings build-fuzz/corpus/config build-fuzz/corpus/results
 cp configs/*.json tests/bad_configs/*.json build-fuzz/corpus/config/ 2>/dev/null || true
 for target in config results; do

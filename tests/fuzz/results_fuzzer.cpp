@@ -4,6 +4,7 @@
 // HDF5 library's own parsing of raw bytes is not what this target tests.)
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -34,6 +35,11 @@ class Bytes {  // reads fuzz input as a stream of small numbers and strings
     std::string s;
     for (std::size_t n = byte() % (most + 1); n > 0 && at_ < size_; --n) s += static_cast<char>(byte());
     return s;
+  }
+  std::vector<std::int64_t> several(std::size_t most) {  // an attribute array: at least 2 values
+    std::vector<std::int64_t> v = numbers(most);
+    v.resize(std::max<std::size_t>(v.size(), 2));
+    return v;
   }
   std::vector<std::int64_t> numbers(std::size_t most) {
     std::vector<std::int64_t> v(byte() % (most + 1));
@@ -71,11 +77,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     f.attribute("/", "games", in.number());
     // Attributes of the wrong shape or type must be refused, not overrun.
     if (in.byte() % 8 == 0)
-      f.attribute("/", "wall_seconds", in.numbers(4));
+      f.attribute("/", "wall_seconds", in.several(4));
     else
       f.attribute("/", "wall_seconds", 1.0);
     if (in.byte() % 16 == 0)
-      f.attribute("/", "program_version", in.numbers(3));
+      f.attribute("/", "program_version", in.several(3));
     else
       f.attribute("/", "program_version", std::string(DICESIM_VERSION));
     f.attribute("/", "git_revision", in.text(12));
