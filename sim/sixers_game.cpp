@@ -49,6 +49,11 @@ class SixersGame final : public Game {
     const int seats = static_cast<int>(table.seats.size());
     const Policy* policy[kMaxSeats];
     for (int s = 0; s < seats; ++s) policy[s] = &policies_[table.seats[s]];
+    if (seats == 1) {  // a distribution: one turn a game, and it always "wins"
+      for (std::uint64_t g = 0; g < games; ++g) ++counts.score(0, play_turn(hands_, *policy[0], kNoTarget, rng));
+      counts.wins(0) += static_cast<std::int64_t>(games);
+      return;
+    }
     int score[kMaxSeats];
     for (std::uint64_t g = 0; g < games; ++g) {
       int lowest = INT_MAX;
