@@ -161,7 +161,6 @@ EngineOutput run_contests(const std::vector<Contest>& contests, const EngineOpti
     out.done = {BlockRange{range.begin, next}};
     join_ranges(out.done);
     out.games_done = games_in(contests, out.done);
-    out.complete = out.done == std::vector<BlockRange>{BlockRange{0, out.total_blocks}};
     out.wall_seconds = seconds_since(start);
   };
 

@@ -39,8 +39,9 @@ struct EngineOutput {
   std::vector<std::uint64_t> games_done;            // per contest
   std::vector<BlockRange> done;                     // blocks played: disjoint, sorted
   std::uint64_t total_blocks = 0;
-  bool complete = false;  // done covers every block
   double wall_seconds = 0;
+
+  bool complete() const { return done == std::vector<BlockRange>{BlockRange{0, total_blocks}}; }
 };
 
 struct EngineOptions {

@@ -102,6 +102,13 @@ BlockRange planned_range(const std::string& shard, std::uint64_t total_blocks) {
   return shard_range(total_blocks, *k, *n);
 }
 
+// A planned range as the joined list every file stores: empty for an empty shard.
+std::vector<BlockRange> planned_list(BlockRange planned) {
+  std::vector<BlockRange> ranges{planned};
+  join_ranges(ranges);
+  return ranges;
+}
+
 // Files written by another dicesim may count differently: refuse them, and
 // warn when only the git revision differs (a rebuild, a local change).
 void require_this_version(const RunState& state, const std::string& path) {
@@ -115,8 +122,7 @@ void require_this_version(const RunState& state, const std::string& path) {
 // The saved run that --resume continues, checked against this one.
 RunState resumable(const std::string& path, const RunConfig& config, std::string& shard, BlockRange& planned) {
   RunState state = read_run_state(path);
-  if (state.config.document != config.document || state.config.seed != config.seed ||
-      state.config.games != config.games)
+  if (!same_run(state.config, config))
     throw InputError(path + ": was written by another config, seed or game count than this run");
   require_this_version(state, path);
   if (!shard.empty() && shard != state.shard)
@@ -125,8 +131,10 @@ RunState resumable(const std::string& path, const RunConfig& config, std::string
   planned = planned_range(shard, state.output.total_blocks);
   const bool prefix =
       state.output.done.empty() || (state.output.done.size() == 1 && state.output.done.front().begin == planned.begin);
-  if (state.planned != std::vector<BlockRange>{planned} || !prefix)
-    throw InputError(path + ": is a merge of several runs; only a single run or shard can be resumed");
+  if (state.planned != planned_list(planned) || !prefix)
+    throw InputError(path +
+                     ": holds several separate block ranges (a merge, or an interrupted MPI run); only a "
+                     "single-process run or shard can be resumed");
   return state;
 }
 
@@ -135,8 +143,8 @@ std::string output_path(const RunOptions& options, const RunConfig& config, cons
   if (!options.resume.empty()) return options.resume;
   std::filesystem::create_directories("results");
   std::string suffix;
-  if (!shard.empty())
-    suffix = ".shard-" + shard.substr(0, shard.find('/')) + "-of-" + shard.substr(shard.find('/') + 1);
+  if (const std::size_t slash = shard.find('/'); slash != std::string::npos)
+    suffix = ".shard-" + shard.substr(0, slash) + "-of-" + shard.substr(slash + 1);
   return "results/" + config.name + suffix + ".h5";
 }
 
@@ -174,10 +182,8 @@ int run(RunOptions options, bool check, const Cluster& cluster) {
   const std::string path = output_path(options, config, options.shard);
   if (cluster.leader()) check_writable(path);
 
-  std::vector<BlockRange> planned_ranges{planned};
-  join_ranges(planned_ranges);  // an empty shard plans nothing
   RunInfo info{check ? "check" : "run", options.threads > 0 ? options.threads : available_cpus(), cluster.size(),
-               planned_ranges, options.shard};
+               planned_list(planned), options.shard};
   EngineOptions engine;
   engine.seed = config.seed;
   engine.threads = info.threads;
@@ -216,8 +222,7 @@ int merge(const MergeOptions& options) {
   for (std::size_t i = 0; i < states.size(); ++i) {
     const RunState& s = states[i];
     const std::string& name = options.inputs[i];
-    if (s.config.document != first.config.document || s.config.seed != first.config.seed ||
-        s.config.games != first.config.games)
+    if (!same_run(s.config, first.config))
       throw InputError(name + ": not from the same run as " + options.inputs[0] +
                        " (the config, seed or game count differ)");
     if (s.output.done != s.planned) throw InputError(name + ": is an interrupted run; resume it before merging");
@@ -239,14 +244,13 @@ int merge(const MergeOptions& options) {
   join_ranges(planned);
   const std::vector<Contest> contests = make_contests(first.config);
   merged.games_done = games_in(contests, merged.done);
-  merged.complete = merged.done == std::vector<BlockRange>{BlockRange{0, merged.total_blocks}};
   check_writable(options.output);
   write_results(options.output, first.config, merged, {"merge", 0, 1, planned, ""}, nullptr, nullptr);
   print_summary(std::cout, first.config, merged);
   std::uint64_t blocks = 0;
   for (const BlockRange& r : merged.done) blocks += r.end - r.begin;
   std::cout << "\nmerged " << states.size() << " files into " << options.output << ": " << blocks << " of "
-            << merged.total_blocks << " blocks" << (merged.complete ? ", complete" : ", not complete yet") << "\n";
+            << merged.total_blocks << " blocks" << (merged.complete() ? ", complete" : ", not complete yet") << "\n";
   return 0;
 }
 

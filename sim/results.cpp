@@ -217,7 +217,7 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
   file.attribute("/", "seed_text", std::to_string(config.seed));
   file.attribute("/", "games", static_cast<std::int64_t>(config.games));
   file.attribute("/", "block_games", static_cast<std::int64_t>(kBlockGames));
-  file.attribute("/", "complete", static_cast<std::int64_t>(output.complete));
+  file.attribute("/", "complete", static_cast<std::int64_t>(output.complete()));
   file.attribute("/", "wall_seconds", output.wall_seconds);
   file.attribute("/", "threads", static_cast<std::int64_t>(info.threads));
   file.attribute("/", "ranks", static_cast<std::int64_t>(info.ranks));

@@ -60,6 +60,10 @@ bool covers(const std::vector<BlockRange>& outer, const std::vector<BlockRange>&
 
 }  // namespace
 
+bool same_run(const RunConfig& a, const RunConfig& b) {
+  return a.document == b.document && a.seed == b.seed && a.games == b.games;
+}
+
 BlockRange shard_range(std::uint64_t total_blocks, std::uint64_t k, std::uint64_t n) {
   const auto at = [&](std::uint64_t i) {
     return static_cast<std::uint64_t>(static_cast<unsigned __int128>(total_blocks) * i / n);
@@ -123,9 +127,8 @@ RunState read_run_state(const std::string& path) {
     out.total_blocks = first_blocks(contests).back();
     if (file.int_attribute("/engine", "total_blocks") != static_cast<std::int64_t>(out.total_blocks))
       throw InputError(path + ": block count does not match its config");
-    if (file.strings("/engine/keys").size() != contests.size())
-      throw InputError(path + ": its tables do not match its config");
     const std::vector<std::string> keys = file.strings("/engine/keys");
+    if (keys.size() != contests.size()) throw InputError(path + ": its tables do not match its config");
     const std::vector<std::int64_t> offsets = file.int64s("/engine/offsets");
     const std::vector<std::int64_t> counters = file.int64s("/engine/counters");
     if (offsets.size() != contests.size() + 1 || offsets.front() != 0 ||
@@ -148,7 +151,6 @@ RunState read_run_state(const std::string& path) {
     if (!std::equal(games.begin(), games.end(), out.games_done.begin(), out.games_done.end(),
                     [](std::int64_t a, std::uint64_t b) { return a >= 0 && std::uint64_t(a) == b; }))
       throw InputError(path + ": games played do not match the blocks done");
-    out.complete = out.done == std::vector<BlockRange>{BlockRange{0, out.total_blocks}};
     out.wall_seconds = file.double_attribute("/", "wall_seconds");
     state.shard = file.string_attribute("/engine", "shard");
     state.program_version = file.string_attribute("/", "program_version");

@@ -25,6 +25,10 @@ struct RunState {
 void write_run_state(h5::Writer& file, const RunConfig& config, const EngineOutput& output,
                      const std::vector<BlockRange>& planned, const std::string& shard);
 
+// Whether two runs are the same run (config, seed and games), so that their
+// counts may be added or continued.
+bool same_run(const RunConfig& a, const RunConfig& b);
+
 // Reads and validates; anything truncated, foreign, inconsistent or altered
 // is an InputError naming the file.
 RunState read_run_state(const std::string& path);

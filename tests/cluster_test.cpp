@@ -164,6 +164,9 @@ TEST_F(Cluster, ShardsWithNoBlocksAreFineToo) {
     ASSERT_EQ(shard.exit_code, 0) << k << ": " << shard.out;
     inputs += " " + out;
   }
+  // A finished empty shard resumes to itself too.
+  const auto again = dicesim("run " + config + " --resume " + dir.file("empty-1.h5") + " --quiet");
+  EXPECT_EQ(again.exit_code, 0) << again.out;
   const auto merged = dicesim("merge" + inputs + " -o " + dir.file("all.h5"));
   ASSERT_EQ(merged.exit_code, 0) << merged.out;
   EXPECT_EQ(result_data(dir.file("all.h5")), reference);

@@ -40,7 +40,7 @@ TEST(Engine, EveryGameIsPlayedOnceIncludingTheShortLastBlock) {
   RunConfig config = load_run_config(json::parse(kConfig), "test");
   config.games = 3 * kBlockGames + 17;
   const EngineOutput out = play(config, 2);
-  EXPECT_TRUE(out.complete);
+  EXPECT_TRUE(out.complete());
   for (std::size_t t = 0; t < config.plan.tables.size(); ++t) {
     EXPECT_EQ(out.games_done[t], config.games);
     const int seats = static_cast<int>(config.plan.tables[t].table.seats.size());
@@ -81,7 +81,7 @@ TEST(Engine, AStopRequestEndsEarlyWithConsistentPartialCounts) {
   });
   const EngineOutput out = play(config, 2, &stop);
   stopper.join();
-  EXPECT_FALSE(out.complete);
+  EXPECT_FALSE(out.complete());
   std::uint64_t played = 0;
   for (std::size_t t = 0; t < config.plan.tables.size(); ++t) {
     played += out.games_done[t];
