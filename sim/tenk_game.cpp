@@ -46,24 +46,43 @@ class TenkGame final : public Game {
   json rules() const override { return rules_json(rules_); }
 
   int score_bins() const { return (rules_.target + 10000) / kPoint + 1; }
-  int turn_bins() const { return rules_.max_rounds + 2; }
 
-  ScoreAxis score_axis() const override {
-    return {0, score_bins(), "final score / 50 (target + 10000 and above in the last bin)"};
+  // The measures, in this order (see configs/README.md).
+  enum : int { kScore, kTurns, kTurnScore, kFirstTurn, kPlace };
+  std::vector<Measure> measures() const override {
+    const int capped = rules_.max_rounds + 1;
+    return {
+        {"score", "final score (target + 10000 and above in the last bin)", "points", 0, kPoint, score_bins()},
+        {"turns", "turns the seat played; the last bin (" + std::to_string(capped) + ") counts games cut at max_rounds",
+         "turns", 0, 1, capped + 1},
+        {"turn_score", "the score of every turn (0: a bust; 20000 and above in the last bin)", "points", 0, kPoint,
+         kTurnBins},
+        {"first_turn", "the score of the seat's first turn (20000 and above in the last bin)", "points", 0, kPoint,
+         kTurnBins},
+        {"place", "finishing place (1: won; shared places count for each seat)", "place", 1, 1, kMaxPlayers},
+    };
   }
 
   void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const override {
     const int seats = static_cast<int>(table.seats.size());
     const Policy* policy[kMaxPlayers];
-    for (int s = 0; s < seats; ++s) policy[s] = &policies_[table.seats[s]];
+    std::int64_t* turn_scores[kMaxPlayers];
+    for (int s = 0; s < seats; ++s) {
+      policy[s] = &policies_[table.seats[s]];
+      turn_scores[s] = counts.histogram(kTurnScore, s);
+    }
     const int last_score_bin = score_bins() - 1;
+    const auto clamp = [](int bin, int last) { return bin < last ? bin : last; };
     GameResult result;
     for (std::uint64_t g = 0; g < games; ++g) {
-      play_game(scoring_, policy, seats, rng, result, [](int, int) {});
+      play_game(scoring_, policy, seats, rng, result,
+                [&](int s, int score) { ++turn_scores[s][clamp(score / kPoint, kTurnBins - 1)]; });
       int winners = 0, winner = 0;
       for (int s = 0; s < seats; ++s) {
-        const int bin = result.score[s] / kPoint;
-        ++counts.score(s, bin < last_score_bin ? bin : last_score_bin);
+        ++counts.histogram(kScore, s)[clamp(result.score[s] / kPoint, last_score_bin)];
+        ++counts.histogram(kTurns, s)[result.capped ? rules_.max_rounds + 1 : result.turns[s]];
+        ++counts.histogram(kFirstTurn, s)[clamp(result.first_turn[s] / kPoint, kTurnBins - 1)];
+        ++counts.histogram(kPlace, s)[result.place[s] - 1];
         if (result.place[s] == 1) ++winners, winner = s;
       }
       if (winners == 1) {
@@ -75,7 +94,19 @@ class TenkGame final : public Game {
     }
   }
 
-  std::optional<TableOdds> exact(const Table&) const override { return std::nullopt; }
+  // The first seat's first turn starts fresh with nothing banked, so its
+  // distribution is one turn's (later seats may chase a first seat that
+  // reached the target, or take over its position under IV.5).
+  std::optional<TableOdds> exact(const Table& table) const override {
+    TableOdds odds;
+    odds.probability.resize(kFirstTurn + 1);
+    odds.probability[kFirstTurn].resize(table.seats.size());
+    const std::vector<double> p = turn_distribution(scoring_, policies_[table.seats[0]]);
+    std::vector<double>& first = odds.probability[kFirstTurn][0];
+    first.assign(kTurnBins, 0.0);
+    for (std::size_t k = 0; k < p.size(); ++k) first[std::min<std::size_t>(k, kTurnBins - 1)] += p[k];
+    return odds;
+  }
 
   const Scoring& scoring() const { return scoring_; }
   const Policy& policy(int strategy) const { return policies_[strategy]; }
