@@ -45,8 +45,8 @@ Policy critical_score(const JsonNode& spec, const Scoring& scoring, Solutions& s
   const StopTable& stop = solutions.stop();
   for (int n = 1; n <= scoring.rules().dice; ++n)
     if (!std::isfinite(stop.cs[n]))
-      spec.at("family").fail("critical_score cannot play these rules: every throw of " + std::to_string(n) +
-                             " dice scores, so Cs(" + std::to_string(n) + ") is infinite and it would never bank");
+      spec.at("family").fail("critical_score cannot play these rules: every throw with " + std::to_string(n) +
+                             " in hand scores, so Cs(" + std::to_string(n) + ") is infinite and it would never bank");
   return from_rule(scoring.rules(), [&](int dice, int, int total) { return total <= stop.cs[dice]; });
 }
 
@@ -58,8 +58,8 @@ Policy ev_heuristic(const JsonNode& spec, const Scoring& scoring) {
     for (int pending = 0; pending < rules.pending_faces(); ++pending) {
       stats[n][pending] = throw_stats(scoring, n, pending);
       if (stats[n][pending].p[0] == 0 && rules.reachable(n, pending))
-        spec.at("family").fail("ev_heuristic cannot play these rules: every throw of " + std::to_string(n) +
-                               " dice scores, so it would never bank");
+        spec.at("family").fail("ev_heuristic cannot play these rules: every throw with " + std::to_string(n) +
+                               " in hand scores, so it would never bank");
     }
   // Expected gain of the next throw against the opportunity cost, the turn
   // total times the chance of scoring nothing.

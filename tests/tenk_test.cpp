@@ -12,6 +12,7 @@
 #include "tenk_exact.h"
 #include "tenk_rules.h"
 #include "tenk_strategies.h"
+#include "test_util.h"
 
 namespace dicesim::tenk {
 namespace {
@@ -392,6 +393,20 @@ TEST(TenkRules, BadRulesNameThePath) {
   const Scoring every_face_scores(rules_from({{"single", {{"2", 50}, {"3", 50}, {"4", 50}, {"6", 50}}}}));
   EXPECT_THROW(compile(every_face_scores, {{"family", "ev_heuristic"}}), InputError);
   EXPECT_THROW(compile(every_face_scores, {{"family", "critical_score"}}), InputError);
+}
+
+TEST(TenkCli, SolvePrintsTheSeedTablesAndCheckPassesOnAConfig) {
+  const auto solve = testing::dicesim("solve tenk --rules seed000");
+  ASSERT_EQ(solve.exit_code, 0) << solve.out;
+  EXPECT_NE(solve.out.find("22454.28"), std::string::npos) << solve.out;  // Cs(6)
+  const auto seed003 = testing::dicesim("solve tenk --rules seed003");
+  ASSERT_EQ(seed003.exit_code, 0) << seed003.out;
+  EXPECT_NE(seed003.out.find("45576"), std::string::npos);
+  testing::TempDir dir;
+  const auto check = testing::dicesim("check " + testing::source_path("configs/tenk_seed003.json") +
+                                      " --games 20000 --output " + dir.file("t.h5"));
+  EXPECT_EQ(check.exit_code, 0) << check.out;
+  EXPECT_NE(check.out.find("0 beyond |z| > 5"), std::string::npos) << check.out;
 }
 
 }  // namespace
