@@ -218,7 +218,10 @@ void print_solution(const SolveOptions& options) {
   std::cout << "10,000 rules: " << rules_json(scoring.rules()).dump() << "\n\n";
   print_throw_tables(scoring);
   if (scoring.rules().add_to_triple || scoring.rules().three_pairs > 0) print_pattern_tables(scoring);
-  std::cout << "\nOne turn from a fresh start (exact): mean score and P(zero turn)\n"
+  Solutions solutions(scoring);
+  std::cout << "\noptimal_expected: the most a turn can score on average (value iteration, target ignored): "
+            << solutions.optimal_mean() << "\n";
+  std::cout << "\nOne turn from a fresh start (exact, a total reaching the target banks): mean score and P(zero turn)\n"
             << std::left << std::setw(24) << "strategy" << std::right << std::setw(12) << "mean" << std::setw(12)
             << "sd" << std::setw(12) << "P(0)"
             << "\n";

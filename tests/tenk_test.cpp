@@ -364,6 +364,22 @@ TEST(TenkGame, ExactTargetIsHitExactly) {
   }
 }
 
+TEST(TenkRules, OptionalConstraintsOfSeed000) {
+  const Rules r = rules_from({{"no_stop_on_hot_dice", true}, {"high_bank_minimum", 500}, {"exact_target", true}});
+  EXPECT_TRUE(may_bank(r, 0, 400, false));
+  EXPECT_FALSE(may_bank(r, 0, 400, true));      // IV.1: the next throw would use all six dice
+  EXPECT_FALSE(may_bank(r, 5050, 400, false));  // IV.2: 500 above 5000
+  EXPECT_TRUE(may_bank(r, 5000, 400, false));
+  EXPECT_TRUE(may_bank(r, 9900, 100, true));  // IV.3: the exact target needs no minimum
+  // IV.5: the optimum takes over a good position; bank_at 350 never wants
+  // to throw on from a position someone banked at 350.
+  const Scoring s(rules_from({{"continue_previous", true}}));
+  const Policy optimal = compile(s, {{"family", "optimal_expected"}});
+  EXPECT_TRUE(optimal.takes_over(0, 0, 6, 350));
+  EXPECT_FALSE(optimal.takes_over(0, 0, 1, 350));
+  EXPECT_FALSE(compile(s, {{"family", "bank_at"}, {"total", 350}}).takes_over(0, 0, 6, 350));
+}
+
 TEST(TenkRules, PresetsCanBeOverriddenKeyByKey) {
   const Rules r = rules_from({{"preset", "seed003"}, {"straight", 1500}, {"single", {{"5", 100}}}});
   EXPECT_EQ(r.straight, 1500);
