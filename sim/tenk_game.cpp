@@ -200,6 +200,27 @@ void print_pattern_tables(const Scoring& scoring) {
     }
 }
 
+// The smallest turn total at which each strategy banks, by dice for the
+// next throw (no pending triple, the ordinary bank minimum); "-" = throws
+// on to the end of the table.
+void print_bank_totals(const TenkGame& game) {
+  const Rules& r = game.scoring().rules();
+  std::cout << "\nBanks from this turn total on, by dice for the next throw\n"
+            << std::left << std::setw(24) << "strategy" << std::right;
+  for (int n = 1; n <= r.dice; ++n) std::cout << std::setw(9) << ("n=" + std::to_string(n));
+  std::cout << "\n";
+  for (std::size_t i = 0; i < game.strategies().size(); ++i) {
+    const Policy& policy = game.policy(static_cast<int>(i));
+    std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right;
+    for (int n = 1; n <= r.dice; ++n) {
+      int slot = 0;
+      while (slot < policy.slots() && policy.throws(0, kNoPending, n, slot * kPoint)) ++slot;
+      std::cout << std::setw(9) << (slot < policy.slots() ? std::to_string(slot * kPoint) : "-");
+    }
+    std::cout << "\n";
+  }
+}
+
 void print_solution(const SolveOptions& options) {
   json config = json::object();
   if (!options.config.empty()) {
@@ -232,6 +253,7 @@ void print_solution(const SolveOptions& options) {
               << m.mean * kPoint << std::setw(12) << m.sd * kPoint << std::setw(12) << std::setprecision(6) << p[0]
               << std::setprecision(2) << "\n";
   }
+  print_bank_totals(game);
 }
 
 void add_solve_command(CLI::App& solve) {
