@@ -282,6 +282,24 @@ TEST(TenkExact, TurnDistributionMatchesPlay) {
   expect_turns_match(partial, compile(partial, {{"family", "optimal_expected"}}), 4);
 }
 
+double turns_mean_z(const Scoring& s, const Policy& policy, std::uint64_t seed) {
+  const stats::Moments exact = stats::exact_moments(turn_distribution(s, policy), 0);
+  Rng rng(seed);
+  constexpr std::uint64_t kTurns = 200000;
+  double sum = 0;
+  for (std::uint64_t t = 0; t < kTurns; ++t)
+    sum += play_turn(s, policy, 0, {0, s.rules().dice, kNoPending}, -1, rng).score / kPoint;
+  return stats::mean_z(sum / kTurns, kTurns, exact);
+}
+
+// The same comparison sees a die that shows 1 with 7/37 instead of 1/6.
+TEST(TenkExact, TheComparisonCatchesABiasedDie) {
+  bias_dice_for_testing(true);
+  const Scoring biased(preset("seed000"));
+  bias_dice_for_testing(false);
+  EXPECT_GT(turns_mean_z(biased, compile(biased, {{"family", "optimal_expected"}}), 5), 5);
+}
+
 TEST(TenkExact, PartialSettingAsideHelpsTheOptimum) {
   const Scoring all_scoring(preset("seed000"));
   Solutions all(all_scoring);
