@@ -80,6 +80,9 @@ inline TurnResult play_turn(const Scoring& scoring, const Policy& policy, int ba
   const Rules& rules = scoring.rules();
   const int regime = regime_of(rules, banked);
   const bool partial = rules.partial_set_aside;
+  const bool exact = rules.exact_target;
+  const bool chase = beat >= 0 && policy.chase;
+  const int to_target = rules.target - banked;
   int total = start.total, dice = start.dice, pending = start.pending;
   for (;;) {
     const int i = scoring.roll(dice, rng);
@@ -90,14 +93,10 @@ inline TurnResult play_turn(const Scoring& scoring, const Policy& policy, int ba
     const bool hot = packed_used(move) == dice;
     dice = hot ? rules.dice : dice - packed_used(move);
     pending = hot ? kNoPending : packed_pending(move);
-    const int after = banked + total;
-    if (rules.exact_target && after > rules.target) return {};
+    if (exact && total > to_target) return {};
     if (!may_bank(rules, banked, total, hot)) continue;
-    bool bank;
-    if (beat >= 0 && policy.chase)
-      bank = after > beat || (rules.exact_target && after == rules.target);
-    else
-      bank = after >= rules.target || !policy.throws(regime, pending, dice, total);
+    const bool bank = chase ? banked + total > beat || (exact && total == to_target)
+                            : total >= to_target || !policy.throws(regime, pending, dice, total);
     if (bank) return {total, {total, dice, pending}};
   }
 }
