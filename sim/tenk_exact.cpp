@@ -1,6 +1,7 @@
 #include "tenk_exact.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace dicesim::tenk {
@@ -24,6 +25,38 @@ ThrowStats throw_stats(const Scoring& scoring, int dice, int pending) {
   return t;
 }
 
+namespace {
+
+// W(I, p) with a pending face: the states (I, p) lead to (K, p') with
+// p' != p, so there is no ordering to solve them in one pass; iterate
+// W <- sum P (S + W) from 0, which converges geometrically (every throw ends
+// the run with probability at least min P(I,0) > 0).
+std::array<std::array<double, 7>, 7> pending_gather(const Scoring& scoring) {
+  const Rules& rules = scoring.rules();
+  std::array<std::array<double, 7>, 7> w{};
+  for (int sweep = 0; sweep < 100000; ++sweep) {
+    double change = 0;
+    for (int n = 1; n <= rules.dice; ++n)
+      for (int pending = 0; pending < rules.pending_faces(); ++pending) {
+        if (!rules.reachable(n, pending)) continue;
+        double sum = 0;
+        for (int i = 0; i < scoring.multisets(n); ++i) {
+          const std::uint32_t move = scoring.best(n, pending, i);
+          if (move == 0) continue;
+          const bool hot = packed_used(move) == n;
+          const int next = scoring.next_dice(n, packed_used(move));
+          sum += scoring.probability(n, i) * (packed_points(move) + w[next][hot ? kNoPending : packed_pending(move)]);
+        }
+        change = std::max(change, std::abs(sum - w[n][pending]));
+        w[n][pending] = sum;
+      }
+    if (change < 1e-10) break;
+  }
+  return w;
+}
+
+}  // namespace
+
 StopTable stop_table(const Scoring& scoring) {
   // W(I) = sum_K P(I,K) (W(K) + S(I,K)): K < I or K = dice (hot dice), so
   // each W(I) is a + b W(dice), solved from the smallest I up.
@@ -45,10 +78,23 @@ StopTable stop_table(const Scoring& scoring) {
   }
   StopTable out;
   const double w_full = a[dice] / (1 - b[dice]);
+  const auto critical = [](double w, double zero) {
+    return zero > 0 ? w * (1 - zero) / zero : std::numeric_limits<double>::infinity();
+  };
+  for (int n = 1; n <= dice; ++n) out.w[n] = a[n] + b[n] * w_full;
+  if (scoring.rules().add_to_triple) {
+    const auto w = pending_gather(scoring);
+    for (int n = 1; n <= dice; ++n) {
+      out.w[n] = w[n][kNoPending];
+      for (int pending = 1; pending < 7; ++pending)
+        out.cs_pending[n][pending] = critical(w[n][pending], throw_stats(scoring, n, pending).p[0]);
+    }
+  }
   for (int n = 1; n <= dice; ++n) {
-    out.w[n] = a[n] + b[n] * w_full;
-    const double zero = t[n].p[0];
-    out.cs[n] = zero > 0 ? out.w[n] * (1 - zero) / zero : std::numeric_limits<double>::infinity();
+    out.cs[n] = critical(out.w[n], t[n].p[0]);
+    out.cs_pending[n][kNoPending] = out.cs[n];
+    if (!scoring.rules().add_to_triple)
+      for (int pending = 1; pending < 7; ++pending) out.cs_pending[n][pending] = out.cs[n];
   }
   return out;
 }

@@ -25,10 +25,13 @@ struct ThrowStats {
 ThrowStats throw_stats(const Scoring& scoring, int dice, int pending = kNoPending);
 
 // Seed 000's Table 2 from Table 1: W(I), the mean score gathered throwing
-// I dice until a zero, and Cs(I) = W(I)(1 - P(I,0)) / P(I,0). Pending-free.
+// I dice until a zero, and Cs(I) = W(I)(1 - P(I,0)) / P(I,0). With
+// add_to_triple, W and Cs also depend on the pending face: cs_pending[I][p]
+// (cs_pending[I][0] == cs[I]).
 struct StopTable {
   std::array<double, 7> w{};
   std::array<double, 7> cs{};  // infinite where nothing-scores has probability 0
+  std::array<std::array<double, 7>, 7> cs_pending{};
 };
 StopTable stop_table(const Scoring& scoring);
 

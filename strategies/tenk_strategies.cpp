@@ -43,11 +43,13 @@ Policy bank_at(const JsonNode& spec, const Rules& rules) {
 Policy critical_score(const JsonNode& spec, const Scoring& scoring, Solutions& solutions) {
   spec.only_keys({"name", "family", "chase"});
   const StopTable& stop = solutions.stop();
-  for (int n = 1; n <= scoring.rules().dice; ++n)
-    if (!std::isfinite(stop.cs[n]))
-      spec.at("family").fail("critical_score cannot play these rules: every throw with " + std::to_string(n) +
-                             " in hand scores, so Cs(" + std::to_string(n) + ") is infinite and it would never bank");
-  return from_rule(scoring.rules(), [&](int dice, int, int total) { return total <= stop.cs[dice]; });
+  const Rules& rules = scoring.rules();
+  for (int n = 1; n <= rules.dice; ++n)
+    for (int pending = 0; pending < rules.pending_faces(); ++pending)
+      if (rules.reachable(n, pending) && !std::isfinite(stop.cs_pending[n][pending]))
+        spec.at("family").fail("critical_score cannot play these rules: every throw with " + std::to_string(n) +
+                               " in hand scores, so Cs(" + std::to_string(n) + ") is infinite and it would never bank");
+  return from_rule(rules, [&](int dice, int pending, int total) { return total <= stop.cs_pending[dice][pending]; });
 }
 
 Policy ev_heuristic(const JsonNode& spec, const Scoring& scoring) {

@@ -115,6 +115,16 @@ TEST(TenkSeed000, Table2) {
   }
 }
 
+// With a pending triple of 2s, one die scores 100 (a 1), 50 (a 5) or 200
+// (a 2), each time hot dice: W(1, 2) = (350 + 3 W(6)) / 6, and with
+// P(zero) = 1/2, Cs(1, 2) = W(1, 2).
+TEST(TenkSeed003, CriticalScoresKnowThePendingTriple) {
+  const StopTable stop = stop_table(Scoring(preset("seed003")));
+  EXPECT_NEAR(stop.cs_pending[1][2], (350 + 3 * stop.w[6]) / 6, 1e-6);
+  EXPECT_EQ(stop.cs_pending[1][0], stop.cs[1]);
+  EXPECT_GT(stop.cs_pending[1][2], stop.cs[1]);
+}
+
 std::uint64_t successes(const Scoring& s, int dice, int pending) {
   std::uint64_t n = 0;
   for (int i = 0; i < s.multisets(dice); ++i)
