@@ -375,6 +375,31 @@ TEST(TenkGame, AGameThatCannotEndIsCappedNotHung) {
   EXPECT_EQ(turns, 6);
 }
 
+// IV.5 at the table: one round, bank_at 350 first, the optimum second. The
+// second seat's first turn is a fresh turn (its exact distribution) unless
+// it may take over the first seat's banked position, which pays.
+double second_seat_first_turn_z(bool continue_previous) {
+  const Scoring s(rules_from({{"continue_previous", continue_previous}, {"max_rounds", 1}}));
+  const Policy first = compile(s, {{"family", "bank_at"}, {"total", 350}});
+  const Policy second = compile(s, {{"family", "optimal_expected"}});
+  const stats::Moments fresh = stats::exact_moments(turn_distribution(s, second), 0);
+  const Policy* seats[] = {&first, &second};
+  Rng rng(11);
+  constexpr int kGames = 100000;
+  double sum = 0;
+  GameResult r;
+  for (int g = 0; g < kGames; ++g) {
+    play_game(s, seats, 2, rng, r, [](int, int) {});
+    sum += r.first_turn[1] / kPoint;
+  }
+  return stats::mean_z(sum / kGames, kGames, fresh);
+}
+
+TEST(TenkGame, TakingOverThePreviousPositionPays) {
+  EXPECT_LT(std::abs(second_seat_first_turn_z(false)), 5);
+  EXPECT_GT(second_seat_first_turn_z(true), 5);
+}
+
 TEST(TenkGame, ExactTargetIsHitExactly) {
   const Scoring s(rules_from({{"exact_target", true}, {"target", 2000}}));
   const Policy ev = compile(s, {{"family", "ev_heuristic"}});
