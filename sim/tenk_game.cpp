@@ -19,7 +19,6 @@ constexpr int kTurnBins = 20000 / kPoint + 1;  // single-turn scores 0..20000, h
 
 // Tables of 2..8 players; a game has no meaning alone (no distributions).
 void check_contests(const JsonNode& config) {
-  const JsonNode missing(json(json::object()), config.file());
   const std::optional<JsonNode> contests = config.find("contests");
   const auto fail_size = [](const JsonNode& node) {
     node.fail("10,000 needs 2 to " + std::to_string(kMaxPlayers) + " players at a table");
