@@ -44,15 +44,22 @@ class RollTable {
     // one 64-bit draw gives a column and a level, two Lemire reductions
     // that run side by side.
     std::uint32_t sample(Rng& rng) const {
+      std::uint32_t column, level;
+      draw(rng, columns, level_range, column, level);
+      const std::uint64_t entry = alias[column];
+      // A coin flip for many columns: select without a branch to mispredict.
+      const std::uint32_t use_alias = -static_cast<std::uint32_t>(level >= static_cast<std::uint32_t>(entry));
+      return column ^ ((column ^ static_cast<std::uint32_t>(entry >> 32)) & use_alias);
+    }
+    // The column and the level of one draw, for samplers that keep their
+    // own per-column payload (the multiset is the column's when the level
+    // is below the column's threshold, else its alias).
+    static void draw(Rng& rng, std::uint32_t columns, std::uint32_t level_range, std::uint32_t& column,
+                     std::uint32_t& level) {
       for (;;) {
         const std::uint64_t bits = rng();
-        std::uint32_t column, level;
         if (!lemire_below(static_cast<std::uint32_t>(bits), columns, column)) continue;
-        if (!lemire_below(static_cast<std::uint32_t>(bits >> 32), level_range, level)) continue;
-        const std::uint64_t entry = alias[column];
-        // A coin flip for many columns: select without a branch to mispredict.
-        const std::uint32_t use_alias = -static_cast<std::uint32_t>(level >= static_cast<std::uint32_t>(entry));
-        return column ^ ((column ^ static_cast<std::uint32_t>(entry >> 32)) & use_alias);
+        if (lemire_below(static_cast<std::uint32_t>(bits >> 32), level_range, level)) return;
       }
     }
   };

@@ -64,8 +64,7 @@ inline int regime_of(const Rules& rules, int banked) { return banked > rules.hig
 
 // The move a policy sets aside from throw i: with partial setting aside the
 // one leading to the highest value, otherwise the best move.
-std::uint32_t choose_move(const Scoring& scoring, const Policy& policy, int regime, int dice, int pending, int i,
-                          int total);
+Step choose_move(const Scoring& scoring, const Policy& policy, int regime, int dice, int pending, int i, int total);
 
 // Whether banking is allowed after a throw that left `total` and `dice` for
 // the next throw (hot: the throw used every die).
@@ -85,14 +84,13 @@ inline TurnResult play_turn(const Scoring& scoring, const Policy& policy, int ba
   const int to_target = rules.target - banked;
   int total = start.total, dice = start.dice, pending = start.pending;
   for (;;) {
-    const int i = scoring.roll(dice, rng);
-    const std::uint32_t move =
-        partial ? choose_move(scoring, policy, regime, dice, pending, i, total) : scoring.best(dice, pending, i);
-    if (move == 0) return {};
-    total += packed_points(move);
-    const bool hot = packed_used(move) == dice;
-    dice = hot ? rules.dice : dice - packed_used(move);
-    pending = hot ? kNoPending : packed_pending(move);
+    const Step step = partial ? choose_move(scoring, policy, regime, dice, pending, scoring.roll(dice, rng), total)
+                              : scoring.throw_best(dice, pending, rng);
+    if (step == kBust) return {};
+    total += step_points(step);
+    dice = step_dice(step);
+    pending = step_pending(step);
+    const bool hot = step_hot(step);
     if (exact && total > to_target) return {};
     if (!may_bank(rules, banked, total, hot)) continue;
     const bool bank = chase ? banked + total > beat || (exact && total == to_target)

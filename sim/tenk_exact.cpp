@@ -11,10 +11,10 @@ ThrowStats throw_stats(const Scoring& scoring, int dice, int pending) {
   std::array<double, 7> points{};
   for (int i = 0; i < scoring.multisets(dice); ++i) {
     const double p = scoring.probability(dice, i);
-    const std::uint32_t move = scoring.best(dice, pending, i);
-    const int next = move == 0 ? 0 : scoring.next_dice(dice, packed_used(move));
+    const Step step = scoring.best(dice, pending, i);
+    const int next = step_dice(step);  // 0 for a bust
     t.p[next] += p;
-    points[next] += p * packed_points(move);
+    points[next] += p * step_points(step);
   }
   for (int k = 1; k <= kMaxHand; ++k) {
     if (t.p[k] > 0) t.s[k] = points[k] / t.p[k];
@@ -41,11 +41,9 @@ std::array<std::array<double, 7>, 7> pending_gather(const Scoring& scoring) {
         if (!rules.reachable(n, pending)) continue;
         double sum = 0;
         for (int i = 0; i < scoring.multisets(n); ++i) {
-          const std::uint32_t move = scoring.best(n, pending, i);
-          if (move == 0) continue;
-          const bool hot = packed_used(move) == n;
-          const int next = scoring.next_dice(n, packed_used(move));
-          sum += scoring.probability(n, i) * (packed_points(move) + w[next][hot ? kNoPending : packed_pending(move)]);
+          const Step step = scoring.best(n, pending, i);
+          if (step == kBust) continue;
+          sum += scoring.probability(n, i) * (step_points(step) + w[step_dice(step)][step_pending(step)]);
         }
         change = std::max(change, std::abs(sum - w[n][pending]));
         w[n][pending] = sum;
@@ -108,7 +106,7 @@ std::string_view pattern_name(Pattern p) {
 
 Pattern classify(const Scoring& scoring, int dice, int pending, int i) {
   const Rules& r = scoring.rules();
-  if (scoring.best(dice, pending, i) == 0) return Pattern::nothing;
+  if (scoring.best(dice, pending, i) == kBust) return Pattern::nothing;
   const DiceMultiset& m = scoring.multiset(dice, i);
   if (pending != kNoPending && m.count[pending - 1] > 0) return Pattern::add;
   int most = 0, triples = 0, pairs = 0, ones = 0;
@@ -136,7 +134,7 @@ std::array<PatternStats, kPatterns> pattern_stats(const Scoring& scoring, int di
     const int p = static_cast<int>(classify(scoring, dice, pending, i));
     const std::uint64_t ways = scoring.ways(dice, i);
     out[p].outcomes += ways;
-    points[p] += double(ways) * packed_points(scoring.best(dice, pending, i));
+    points[p] += double(ways) * step_points(scoring.best(dice, pending, i));
     if (pending != kNoPending) adds[p] += double(ways) * scoring.multiset(dice, i).count[pending - 1];
   }
   for (int p = 0; p < kPatterns; ++p)
@@ -175,10 +173,9 @@ double solve_optimal_expected(const Scoring& scoring, Policy& policy) {
             double best = 0;  // a bust
             const Move* moves = scoring.moves(dice, pending, i);
             for (int m = 0; m < scoring.move_count(dice, pending, i); ++m) {
-              const bool hot = moves[m].used == dice;
-              const int next = hot ? rules.dice : dice - moves[m].used;
-              best = std::max(best, value_at(policy, d, regime, hot ? kNoPending : moves[m].pending, next,
-                                             total + moves[m].points));
+              const Step step = scoring.step(dice, moves[m]);
+              best = std::max(
+                  best, value_at(policy, d, regime, step_pending(step), step_dice(step), total + step_points(step)));
             }
             throw_value += scoring.probability(dice, i) * best;
           }
@@ -219,16 +216,16 @@ std::vector<double> turn_distribution(const Scoring& scoring, const Policy& poli
         const int total = slot * kPoint;
         for (int i = 0; i < scoring.multisets(dice); ++i) {
           const double p = here * scoring.probability(dice, i);
-          const std::uint32_t move = rules.partial_set_aside ? choose_move(scoring, policy, 0, dice, pending, i, total)
-                                                             : scoring.best(dice, pending, i);
-          if (move == 0) {
+          const Step step = rules.partial_set_aside ? choose_move(scoring, policy, 0, dice, pending, i, total)
+                                                    : scoring.best(dice, pending, i);
+          if (step == kBust) {
             result[0] += p;
             continue;
           }
-          const int after = total + packed_points(move);
-          const bool hot = packed_used(move) == dice;
-          const int next = hot ? rules.dice : dice - packed_used(move);
-          const int next_pending = hot ? kNoPending : packed_pending(move);
+          const int after = total + step_points(step);
+          const bool hot = step_hot(step);
+          const int next = step_dice(step);
+          const int next_pending = step_pending(step);
           if (rules.exact_target && after > rules.target) {
             result[0] += p;
             continue;

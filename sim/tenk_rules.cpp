@@ -220,15 +220,35 @@ Scoring::Scoring(const Rules& rules) : rules_(rules) {
         });
         if (!rules.partial_set_aside && moves.size() > 1) moves.resize(1);
         const std::size_t k = key(n, pending, i);
-        if (!moves.empty())
-          best_[k] = std::uint32_t(moves[0].points / kPoint) | std::uint32_t(moves[0].used) << 16 |
-                     std::uint32_t(moves[0].pending) << 20;
+        if (!moves.empty()) best_[k] = step(n, moves[0]);
         per_key[k] = std::move(moves);
       }
   for (std::size_t k = 0; k < keys; ++k) {
     move_offset_[k + 1] = move_offset_[k] + per_key[k].size();
     moves_.insert(moves_.end(), per_key[k].begin(), per_key[k].end());
   }
+  build_throwers();
+}
+
+Step Scoring::step(int dice, const Move& move) const {
+  const bool hot = move.used == dice;
+  const int next = hot ? rules_.dice : dice - move.used;
+  const int pending = hot ? kNoPending : move.pending;
+  return Step(move.points / kPoint) | Step(next) << 24 | Step(pending) << 27 | Step(hot) << 30;
+}
+
+void Scoring::build_throwers() {
+  for (int n = 1; n <= rules_.dice; ++n)
+    for (int pending = 0; pending < rules_.pending_faces(); ++pending) {
+      const RollTable::Sampler& sampler = samplers_[n];
+      throwers_[n * 7 + pending] = {static_cast<std::uint32_t>(alias_columns_.size()), sampler.columns,
+                                    sampler.level_range};
+      for (std::uint32_t column = 0; column < sampler.columns; ++column) {
+        const std::uint64_t entry = sampler.alias[column];
+        alias_columns_.push_back({static_cast<std::uint32_t>(entry), best(n, pending, static_cast<int>(column)),
+                                  best(n, pending, static_cast<int>(entry >> 32)), 0});
+      }
+    }
 }
 
 int Scoring::index_of(const std::vector<int>& faces) const {

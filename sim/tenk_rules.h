@@ -64,9 +64,24 @@ struct Move {
 // die cannot score; pending_after gets the face of an n-of-a-kind used.
 int full_score(const Rules& rules, const std::array<int, 7>& counts, int pending, int& pending_after);
 
+// A move as the game needs it, relative to the dice it was thrown from, in
+// one word (kBust = 0: nothing scored): the points in units of kPoint (bits
+// 0-23: a combination can score up to 100 x 100000), the dice and the
+// pending face of the next throw (bits 24-26 and 27-29; after hot dice a
+// full hand and no pending face) and whether every die scored (bit 30).
+using Step = std::uint32_t;
+constexpr Step kBust = 0;
+inline int step_points(Step s) { return static_cast<int>(s & 0xffffff) * kPoint; }
+inline int step_dice(Step s) { return static_cast<int>((s >> 24) & 7); }
+inline int step_pending(Step s) { return static_cast<int>((s >> 27) & 7); }
+inline bool step_hot(Step s) { return (s >> 30) != 0; }
+
 class Scoring {
  public:
   explicit Scoring(const Rules& rules);
+  // The samplers point into the tables: a copy would point into the original.
+  Scoring(const Scoring&) = delete;
+  Scoring& operator=(const Scoring&) = delete;
 
   const Rules& rules() const { return rules_; }
   int multisets(int dice) const { return static_cast<int>(tables_[dice].size()); }
@@ -82,16 +97,39 @@ class Scoring {
     const std::size_t k = key(dice, pending, i);
     return static_cast<int>(move_offset_[k + 1] - move_offset_[k]);
   }
-  // The best move packed for the hot loop: points / kPoint | used << 16 | pending << 20; 0 = bust.
-  std::uint32_t best(int dice, int pending, int i) const { return best_[key(dice, pending, i)]; }
+  // The best move of throw i (kBust when nothing scores).
+  Step best(int dice, int pending, int i) const { return best_[key(dice, pending, i)]; }
+  Step step(int dice, const Move& move) const;
 
+  // A throw of `dice`: the multiset's index, or straight away its best move
+  // (the same draw from the random stream either way).
   int roll(int dice, Rng& rng) const { return static_cast<int>(samplers_[dice].sample(rng)); }
-  // The next throw's dice after setting aside `used` of `dice`: hot dice give a full hand.
-  int next_dice(int dice, int used) const { return dice == used ? rules_.dice : dice - used; }
+  Step throw_best(int dice, int pending, Rng& rng) const {
+    const Thrower& t = throwers_[dice * 7 + pending];
+    std::uint32_t column, level;
+    RollTable::Sampler::draw(rng, t.columns, t.level_range, column, level);
+    const AliasColumn& c = alias_columns_[t.offset + column];
+    const Step use_alias = -static_cast<Step>(level >= c.threshold);  // no branch to mispredict
+    return c.own ^ ((c.own ^ c.alias) & use_alias);
+  }
 
  private:
   std::size_t key(int dice, int pending, int i) const { return (std::size_t(dice) * 7 + pending) * stride_ + i; }
   std::size_t offset(int dice, int pending, int i) const { return move_offset_[key(dice, pending, i)]; }
+  void build_throwers();
+
+  // The alias table of a throw with the best move of the column's multiset
+  // and of its alias inline, so that one load gives the move.
+  struct AliasColumn {
+    std::uint32_t threshold;  // the column's own multiset when the level is below
+    Step own, alias;
+    std::uint32_t unused;  // 16 bytes: a column never straddles a cache line
+  };
+  struct Thrower {
+    std::uint32_t offset = 0;  // of its first column in alias_columns_
+    std::uint32_t columns = 0;
+    std::uint32_t level_range = 0;
+  };
 
   Rules rules_;
   std::vector<RollTable> tables_;  // [dice]
@@ -99,11 +137,9 @@ class Scoring {
   std::size_t stride_ = 0;  // the most multisets of any number of dice
   std::vector<std::size_t> move_offset_;
   std::vector<Move> moves_;
-  std::vector<std::uint32_t> best_;
+  std::vector<Step> best_;
+  std::vector<AliasColumn> alias_columns_;
+  std::array<Thrower, 7 * 7> throwers_{};  // [dice * 7 + pending]
 };
-
-inline int packed_points(std::uint32_t m) { return static_cast<int>(m & 0xffff) * kPoint; }
-inline int packed_used(std::uint32_t m) { return static_cast<int>((m >> 16) & 0xf); }
-inline int packed_pending(std::uint32_t m) { return static_cast<int>(m >> 20); }
 
 }  // namespace dicesim::tenk

@@ -25,7 +25,7 @@ double round_to(double x, int decimals) {
 
 Rules rules_from(const json& rules) { return read_rules(JsonNode(rules, "test")); }
 
-std::uint32_t best_of(const Scoring& s, const std::vector<int>& faces, int pending = kNoPending) {
+Step best_of(const Scoring& s, const std::vector<int>& faces, int pending = kNoPending) {
   return s.best(static_cast<int>(faces.size()), pending, s.index_of(faces));
 }
 
@@ -36,30 +36,45 @@ Policy compile(const Scoring& scoring, const json& spec) {
 
 TEST(TenkScoring, Seed000Combinations) {
   const Scoring s(preset("seed000"));
-  EXPECT_EQ(packed_points(best_of(s, {1, 2, 3, 4, 5, 6})), 2000);
-  EXPECT_EQ(packed_used(best_of(s, {1, 2, 3, 4, 5, 6})), 6);
-  EXPECT_EQ(packed_points(best_of(s, {1, 1, 1})), 1000);
-  EXPECT_EQ(packed_points(best_of(s, {4, 4, 4, 2})), 400);
-  EXPECT_EQ(packed_used(best_of(s, {4, 4, 4, 2})), 3);
-  EXPECT_EQ(packed_points(best_of(s, {3, 3, 3, 3})), 600);         // 2 x 300
-  EXPECT_EQ(packed_points(best_of(s, {3, 3, 3, 3, 3})), 1200);     // 4 x 300
-  EXPECT_EQ(packed_points(best_of(s, {1, 1, 1, 1, 1, 1})), 8000);  // 8 x 1000
-  EXPECT_EQ(packed_points(best_of(s, {1, 5, 2, 3, 4, 4})), 150);   // singles
-  EXPECT_EQ(best_of(s, {2, 2, 3, 3, 4, 4}), 0u);                   // no three pairs in seed 000
-  EXPECT_EQ(packed_points(best_of(s, {5, 5, 5, 5, 1, 2})), 1100);  // 2 x 500 + 100
+  EXPECT_EQ(step_points(best_of(s, {1, 2, 3, 4, 5, 6})), 2000);
+  EXPECT_TRUE(step_hot(best_of(s, {1, 2, 3, 4, 5, 6})));  // all six dice again
+  EXPECT_EQ(step_dice(best_of(s, {1, 2, 3, 4, 5, 6})), 6);
+  EXPECT_EQ(step_points(best_of(s, {1, 1, 1})), 1000);
+  EXPECT_EQ(step_points(best_of(s, {4, 4, 4, 2})), 400);
+  EXPECT_EQ(step_dice(best_of(s, {4, 4, 4, 2})), 1);  // the 2 is thrown again
+  EXPECT_FALSE(step_hot(best_of(s, {4, 4, 4, 2})));
+  EXPECT_EQ(step_points(best_of(s, {3, 3, 3, 3})), 600);         // 2 x 300
+  EXPECT_EQ(step_points(best_of(s, {3, 3, 3, 3, 3})), 1200);     // 4 x 300
+  EXPECT_EQ(step_points(best_of(s, {1, 1, 1, 1, 1, 1})), 8000);  // 8 x 1000
+  EXPECT_EQ(step_points(best_of(s, {1, 5, 2, 3, 4, 4})), 150);   // singles
+  EXPECT_EQ(best_of(s, {2, 2, 3, 3, 4, 4}), 0u);                 // no three pairs in seed 000
+  EXPECT_EQ(step_points(best_of(s, {5, 5, 5, 5, 1, 2})), 1100);  // 2 x 500 + 100
 }
 
 TEST(TenkScoring, Seed003CombinationsAndAddingToATriple) {
   const Scoring s(preset("seed003"));
-  EXPECT_EQ(packed_points(best_of(s, {1, 2, 3, 4, 5, 6})), 1000);
-  EXPECT_EQ(packed_points(best_of(s, {2, 2, 3, 3, 4, 4})), 750);
-  EXPECT_EQ(packed_points(best_of(s, {3, 3, 3, 3, 3})), 900);  // 3 x 300
-  const std::uint32_t triple = best_of(s, {2, 2, 2, 1, 4, 6});
-  EXPECT_EQ(packed_points(triple), 300);
-  EXPECT_EQ(packed_pending(triple), 2);
-  EXPECT_EQ(packed_points(best_of(s, {2, 3}, 2)), 200);     // a later 2 adds the triple's value
-  EXPECT_EQ(packed_points(best_of(s, {2, 2, 2}, 2)), 600);  // each of them
+  EXPECT_EQ(step_points(best_of(s, {1, 2, 3, 4, 5, 6})), 1000);
+  EXPECT_EQ(step_points(best_of(s, {2, 2, 3, 3, 4, 4})), 750);
+  EXPECT_EQ(step_points(best_of(s, {3, 3, 3, 3, 3})), 900);  // 3 x 300
+  const Step triple = best_of(s, {2, 2, 2, 1, 4, 6});
+  EXPECT_EQ(step_points(triple), 300);
+  EXPECT_EQ(step_pending(triple), 2);
+  EXPECT_EQ(step_points(best_of(s, {2, 3}, 2)), 200);     // a later 2 adds the triple's value
+  EXPECT_EQ(step_points(best_of(s, {2, 2, 2}, 2)), 600);  // each of them
   EXPECT_EQ(best_of(s, {2, 3}, kNoPending), 0u);
+}
+
+// The largest combination a config may give (100 x 100000 points) keeps
+// its points and the dice left: once, 10,000,000 points overflowed into
+// the dice set aside and `solve tenk` crashed.
+TEST(TenkScoring, TheLargestCombinationFitsItsMove) {
+  const Scoring s(rules_from({{"triple", {{"2", 100000}}}, {"of_a_kind", {{"4", 100}}}}));
+  const Step four = best_of(s, {2, 2, 2, 2, 3, 4});
+  EXPECT_EQ(step_points(four), 10000000);
+  EXPECT_EQ(step_dice(four), 2);
+  EXPECT_FALSE(step_hot(four));
+  EXPECT_EQ(step_points(best_of(s, {2, 2, 2, 2, 1, 5})), 10000150);
+  EXPECT_TRUE(step_hot(best_of(s, {2, 2, 2, 2, 1, 5})));
 }
 
 TEST(TenkScoring, PartialSettingAsideOffersEveryScoringPart) {
