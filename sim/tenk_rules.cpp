@@ -39,6 +39,29 @@ void read_of_a_kind(const JsonNode& node, Rules& rules) {
   }
 }
 
+// bank_minimum, then high_bank_minimum (IV.2; the bank minimum unless
+// given), each at most the target, whether given here or by the preset: a
+// minimum above the target would forbid the turn that reaches it.
+void read_bank_minimums(const JsonNode& node, Rules& rules) {
+  const auto read = [&](const char* key, int& minimum) {
+    const std::optional<JsonNode> v = node.find(key);
+    if (v) minimum = static_cast<int>(v->integer(0, kMaxTarget));
+    if (minimum <= rules.target) return;
+    const std::string numbers = std::to_string(minimum) + " is above the target " + std::to_string(rules.target);
+    if (v) v->fail("bank minimum " + numbers);
+    node.at("target").fail("the bank minimum " + numbers);
+  };
+  read("bank_minimum", rules.bank_minimum);
+  rules.high_bank_minimum = rules.bank_minimum;
+  read("high_bank_minimum", rules.high_bank_minimum);
+}
+
+bool something_scores(const Rules& rules) {
+  for (int face = 1; face <= kFaces; ++face)
+    if (rules.single[face] > 0 || (rules.dice >= 3 && rules.triple[face] > 0)) return true;
+  return rules.straight > 0 || rules.three_pairs > 0;  // six-dice combinations only exist with six dice
+}
+
 }  // namespace
 
 Rules preset(const std::string& name) {
@@ -87,19 +110,7 @@ Rules read_rules(const std::optional<JsonNode>& node) {
     rules.target = read_points(*v);
     if (rules.target < kPoint || rules.target > kMaxTarget) v->fail("expected a target from 50 to 1000000");
   }
-  if (auto v = node->find("bank_minimum")) {
-    rules.bank_minimum = static_cast<int>(v->integer(0, kMaxTarget));
-    if (rules.bank_minimum > rules.target)
-      v->fail("bank minimum " + std::to_string(rules.bank_minimum) + " is above the target " +
-              std::to_string(rules.target));
-  }
-  rules.high_bank_minimum = rules.bank_minimum;
-  if (auto v = node->find("high_bank_minimum")) {
-    rules.high_bank_minimum = static_cast<int>(v->integer(0, kMaxTarget));
-    if (rules.high_bank_minimum > rules.target)
-      v->fail("bank minimum " + std::to_string(rules.high_bank_minimum) + " is above the target " +
-              std::to_string(rules.target));
-  }
+  read_bank_minimums(*node, rules);
   if (auto v = node->find("high_from")) rules.high_from = static_cast<int>(v->integer(0, kMaxTarget));
   if (auto v = node->find("no_stop_on_hot_dice")) rules.no_stop_on_hot_dice = v->boolean();
   if (auto v = node->find("exact_target")) rules.exact_target = v->boolean();
@@ -107,6 +118,7 @@ Rules read_rules(const std::optional<JsonNode>& node) {
   if (auto v = node->find("continue_previous")) rules.continue_previous = v->boolean();
   if (auto v = node->find("last_turn")) rules.last_turn = v->boolean();
   if (auto v = node->find("max_rounds")) rules.max_rounds = static_cast<int>(v->integer(1, 100000));
+  if (!something_scores(rules)) node->fail("nothing scores with these points: no game could ever end");
   return rules;
 }
 
