@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "stats.h"
 #include "tenk_exact.h"
@@ -279,6 +281,92 @@ TEST(TenkStrategies, OptimalExpectedIsNotBeaten) {
       }
 }
 
+// An independent check of optimal_expected under seed 000's rules: every
+// ordered throw of n dice scored by a direct reading of the rules (not
+// Scoring's tables), then plain value iteration (Jacobi sweeps, no use of
+// the order of totals) over (turn total, dice for the next throw) until
+// nothing moves. Totals from kCap on bank, as in the solver's tables.
+struct BruteForceTurn {
+  struct Outcome {
+    int points, next;
+    double p;
+  };
+  static constexpr int kCap = 40000 / kPoint;
+  std::array<std::vector<Outcome>, 7> outcomes;  // [dice]: the scoring throws, merged by (points, next)
+  std::vector<std::array<double, 7>> throw_value, value;
+
+  static std::pair<int, int> score(const std::vector<int>& faces) {  // points, dice used
+    std::array<int, 7> count{};
+    for (int f : faces) ++count[f];
+    if (faces.size() == 6 && std::count(count.begin() + 1, count.end(), 1) == 6) return {2000, 6};
+    constexpr int kTimesTriple[7] = {0, 0, 0, 1, 2, 4, 8};
+    int points = 0, used = 0;
+    for (int f = 1; f <= 6; ++f) {
+      if (count[f] >= 3) {
+        points += (f == 1 ? 1000 : 100 * f) * kTimesTriple[count[f]], used += count[f];
+      } else if (f == 1 || f == 5) {
+        points += (f == 1 ? 100 : 50) * count[f], used += count[f];
+      }
+    }
+    return {points, used};
+  }
+
+  explicit BruteForceTurn(bool no_stop_on_hot_dice) {
+    for (int n = 1; n <= 6; ++n) {
+      std::map<std::pair<int, int>, double> merged;
+      const int throws = static_cast<int>(std::pow(6, n));
+      for (int code = 0; code < throws; ++code) {
+        std::vector<int> faces;
+        for (int d = 0, c = code; d < n; ++d, c /= 6) faces.push_back(c % 6 + 1);
+        const auto [points, used] = score(faces);
+        if (points > 0) merged[{points / kPoint, used == n ? 6 : n - used}] += 1.0 / throws;
+      }
+      for (const auto& [key, p] : merged) outcomes[n].push_back({key.first, key.second, p});
+    }
+    throw_value.assign(kCap, {});
+    value.assign(kCap, {});
+    const auto value_at = [&](int slot, int n) { return slot < kCap ? value[slot][n] : double(slot * kPoint); };
+    for (double change = 1; change > 1e-11;) {
+      change = 0;
+      auto next = value;
+      for (int slot = 0; slot < kCap; ++slot)
+        for (int n = 1; n <= 6; ++n) {
+          double q = 0;
+          for (const Outcome& o : outcomes[n]) q += o.p * value_at(slot + o.points, o.next);
+          throw_value[slot][n] = q;
+          const int total = slot * kPoint;
+          const bool may_bank = total >= 350 && !(no_stop_on_hot_dice && n == 6 && total > 0);
+          next[slot][n] = may_bank ? std::max<double>(total, q) : q;
+          change = std::max(change, std::abs(next[slot][n] - value[slot][n]));
+        }
+      value = std::move(next);
+    }
+  }
+};
+
+void expect_optimum_matches_brute_force(bool no_stop_on_hot_dice) {
+  const Scoring s(rules_from({{"no_stop_on_hot_dice", no_stop_on_hot_dice}}));
+  Solutions solutions(s);
+  const BruteForceTurn brute(no_stop_on_hot_dice);
+  EXPECT_NEAR(solutions.optimal_mean(), brute.throw_value[0][6], 1e-9 * brute.throw_value[0][6]);
+  const Policy& policy = solutions.optimal();
+  int decisions = 0;
+  for (int slot = 1; slot < BruteForceTurn::kCap; ++slot)
+    for (int n = 1; n <= 6; ++n) {
+      const double q = brute.throw_value[slot][n], total = slot * kPoint;
+      if (std::abs(q - total) < 1e-6) continue;  // a tie: either choice is optimal
+      const bool must_throw = total < 350 || (no_stop_on_hot_dice && n == 6);
+      EXPECT_EQ(policy.throws(0, kNoPending, n, slot * kPoint), must_throw || q > total) << slot * kPoint << " " << n;
+      ++decisions;
+    }
+  EXPECT_GT(decisions, 4000);
+}
+
+TEST(TenkStrategies, OptimalExpectedAgreesWithBruteForceValueIteration) {
+  expect_optimum_matches_brute_force(false);
+  expect_optimum_matches_brute_force(true);  // IV.1
+}
+
 // Monte Carlo turns against the exact distribution: mean (z) and P(zero) (z).
 void expect_turns_match(const Scoring& s, const Policy& policy, std::uint64_t seed) {
   const std::vector<double> p = turn_distribution(s, policy);
@@ -413,6 +501,39 @@ double second_seat_first_turn_z(bool continue_previous) {
 TEST(TenkGame, TakingOverThePreviousPositionPays) {
   EXPECT_LT(std::abs(second_seat_first_turn_z(false)), 5);
   EXPECT_GT(second_seat_first_turn_z(true), 5);
+}
+
+// What `check` relies on: the first seat's first turn at a table is a
+// fresh turn with nothing banked, so its exact distribution is
+// turn_distribution's, under any rules. Taking over a position (IV.5) can
+// only happen from the second turn of a game on; a small or exact target
+// ends or busts a turn the same way in both.
+TEST(TenkGame, TheFirstSeatsFirstTurnIsOneTurnOfItsPolicyUnderEveryRule) {
+  for (const json& rules : {json{{"continue_previous", true}}, json{{"target", 300}, {"bank_minimum", 0}},
+                            json{{"exact_target", true}, {"target", 1000}},
+                            json{{"partial_set_aside", true}, {"no_stop_on_hot_dice", true}},
+                            json{{"preset", "seed003"}, {"continue_previous", true}, {"last_turn", true}}}) {
+    json one_round = rules;
+    one_round["max_rounds"] = 1;  // only the first round matters
+    const Scoring s(rules_from(one_round));
+    const Policy first = compile(s, {{"family", "optimal_expected"}});
+    const Policy second = compile(s, {{"family", "ev_heuristic"}});
+    const std::vector<double> p = turn_distribution(s, first);
+    const stats::Moments exact = stats::exact_moments(p, 0);
+    const Policy* seats[] = {&first, &second};
+    Rng rng(12);
+    constexpr int kGames = 50000;
+    double sum = 0;
+    int zeros = 0;
+    GameResult r;
+    for (int g = 0; g < kGames; ++g) {
+      play_game(s, seats, 2, rng, r, [](int, int) {});
+      sum += r.first_turn[0] / kPoint;
+      zeros += r.first_turn[0] == 0;
+    }
+    EXPECT_LT(std::abs(stats::mean_z(sum / kGames, kGames, exact)), 5) << rules;
+    EXPECT_LT(std::abs(stats::rate_z(zeros, kGames, p[0])), 5) << rules;
+  }
 }
 
 TEST(TenkGame, ExactTargetIsHitExactly) {
