@@ -108,6 +108,21 @@ struct GameResult {
   bool capped;             // nobody reached the target within max_rounds
 };
 
+// Places (seed 000, III): who reached the target in an earlier round
+// first, then the higher score; with last turns for everyone, the score
+// alone. reached_round[s] < 0: seat s never reached it.
+inline void assign_places(const Rules& rules, int players, const int* reached_round, GameResult& out) {
+  const auto key = [&](int s) {
+    const long reached = reached_round[s] >= 0 && !rules.last_turn ? reached_round[s] : rules.max_rounds;
+    return reached * 100000000L - out.score[s];
+  };
+  for (int s = 0; s < players; ++s) {
+    int place = 1;
+    for (int o = 0; o < players; ++o) place += key(o) < key(s);
+    out.place[s] = place;
+  }
+}
+
 // Turn scores go to on_turn(seat, score) as they happen.
 template <class OnTurn>
 void play_game(const Scoring& scoring, const Policy* const* seats, int players, Rng& rng, GameResult& out,
@@ -148,17 +163,7 @@ void play_game(const Scoring& scoring, const Policy* const* seats, int players, 
     if (finisher >= 0 && !rules.last_turn) over = true;
   }
   out.capped = finisher < 0;
-  // Places: reaching the target first (by round), then the score; with
-  // last turns for everyone, the score alone.
-  const auto key = [&](int s) {
-    const long reached = reached_round[s] >= 0 && !rules.last_turn ? reached_round[s] : rules.max_rounds;
-    return reached * 100000000L - out.score[s];
-  };
-  for (int s = 0; s < players; ++s) {
-    int place = 1;
-    for (int o = 0; o < players; ++o) place += key(o) < key(s);
-    out.place[s] = place;
-  }
+  assign_places(rules, players, reached_round, out);
 }
 
 }  // namespace dicesim::tenk

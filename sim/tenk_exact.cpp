@@ -145,6 +145,13 @@ std::array<PatternStats, kPatterns> pattern_stats(const Scoring& scoring, int di
   return out;
 }
 
+std::uint64_t scoring_outcomes(const Scoring& scoring, int dice, int pending) {
+  std::uint64_t n = 0;
+  for (int i = 0; i < scoring.multisets(dice); ++i)
+    if (scoring.best(dice, pending, i) != kBust) n += scoring.ways(dice, i);
+  return n;
+}
+
 namespace {
 
 // The value of a position after setting aside, for totals past the table:

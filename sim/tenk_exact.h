@@ -59,6 +59,8 @@ struct PatternStats {
   double mean_adds = 0;        // dice of the pending face, given the row (the author's "x 108/91")
 };
 std::array<PatternStats, kPatterns> pattern_stats(const Scoring& scoring, int dice, int pending = kNoPending);
+// Seed 003's "# Successes": the ordered outcomes of a throw in which something scores.
+std::uint64_t scoring_outcomes(const Scoring& scoring, int dice, int pending = kNoPending);
 
 // optimal_expected: maximises the expected score of one turn (bank minimum
 // and hot dice respected; the target and the other players ignored). Fills

@@ -174,10 +174,7 @@ void print_pattern_tables(const Scoring& scoring) {
   for (int pending = 0; pending < r.pending_faces(); ++pending)
     for (int n = r.dice; n >= 1; --n) {
       if (!r.reachable(n, pending)) continue;
-      std::uint64_t outcomes = 1, success = 0;
-      for (int k = 0; k < n; ++k) outcomes *= kFaces;
-      for (int i = 0; i < scoring.multisets(n); ++i)
-        if (scoring.best(n, pending, i) != kBust) success += scoring.ways(n, i);
+      const std::uint64_t outcomes = scoring.outcomes(n), success = scoring_outcomes(scoring, n, pending);
       std::cout << std::setw(6) << n << std::setw(8) << (pending == 0 ? "-" : std::to_string(pending) + "s")
                 << std::setw(12) << success << std::setw(10) << 100.0 * double(success) / double(outcomes)
                 << std::setw(10) << 100.0 * double(outcomes - success) / double(outcomes) << "\n";
@@ -187,8 +184,7 @@ void print_pattern_tables(const Scoring& scoring) {
   for (int pending = 0; pending < r.pending_faces(); ++pending)
     for (int n = r.dice; n >= 1; --n) {
       if (!r.reachable(n, pending)) continue;
-      std::uint64_t outcomes = 1;
-      for (int k = 0; k < n; ++k) outcomes *= kFaces;
+      const std::uint64_t outcomes = scoring.outcomes(n);
       std::cout << "Rolling " << n << " dice" << (pending ? " with a triple of " + std::to_string(pending) + "s" : "")
                 << "\n";
       const auto stats = pattern_stats(scoring, n, pending);

@@ -4,12 +4,19 @@
 #include <functional>
 #include <map>
 #include <stdexcept>
+#include <utility>
 
 namespace dicesim::tenk {
 namespace {
 
 constexpr int kMaxPoints = 100000;  // any one combination
 constexpr int kMaxTarget = 1000000;
+
+// The on/off rules, by their key in the config.
+constexpr std::pair<const char*, bool Rules::*> kSwitches[] = {
+    {"add_to_triple", &Rules::add_to_triple},         {"no_stop_on_hot_dice", &Rules::no_stop_on_hot_dice},
+    {"exact_target", &Rules::exact_target},           {"partial_set_aside", &Rules::partial_set_aside},
+    {"continue_previous", &Rules::continue_previous}, {"last_turn", &Rules::last_turn}};
 
 int read_points(const JsonNode& node) {
   const int points = static_cast<int>(node.integer(0, kMaxPoints));
@@ -105,18 +112,14 @@ Rules read_rules(const std::optional<JsonNode>& node) {
   };
   six_dice_combination("straight", rules.straight);
   six_dice_combination("three_pairs", rules.three_pairs);
-  if (auto v = node->find("add_to_triple")) rules.add_to_triple = v->boolean();
   if (auto v = node->find("target")) {
     rules.target = read_points(*v);
     if (rules.target < kPoint || rules.target > kMaxTarget) v->fail("expected a target from 50 to 1000000");
   }
   read_bank_minimums(*node, rules);
   if (auto v = node->find("high_from")) rules.high_from = static_cast<int>(v->integer(0, kMaxTarget));
-  if (auto v = node->find("no_stop_on_hot_dice")) rules.no_stop_on_hot_dice = v->boolean();
-  if (auto v = node->find("exact_target")) rules.exact_target = v->boolean();
-  if (auto v = node->find("partial_set_aside")) rules.partial_set_aside = v->boolean();
-  if (auto v = node->find("continue_previous")) rules.continue_previous = v->boolean();
-  if (auto v = node->find("last_turn")) rules.last_turn = v->boolean();
+  for (const auto& [key, member] : kSwitches)
+    if (auto v = node->find(key)) rules.*member = v->boolean();
   if (auto v = node->find("max_rounds")) rules.max_rounds = static_cast<int>(v->integer(1, 100000));
   if (!something_scores(rules)) node->fail("nothing scores with these points: no game could ever end");
   return rules;
@@ -130,23 +133,19 @@ json rules_json(const Rules& r) {
   };
   json kinds = json::object();
   for (int n = 4; n <= r.dice; ++n) kinds[std::to_string(n)] = r.of_a_kind[n];
-  return {{"dice", r.dice},
-          {"single", faces(r.single)},
-          {"triple", faces(r.triple)},
-          {"of_a_kind", kinds},
-          {"straight", r.straight},
-          {"three_pairs", r.three_pairs},
-          {"add_to_triple", r.add_to_triple},
-          {"bank_minimum", r.bank_minimum},
-          {"high_bank_minimum", r.high_bank_minimum},
-          {"high_from", r.high_from},
-          {"target", r.target},
-          {"no_stop_on_hot_dice", r.no_stop_on_hot_dice},
-          {"exact_target", r.exact_target},
-          {"partial_set_aside", r.partial_set_aside},
-          {"continue_previous", r.continue_previous},
-          {"last_turn", r.last_turn},
-          {"max_rounds", r.max_rounds}};
+  json out = {{"dice", r.dice},
+              {"single", faces(r.single)},
+              {"triple", faces(r.triple)},
+              {"of_a_kind", kinds},
+              {"straight", r.straight},
+              {"three_pairs", r.three_pairs},
+              {"bank_minimum", r.bank_minimum},
+              {"high_bank_minimum", r.high_bank_minimum},
+              {"high_from", r.high_from},
+              {"target", r.target},
+              {"max_rounds", r.max_rounds}};
+  for (const auto& [key, member] : kSwitches) out[key] = r.*member;
+  return out;
 }
 
 int full_score(const Rules& rules, const std::array<int, 7>& counts, int pending, int& pending_after) {
@@ -192,6 +191,41 @@ int full_score(const Rules& rules, const std::array<int, 7>& counts, int pending
   return total;
 }
 
+namespace {
+
+// Every non-empty part of the throw whose dice all score, best first (most
+// points, then most dice); without partial setting aside only the best,
+// which is every scoring die.
+std::vector<Move> legal_moves(const Rules& rules, const DiceMultiset& thrown, int pending) {
+  std::map<std::array<int, 7>, Move> parts;
+  std::array<int, 7> part{};  // [face]: dice of that face set aside
+  std::function<void(int)> visit = [&](int face) {
+    if (face > kFaces) {
+      int after = pending;
+      const int points = full_score(rules, part, pending, after);
+      int used = 0;
+      for (int f = 1; f <= kFaces; ++f) used += part[f];
+      if (points > 0) parts[part] = Move{points, used, after};
+      return;
+    }
+    for (int c = 0; c <= thrown.count[face - 1]; ++c) {
+      part[face] = c;
+      visit(face + 1);
+    }
+    part[face] = 0;
+  };
+  visit(1);
+  std::vector<Move> moves;
+  for (const auto& [dice, move] : parts) moves.push_back(move);
+  std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) {
+    return a.points != b.points ? a.points > b.points : a.used > b.used;
+  });
+  if (!rules.partial_set_aside && moves.size() > 1) moves.resize(1);
+  return moves;
+}
+
+}  // namespace
+
 Scoring::Scoring(const Rules& rules) : rules_(rules) {
   for (int n = 0; n <= kMaxHand; ++n) {
     tables_.emplace_back(n);
@@ -205,32 +239,7 @@ Scoring::Scoring(const Rules& rules) : rules_(rules) {
   for (int n = 1; n <= rules.dice; ++n)
     for (int pending = 0; pending < rules.pending_faces(); ++pending)
       for (int i = 0; i < multisets(n); ++i) {
-        const DiceMultiset& m = tables_[n][i];
-        // Every non-empty part of the throw whose dice all score, best part first.
-        std::map<std::array<int, 7>, Move> parts;
-        std::array<int, 7> sub{};
-        std::function<void(int)> visit = [&](int face) {
-          if (face > kFaces) {
-            int after = pending;
-            const int points = full_score(rules, sub, pending, after);
-            int used = 0;
-            for (int f = 1; f <= kFaces; ++f) used += sub[f];
-            if (points > 0) parts[sub] = Move{points, used, after};
-            return;
-          }
-          for (int c = 0; c <= m.count[face - 1]; ++c) {
-            sub[face] = c;
-            visit(face + 1);
-          }
-          sub[face] = 0;
-        };
-        visit(1);
-        std::vector<Move> moves;
-        for (const auto& [part, move] : parts) moves.push_back(move);
-        std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) {
-          return a.points != b.points ? a.points > b.points : a.used > b.used;
-        });
-        if (!rules.partial_set_aside && moves.size() > 1) moves.resize(1);
+        std::vector<Move> moves = legal_moves(rules, tables_[n][i], pending);
         const std::size_t k = key(n, pending, i);
         if (!moves.empty()) best_[k] = step(n, moves[0]);
         per_key[k] = std::move(moves);

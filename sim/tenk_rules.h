@@ -88,6 +88,7 @@ class Scoring {
   const DiceMultiset& multiset(int dice, int i) const { return tables_[dice][i]; }
   double probability(int dice, int i) const { return tables_[dice].probability(i); }
   std::uint64_t ways(int dice, int i) const { return tables_[dice][i].ways; }
+  std::uint64_t outcomes(int dice) const { return tables_[dice].outcomes(); }  // 6^dice
   int index_of(const std::vector<int>& faces) const;  // the multiset of these faces (tests, examples)
 
   // The legal moves, best first (most points, then most dice); empty: a bust.

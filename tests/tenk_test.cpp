@@ -142,19 +142,12 @@ TEST(TenkSeed003, CriticalScoresKnowThePendingTriple) {
   EXPECT_GT(stop.cs_pending[1][2], stop.cs[1]);
 }
 
-std::uint64_t successes(const Scoring& s, int dice, int pending) {
-  std::uint64_t n = 0;
-  for (int i = 0; i < s.multisets(dice); ++i)
-    if (s.best(dice, pending, i) != 0) n += s.ways(dice, i);
-  return n;
-}
-
 TEST(TenkSeed003, SuccessAndFailure) {
   const Scoring s(preset("seed003"));
   const std::uint64_t basic[7] = {0, 2, 20, 156, 1092, 7176, 45576};
   const double success[7] = {0, 33.33, 55.56, 72.22, 84.26, 92.28, 97.69};
   for (int n = 1; n <= 6; ++n) {
-    EXPECT_EQ(successes(s, n, kNoPending), basic[n]) << n;
+    EXPECT_EQ(scoring_outcomes(s, n, kNoPending), basic[n]) << n;
     EXPECT_PRINTED(100 * throw_stats(s, n).any_p, success[n], 2);
     EXPECT_PRINTED(100 * throw_stats(s, n).p[0], round_to(100 - success[n], 2), 2);
   }
@@ -164,7 +157,7 @@ TEST(TenkSeed003, SuccessAndFailure) {
   for (int face = 1; face <= 6; ++face)
     for (int n = 1; n <= 3; ++n) {
       const bool changes = face != 1 && face != 5;
-      EXPECT_EQ(successes(s, n, face), changes ? with_triple[n] : basic[n]) << face << " " << n;
+      EXPECT_EQ(scoring_outcomes(s, n, face), changes ? with_triple[n] : basic[n]) << face << " " << n;
       if (changes) {
         EXPECT_PRINTED(100 * throw_stats(s, n, face).any_p, with_triple_success[n], 2);
       }
@@ -184,13 +177,13 @@ void expect_rows(const Scoring& s, int dice, int pending, const std::vector<Row>
   for (const Row& row : rows) {
     const PatternStats& got = stats[static_cast<int>(row.pattern)];
     EXPECT_EQ(got.outcomes, row.outcomes) << pattern_name(row.pattern) << " " << dice;
-    EXPECT_PRINTED(100 * double(got.outcomes) / std::pow(6.0, dice), row.percent, 2) << pattern_name(row.pattern);
+    EXPECT_PRINTED(100 * double(got.outcomes) / double(s.outcomes(dice)), row.percent, 2) << pattern_name(row.pattern);
     if (row.ev > 0) {
       EXPECT_EQ(std::round(got.mean_points), row.ev) << pattern_name(row.pattern) << " " << dice;
     }
     total += got.outcomes;
   }
-  EXPECT_EQ(total, successes(s, dice, pending));  // the rows cover every scoring throw once
+  EXPECT_EQ(total, scoring_outcomes(s, dice, pending));  // the rows cover every scoring throw once
 }
 
 TEST(TenkSeed003, CombinationTablesAndTheirEV) {
@@ -454,6 +447,24 @@ TEST(TenkGame, GamesEndWithAWinnerAtTheTarget) {
   }
 }
 
+// Seed 000, III: the order in which the target was reached, then the
+// score within a round; with last turns (seed 003), the score alone.
+TEST(TenkGame, PlacesGoByTheRoundTheTargetWasReachedThenByScore) {
+  GameResult r{};
+  const int scores[] = {10450, 10050, 10400, 9900};
+  std::copy(std::begin(scores), std::end(scores), r.score);
+  const int reached_round[] = {6, 5, 5, -1};
+  assign_places(preset("seed000"), 4, reached_round, r);
+  EXPECT_EQ(std::vector<int>(r.place, r.place + 4), (std::vector<int>{3, 2, 1, 4}));
+  Rules last_turn = preset("seed000");
+  last_turn.last_turn = true;
+  assign_places(last_turn, 4, reached_round, r);
+  EXPECT_EQ(std::vector<int>(r.place, r.place + 4), (std::vector<int>{1, 3, 2, 4}));
+  r.score[2] = 10050;  // the same round and the same score: a shared place
+  assign_places(preset("seed000"), 4, reached_round, r);
+  EXPECT_EQ(std::vector<int>(r.place, r.place + 4), (std::vector<int>{3, 1, 1, 4}));
+}
+
 TEST(TenkGame, EveryoneElseGetsALastTurn) {
   const Scoring s(rules_from({{"last_turn", true}}));
   const Policy at = compile(s, {{"family", "bank_at"}, {"total", 350}});
@@ -478,6 +489,27 @@ TEST(TenkGame, AGameThatCannotEndIsCappedNotHung) {
   EXPECT_EQ(turns, 6);
 }
 
+// One seat's first turns in two-player games of one round (the rules must
+// say max_rounds 1): their mean z and P(zero) z against turn_distribution.
+struct FirstTurnZ {
+  double mean, zero;
+};
+FirstTurnZ first_turn_z(const Scoring& s, const Policy& first, const Policy& second, int seat, int games,
+                        std::uint64_t seed) {
+  const std::vector<double> p = turn_distribution(s, seat == 0 ? first : second);
+  const Policy* seats[] = {&first, &second};
+  Rng rng(seed);
+  double sum = 0;
+  int zeros = 0;
+  GameResult r;
+  for (int g = 0; g < games; ++g) {
+    play_game(s, seats, 2, rng, r, [](int, int) {});
+    sum += r.first_turn[seat] / kPoint;
+    zeros += r.first_turn[seat] == 0;
+  }
+  return {stats::mean_z(sum / games, games, stats::exact_moments(p, 0)), stats::rate_z(zeros, games, p[0])};
+}
+
 // IV.5 at the table: one round, bank_at 350 first, the optimum second. The
 // second seat's first turn is a fresh turn (its exact distribution) unless
 // it may take over the first seat's banked position, which pays.
@@ -485,17 +517,7 @@ double second_seat_first_turn_z(bool continue_previous) {
   const Scoring s(rules_from({{"continue_previous", continue_previous}, {"max_rounds", 1}}));
   const Policy first = compile(s, {{"family", "bank_at"}, {"total", 350}});
   const Policy second = compile(s, {{"family", "optimal_expected"}});
-  const stats::Moments fresh = stats::exact_moments(turn_distribution(s, second), 0);
-  const Policy* seats[] = {&first, &second};
-  Rng rng(11);
-  constexpr int kGames = 100000;
-  double sum = 0;
-  GameResult r;
-  for (int g = 0; g < kGames; ++g) {
-    play_game(s, seats, 2, rng, r, [](int, int) {});
-    sum += r.first_turn[1] / kPoint;
-  }
-  return stats::mean_z(sum / kGames, kGames, fresh);
+  return first_turn_z(s, first, second, 1, 100000, 11).mean;
 }
 
 TEST(TenkGame, TakingOverThePreviousPositionPays) {
@@ -518,21 +540,9 @@ TEST(TenkGame, TheFirstSeatsFirstTurnIsOneTurnOfItsPolicyUnderEveryRule) {
     const Scoring s(rules_from(one_round));
     const Policy first = compile(s, {{"family", "optimal_expected"}});
     const Policy second = compile(s, {{"family", "ev_heuristic"}});
-    const std::vector<double> p = turn_distribution(s, first);
-    const stats::Moments exact = stats::exact_moments(p, 0);
-    const Policy* seats[] = {&first, &second};
-    Rng rng(12);
-    constexpr int kGames = 50000;
-    double sum = 0;
-    int zeros = 0;
-    GameResult r;
-    for (int g = 0; g < kGames; ++g) {
-      play_game(s, seats, 2, rng, r, [](int, int) {});
-      sum += r.first_turn[0] / kPoint;
-      zeros += r.first_turn[0] == 0;
-    }
-    EXPECT_LT(std::abs(stats::mean_z(sum / kGames, kGames, exact)), 5) << rules;
-    EXPECT_LT(std::abs(stats::rate_z(zeros, kGames, p[0])), 5) << rules;
+    const FirstTurnZ z = first_turn_z(s, first, second, 0, 50000, 12);
+    EXPECT_LT(std::abs(z.mean), 5) << rules;
+    EXPECT_LT(std::abs(z.zero), 5) << rules;
   }
 }
 
