@@ -32,7 +32,19 @@ class ThrowMix {
           if (p[d - 1] > 0) choices_.push_back({d, p[d - 1]});
       }
     offset_.push_back(static_cast<std::uint32_t>(choices_.size()));
+    same_everywhere_ = true;
+    for (std::size_t cell = 1; cell + 1 < offset_.size(); ++cell) {
+      const std::size_t size = offset_[cell + 1] - offset_[cell];
+      same_everywhere_ = same_everywhere_ && size == offset_[1] &&
+                         std::equal(&choices_[offset_[cell]], &choices_[0] + offset_[cell + 1], &choices_[0],
+                                    [](const Choice& x, const Choice& y) {
+                                      return x.dice == y.dice && x.probability == y.probability;
+                                    });
+    }
   }
+
+  // The same throw distribution in every state (fixed, blind, random).
+  bool same_everywhere() const { return same_everywhere_; }
 
   struct Throw {
     const double* p;  // p[k], k = 0..top; zero for 2 <= k < low
@@ -64,6 +76,7 @@ class ThrowMix {
   std::vector<std::uint32_t> offset_;
   std::vector<Choice> choices_;
   std::vector<double> buffer_;
+  bool same_everywhere_ = false;
 };
 
 Evaluation empty_evaluation(const Rules& rules, int seats) {
@@ -171,6 +184,62 @@ Evaluation evaluate_simultaneous(const Rules& rules, ThrowMix mix[2]) {
     if (!alive) return e;
     mass.swap(next);
   }
+}
+
+// The same, when seat 1 throws the same distribution f1 in every state: seat
+// 0's throws are spread first, into spread[a'][b] (a' up to the goal + 6D),
+// and seat 1's throw is applied once per (a', b) instead of once per (a, b, k).
+Evaluation evaluate_simultaneous_against_constant(const Rules& rules, ThrowMix mix[2]) {
+  const int goal = rules.goal;
+  Evaluation e = empty_evaluation(rules, 2);
+  const ThrowMix::Throw f1 = mix[1].at(0, 0);
+  std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size());
+  std::vector<double> spread(std::size_t(rules.score_bins()) * goal);
+  mass[0] = 1;
+  for (int t = 0;; ++t) {
+    std::fill(spread.begin(), spread.end(), 0.0);
+    for (int a = 0; a < goal; ++a)
+      for (int b = 0; b < goal; ++b) {
+        const double m = mass[std::size_t(a) * goal + b];
+        if (m < kNegligible) continue;
+        const ThrowMix::Throw f0 = mix[0].at(a, b);
+        for (int k = 1; k <= f0.top; k = k == 1 ? f0.low : k + 1) spread[std::size_t(a + k) * goal + b] += m * f0.p[k];
+      }
+    std::fill(next.begin(), next.end(), 0.0);
+    bool alive = false;
+    double ended = 0, win[2] = {0, 0}, tie = 0;  // added up apart (see evaluate_simultaneous)
+    for (int a = 1; a < rules.score_bins(); ++a)
+      for (int b = 0; b < goal; ++b) {
+        const double w = spread[std::size_t(a) * goal + b];
+        if (w < kNegligible) continue;
+        const int open1 = std::min(f1.top, goal - 1 - b);
+        for (int l = 1; l <= f1.top; l = l == 1 ? f1.low : l + 1) {
+          const double q = w * f1.p[l];
+          if (a < goal && l <= open1) {
+            next[std::size_t(a) * goal + b + l] += q;
+            alive = true;
+            continue;
+          }
+          ended += q;
+          e.score[0][a] += q;
+          e.score[1][b + l] += q;
+          (a > b + l ? win[0] : a < b + l ? win[1] : tie) += q;  // the higher total wins
+        }
+      }
+    e.win[0] += win[0], e.win[1] += win[1], e.tie += tie;
+    e.turns[0][t + 1] += ended;
+    e.turns[1][t + 1] += ended;
+    if (!alive) return e;
+    mass.swap(next);
+  }
+}
+
+// Seat 0's result is seat 1's and the other way round.
+Evaluation swap_seats(Evaluation e) {
+  std::swap(e.win[0], e.win[1]);
+  std::swap(e.score[0], e.score[1]);
+  std::swap(e.turns[0], e.turns[1]);
+  return e;
 }
 
 Evaluation evaluate_alone(const Rules& rules, ThrowMix& mix) {
@@ -333,10 +402,7 @@ SimultaneousSolution solve_simultaneous(const Rules& rules) {
         }
       }
       MatrixGameSolution solution = solve_matrix_game(matrix, max_dice, max_dice);
-      const bool pure =
-          std::count(solution.row_strategy.begin(), solution.row_strategy.end(), 0.0) == max_dice - 1 &&
-          std::count(solution.column_strategy.begin(), solution.column_strategy.end(), 0.0) == max_dice - 1;
-      s.linear_programs += !pure;
+      s.linear_programs += solution.linear_program;
       s.value[std::size_t(i) * goal + j] = solution.value;
       s.strategy[std::size_t(i) * goal + j] = std::move(solution.row_strategy);
     }
@@ -353,7 +419,13 @@ Evaluation evaluate(const Rules& rules, const Policy& first, const Policy* secon
     return evaluate_alone(rules, mix);
   }
   ThrowMix mix[2] = {ThrowMix(first, probability), ThrowMix(*second, probability)};
-  return rules.turns == Turns::sequential ? evaluate_sequential(rules, mix) : evaluate_simultaneous(rules, mix);
+  if (rules.turns == Turns::sequential) return evaluate_sequential(rules, mix);
+  if (mix[1].same_everywhere()) return evaluate_simultaneous_against_constant(rules, mix);
+  if (mix[0].same_everywhere()) {  // the rules treat both seats alike
+    ThrowMix swapped[2] = {ThrowMix(*second, probability), ThrowMix(first, probability)};
+    return swap_seats(evaluate_simultaneous_against_constant(rules, swapped));
+  }
+  return evaluate_simultaneous(rules, mix);
 }
 
 }  // namespace dicesim::battle

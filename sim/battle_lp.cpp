@@ -88,6 +88,7 @@ MatrixGameSolution solve_matrix_game(const std::vector<double>& payoff, int rows
     throw std::runtime_error("GLPK simplex failed on a " + std::to_string(rows) + "x" + std::to_string(columns) +
                              " matrix game (glp_simplex returned " + std::to_string(code) + ", status " +
                              std::to_string(glp_get_status(lp.get())) + ")");
+  out.linear_program = true;
   out.value = glp_get_obj_val(lp.get());
   out.row_strategy.resize(rows);
   for (int r = 0; r < rows; ++r) out.row_strategy[r] = glp_get_col_prim(lp.get(), r + 1);

@@ -10,6 +10,7 @@ struct MatrixGameSolution {
   std::vector<double> row_strategy;     // the maximiser's optimal mixed strategy
   std::vector<double> column_strategy;  // the minimiser's, from the LP's duals
   double value = 0;                     // what the row player is guaranteed
+  bool linear_program = false;          // false: a pure saddle point, found without the LP
 };
 
 // payoff[r * columns + c]: what the row player gains (the column player

@@ -6,9 +6,12 @@ namespace dicesim {
 namespace sixers {
 GameEntry sixers_entry();
 }
+namespace battle {
+GameEntry battle_entry();
+}
 
 const std::vector<GameEntry>& games() {
-  static const std::vector<GameEntry> all = {sixers::sixers_entry()};
+  static const std::vector<GameEntry> all = {sixers::sixers_entry(), battle::battle_entry()};
   return all;
 }
 

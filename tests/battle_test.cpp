@@ -285,6 +285,31 @@ TEST(BattleSimultaneous, OptimalNeverLosesOnAverageAndBeatsEveryFamily) {
               1e-9);  // the seats are symmetric
 }
 
+// Against a policy that throws the same in every state the evaluator takes a
+// shortcut; a copy that differs only in an unreachable state (seat 1 at 0
+// facing 99) takes the general path, and both must agree.
+TEST(BattleEvaluation, TheShortcutAgainstAConstantPolicyMatchesTheGeneralPath) {
+  const Rules rules{10, 100, Turns::simultaneous};
+  Solutions solutions(rules);
+  const Policy optimal = optimal_policy(rules, solutions);
+  for (const json& spec : {json{{"family", "random"}}, json{{"family", "fixed"}, {"dice", 8}}}) {
+    const Policy constant = compile(rules, spec, solutions);
+    Policy almost = constant;
+    almost.set_pure(0, 99, 1);
+    for (const auto& [first, second] : {std::pair{&optimal, &constant}, std::pair{&constant, &optimal}}) {
+      const Evaluation shortcut = evaluate(rules, *first, second);
+      const Evaluation general =
+          evaluate(rules, first == &optimal ? optimal : almost, second == &optimal ? &optimal : &almost);
+      EXPECT_NEAR(shortcut.win[0], general.win[0], 1e-12) << spec;
+      EXPECT_NEAR(shortcut.tie, general.tie, 1e-12) << spec;
+      for (int seat = 0; seat < 2; ++seat)
+        for (std::size_t bin = 0; bin < shortcut.score[seat].size(); ++bin)
+          ASSERT_NEAR(shortcut.score[seat][bin], general.score[seat][bin], 1e-12) << spec << " seat " << seat;
+      EXPECT_NEAR(shortcut.turns[1][10], general.turns[1][10], 1e-12);
+    }
+  }
+}
+
 TEST(BattlePolicy, MixedWeightsAreMultiplesOfTwoToTheMinus32AddingUpToOne) {
   Policy policy(3, 4);
   policy.set_mixed(1, 2, {0.1, 0.2, 0.3 + 1e-12, 0.4 - 1e-12});
