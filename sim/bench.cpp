@@ -32,6 +32,14 @@ const BenchCase kCases[] = {
      R"J({"game":"sixers","seed":1,"games":1,"strategies":[
          {"name":"best","family":"optimal_mean"},{"name":"aware","family":"target_aware"}],
         "contests":{"distributions":false,"sequential_tables":[["best","aware"]]}})J"},
+    {"battle optimal vs blind, sequential turns",
+     R"J({"game":"battle","seed":1,"games":1,"strategies":[
+         {"name":"optimal","family":"optimal"},{"name":"blind","family":"blind"}],
+        "contests":{"distributions":false,"sequential_tables":[["optimal","blind"]]}})J"},
+    {"battle optimal (mixed) vs blind, simultaneous turns",
+     R"J({"game":"battle","seed":1,"games":1,"rules":{"turns":"simultaneous"},"strategies":[
+         {"name":"optimal","family":"optimal"},{"name":"blind","family":"blind"}],
+        "contests":{"distributions":false,"sequential_tables":[["optimal","blind"]]}})J"},
 };
 
 using Clock = std::chrono::steady_clock;

@@ -8,12 +8,16 @@
 
 #include <cmath>
 #include <functional>
+#include <iomanip>
 #include <numeric>
+#include <sstream>
 
 #include "battle_exact.h"
 #include "battle_lp.h"
 #include "battle_strategies.h"
+#include "h5.h"
 #include "stats.h"
+#include "test_util.h"
 
 namespace dicesim::battle {
 namespace {
@@ -383,6 +387,54 @@ TEST(BattleEvaluation, MonteCarloAgreesInTheSimultaneousGame) {
   const Policy six = compile(short_race, {{"family", "fixed"}, {"dice", 6}}, short_solutions);
   expect_monte_carlo_agrees(short_race, short_optimal, &six, 6);
   EXPECT_GT(evaluate(short_race, short_optimal, &six).tie, 0.001);
+}
+
+std::string fixed6(double x) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(6) << x;
+  return out.str();
+}
+
+TEST(BattleCli, CheckOfTheSequentialConfigPasses) {
+  testing::TempDir dir;
+  const auto result = testing::dicesim("check " + testing::source_path("configs/battle_sequential.json") + " -o " +
+                                       dir.file("battle.h5") + " --games 100000 --quiet");
+  ASSERT_EQ(result.exit_code, 0) << result.out;
+  EXPECT_NE(result.out.find(", 0 beyond |z| > 5"), std::string::npos) << result.out;
+  h5::Reader r(dir.file("battle.h5"));
+  EXPECT_EQ(r.strings("/measures/name"), (std::vector<std::string>{"score", "turns"}));
+  const std::vector<std::string> names = r.strings("/checks/name");
+  // Every ordered pair's win rate, and the turns of every seat, are checked.
+  EXPECT_EQ(std::count_if(names.begin(), names.end(), [](const std::string& n) { return n.find("/win/") != n.npos; }),
+            2 * 5 * 4);
+  EXPECT_GE(std::count_if(names.begin(), names.end(),
+                          [](const std::string& n) { return n.find("/turns/distribution") != n.npos; }),
+            2 * 5 * 4 + 5);
+}
+
+TEST(BattleCli, SolvePrintsTheSolversNumbers) {
+  const auto result = testing::dicesim("solve battle --max-dice 6 --goal 40");
+  ASSERT_EQ(result.exit_code, 0) << result.out;
+  const Rules rules{6, 40, Turns::sequential};
+  const SequentialSolution sequential = solve_sequential(rules);
+  EXPECT_NE(result.out.find("EG(0,0) = " + fixed6(sequential.expected_gain(0, 0))), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("P(the first player wins) = " + fixed6(sequential.first_player_wins())), std::string::npos);
+  EXPECT_NE(result.out.find("blind d* = " + std::to_string(blind_dice(6))), std::string::npos);
+  EXPECT_NE(result.out.find("1600 states solved"), std::string::npos);
+  EXPECT_EQ(testing::dicesim("solve battle --max-dice 21").exit_code, 2);
+  EXPECT_EQ(testing::dicesim("solve battle --goal 0").exit_code, 2);
+}
+
+TEST(BattleCli, SimultaneousTablesPlayTheSameGameInBothContests) {
+  // headtohead is allowed with simultaneous turns, and one seat plays alone.
+  testing::TempDir dir;
+  const std::string config = dir.write("sim.json", R"J({"game": "battle", "games": 20000,
+    "rules": {"turns": "simultaneous", "goal": 30, "max_dice": 5},
+    "strategies": [{"name": "optimal", "family": "optimal"}, {"name": "two", "family": "fixed", "dice": 2}],
+    "contests": {"distributions": true, "headtohead": true, "nway": [["two", "optimal"]]}})J");
+  const auto result = testing::dicesim("check " + config + " -o " + dir.file("out.h5") + " --quiet");
+  ASSERT_EQ(result.exit_code, 0) << result.out;
+  EXPECT_NE(result.out.find(", 0 beyond |z| > 5"), std::string::npos) << result.out;
 }
 
 }  // namespace
