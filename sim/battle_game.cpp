@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "../strategies/battle_strategies.h"
 #include "battle.h"
@@ -143,14 +144,20 @@ void print_throw_table(const Rules& rules, const std::vector<std::vector<double>
   for (int d = 1; d <= rules.max_dice; ++d) std::cout << std::setw(10) << ("d=" + std::to_string(d));
   std::cout << "\n";
   for (int k = 1; k <= rules.max_throw(); ++k) {
-    if (k == 2 || k == 3) continue;  // no d throws 2 or 3: 1 is a 1, otherwise two dice make 4
-    std::cout << std::setw(5) << k;
-    for (int d = 1; d <= rules.max_dice; ++d)
-      if (k <= 6 * d && p[d][k] > 0)
-        std::cout << std::setw(10) << std::setprecision(6) << p[d][k];
+    std::ostringstream line;
+    line << std::setw(5) << k;
+    for (int d = 1; d <= rules.max_dice; ++d) {
+      const double x = k <= 6 * d ? p[d][k] : 0.0;
+      if (x == 0)
+        line << std::setw(10) << "";
+      else if (x < 5e-7)  // 6^-d for many dice
+        line << std::setw(10) << std::scientific << std::setprecision(2) << x << std::fixed;
       else
-        std::cout << std::setw(10) << "";
-    std::cout << "\n";
+        line << std::setw(10) << std::fixed << std::setprecision(6) << x;
+    }
+    std::string text = line.str();
+    text.erase(text.find_last_not_of(' ') + 1);
+    std::cout << text << "\n";
   }
   std::cout << "\nexpected points 4d(5/6)^d + 1 - (5/6)^d:";
   for (int d = 1; d <= rules.max_dice; ++d)
