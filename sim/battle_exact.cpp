@@ -363,9 +363,20 @@ std::vector<double> state_matrix(const Rules& rules, const std::vector<std::vect
   return matrix;
 }
 
+// The general game backwards from the goal, row i (player 1's score) by row.
+// A state's payoff matrix averages the values after both throws:
+//   M[d1][d2] = sum_k sum_l P(d1, k) P(d2, l) V(i + k, j + l).
+// Done directly that is D^2 (4D)^2 terms per state. Instead, the seed's Q
+// recursion (Q(d, .) is Q(d - 1, .) spread over the faces 2..6) is applied
+// to the values themselves, one die at a time:
+//   after_d2(r, j) = sum_l P(d2, l) V(r, j + l)       (player 2's throw, per row r)
+//   G_d(r) = (1/5) sum_{f=2..6} G_{d-1}(r + f),  G_0 = after
+//   M[d1][d2] = P(d1, 1) after_d2(i + 1, j) + (5/6)^d1 G_d1(i)[d2, j]
+// which is 5 terms per die and entry. Rows go down from the goal + 6D, so a
+// ring of 7 rows holds everything a row needs.
 SimultaneousSolution solve_simultaneous(const Rules& rules) {
   const auto start = std::chrono::steady_clock::now();
-  const int goal = rules.goal, max_dice = rules.max_dice, span = rules.max_throw();
+  const int goal = rules.goal, max_dice = rules.max_dice, top = goal + rules.max_throw();
   const auto probability = throw_probabilities(max_dice);
   SimultaneousSolution s;
   s.goal = goal;
@@ -373,40 +384,62 @@ SimultaneousSolution solve_simultaneous(const Rules& rules) {
   s.value.assign(std::size_t(goal) * goal, 0.0);
   s.strategy.resize(s.value.size());
   const auto value = [&](int a, int b) { return a < goal && b < goal ? s.game_value(a, b) : sign(a, b); };
-  // after[row % (span + 1)][(d2 - 1) * goal + j] = sum_l P(d2, l) V(row, j + l):
-  // player 2's throw averaged out once per row, for the states of the
-  // rows below it (a state (i, j) needs the rows i + 1 .. i + 6D).
-  std::vector<std::vector<double>> after(span + 1, std::vector<double>(std::size_t(max_dice) * goal));
-  const auto average_row = [&](int row) {
-    std::vector<double>& out = after[row % (span + 1)];
-    for (int d2 = 1; d2 <= max_dice; ++d2) {
-      const std::vector<double>& p = probability[d2];
-      for (int j = 0; j < goal; ++j) {
-        double sum = p[1] * value(row, j + 1);
-        for (int l = lowest_sum(d2); l <= 6 * d2; ++l) sum += p[l] * value(row, j + l);
-        out[std::size_t(d2 - 1) * goal + j] = sum;
+  std::vector<double> no_one(max_dice + 1);
+  for (int d = 0; d <= max_dice; ++d) no_one[d] = std::pow(5.0 / 6.0, d);
+
+  constexpr int kRing = 7;                                 // rows r .. r + 6
+  const std::size_t width = std::size_t(max_dice) * goal;  // [(d2 - 1) * goal + j]
+  // spread[d][r % kRing]: G_d(r); spread[0] is after.
+  std::vector<std::vector<std::vector<double>>> spread(
+      max_dice + 1, std::vector<std::vector<double>>(kRing, std::vector<double>(width, 0.0)));
+  const auto slot = [&](int d, int row) -> std::vector<double>& { return spread[d][row % kRing]; };
+  // G_d(row) from G_{d-1}(row + 2 .. row + 6). Rows near the top read rows
+  // that were never filled (zeros); the states never use those G_d.
+  const auto spread_row = [&](int row) {
+    for (int d = 1; d <= max_dice; ++d) {
+      std::vector<double>& out = slot(d, row);
+      std::fill(out.begin(), out.end(), 0.0);
+      for (int face = 2; face <= 6; ++face) {
+        if (row + face >= top) break;
+        const std::vector<double>& in = slot(d - 1, row + face);
+        for (std::size_t c = 0; c < width; ++c) out[c] += in[c];
       }
+      for (double& x : out) x /= 5;
     }
   };
-  for (int row = goal + span - 1; row >= goal; --row) average_row(row);
-  std::vector<double> matrix(std::size_t(max_dice) * max_dice);
-  for (int i = goal - 1; i >= 0; --i) {
-    for (int j = goal - 1; j >= 0; --j) {
-      for (int d1 = 1; d1 <= max_dice; ++d1) {
-        const std::vector<double>& p = probability[d1];
-        for (int d2 = 1; d2 <= max_dice; ++d2) {
-          const std::size_t column = std::size_t(d2 - 1) * goal + j;
-          double gain = p[1] * after[(i + 1) % (span + 1)][column];
-          for (int k = lowest_sum(d1); k <= 6 * d1; ++k) gain += p[k] * after[(i + k) % (span + 1)][column];
-          matrix[std::size_t(d1 - 1) * max_dice + d2 - 1] = gain;
-        }
-      }
-      MatrixGameSolution solution = solve_matrix_game(matrix, max_dice, max_dice);
-      s.linear_programs += solution.linear_program;
-      s.value[std::size_t(i) * goal + j] = solution.value;
-      s.strategy[std::size_t(i) * goal + j] = std::move(solution.row_strategy);
+  // after_d2(row, j), the same recursion along j: H_d(j) = (1/5) sum_f H_{d-1}(j + f).
+  std::vector<double> h(top + 6), h_next(top + 6);
+  const auto average_row = [&](int row) {
+    std::vector<double>& out = slot(0, row);
+    for (int j = 0; j < top; ++j) h[j] = value(row, j);
+    std::fill(h.begin() + top, h.end(), 0.0);
+    for (int d2 = 1; d2 <= max_dice; ++d2) {
+      for (int j = 0; j < top; ++j) h_next[j] = (h[j + 2] + h[j + 3] + h[j + 4] + h[j + 5] + h[j + 6]) / 5;
+      h.swap(h_next);
+      for (int j = 0; j < goal; ++j)
+        out[std::size_t(d2 - 1) * goal + j] = probability[d2][1] * value(row, j + 1) + no_one[d2] * h[j];
     }
-    average_row(i);
+  };
+  std::vector<double> matrix(std::size_t(max_dice) * max_dice);
+  for (int row = top - 1; row >= 0; --row) {
+    spread_row(row);
+    if (row < goal) {
+      const std::vector<double>& next_row = slot(0, row + 1);
+      for (int j = goal - 1; j >= 0; --j) {
+        for (int d1 = 1; d1 <= max_dice; ++d1) {
+          const std::vector<double>& g = slot(d1, row);
+          for (int d2 = 1; d2 <= max_dice; ++d2) {
+            const std::size_t c = std::size_t(d2 - 1) * goal + j;
+            matrix[std::size_t(d1 - 1) * max_dice + d2 - 1] = probability[d1][1] * next_row[c] + no_one[d1] * g[c];
+          }
+        }
+        MatrixGameSolution solution = solve_matrix_game(matrix, max_dice, max_dice);
+        s.linear_programs += solution.linear_program;
+        s.value[std::size_t(row) * goal + j] = solution.value;
+        s.strategy[std::size_t(row) * goal + j] = std::move(solution.row_strategy);
+      }
+    }
+    average_row(row);
   }
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return s;
