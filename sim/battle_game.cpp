@@ -165,20 +165,21 @@ void print_throw_table(const Rules& rules, const std::vector<std::vector<double>
   std::cout << "\nblind d* = " << blind_dice(rules.max_dice) << "\n";
 }
 
-// Exact head to head of the optimal policy against the blind one, both seatings.
+// Exact head to head of the optimal policy against the blind one; with
+// sequential turns in both seatings (simultaneous turns treat seats alike).
 void print_against_blind(Rules rules, Turns turns) {
   rules.turns = turns;
   Solutions solutions(rules);
-  const Policy optimal = optimal_policy(rules, solutions), blind = [&] {
-    Policy p(rules.goal, rules.max_dice);
-    for (int i = 0; i < rules.goal; ++i)
-      for (int j = 0; j < rules.goal; ++j) p.set_pure(i, j, blind_dice(rules.max_dice));
-    return p;
-  }();
-  const Evaluation first = evaluate(rules, optimal, &blind), second = evaluate(rules, blind, &optimal);
-  std::cout << std::setprecision(6) << "  optimal first against blind: optimal wins " << first.win[0] << ", blind "
-            << first.win[1] << ", tie " << first.tie << "\n"
-            << "  blind first against optimal: optimal wins " << second.win[1] << ", blind " << second.win[0]
+  const json blind_spec = {{"family", "blind"}};
+  const Policy optimal = optimal_policy(rules, solutions),
+               blind = compile_strategy(JsonNode(blind_spec, "solve"), rules, solutions);
+  const Evaluation first = evaluate(rules, optimal, &blind);
+  const char* seating = turns == Turns::sequential ? "optimal first against blind" : "optimal against blind";
+  std::cout << std::setprecision(6) << "  " << seating << ": optimal wins " << first.win[0] << ", blind "
+            << first.win[1] << ", tie " << first.tie << "\n";
+  if (turns == Turns::simultaneous) return;
+  const Evaluation second = evaluate(rules, blind, &optimal);
+  std::cout << "  blind first against optimal: optimal wins " << second.win[1] << ", blind " << second.win[0]
             << ", tie " << second.tie << "\n";
 }
 
