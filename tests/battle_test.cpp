@@ -233,7 +233,8 @@ TEST(BattleLp, RectangularGamesHaveEquilibria) {
 }
 
 // D = 2: every state's game is 2x2, so its value has a closed form; solve the
-// whole game again with it (no LP) and compare state by state.
+// whole game again with it (no LP) and compare state by state. (Every state
+// turns out to have a saddle point; the 2x2 test above covers mixed ones.)
 TEST(BattleSimultaneous, TwoDiceGameMatchesTheClosedFormStateByState) {
   const Rules rules{2, 30, Turns::simultaneous};
   const SimultaneousSolution lp = solve_simultaneous(rules);
@@ -248,6 +249,78 @@ TEST(BattleSimultaneous, TwoDiceGameMatchesTheClosedFormStateByState) {
           maximin >= minimax ? maximin : (m[0] * m[3] - m[1] * m[2]) / (m[0] - m[1] - m[2] + m[3]);
       ASSERT_NEAR(brute.game_value(i, j), lp.game_value(i, j), 1e-12) << i << " " << j;
     }
+}
+
+// The value of a small matrix game without an LP: an optimal row strategy is
+// a basic solution, so it equalises the payoffs of some square set of rows
+// and columns. Try every such set; the best guarantee found is the value.
+double brute_force_value(const std::vector<double>& a, int n) {
+  double best = -2;
+  for (unsigned rows = 1; rows < (1u << n); ++rows)
+    for (unsigned columns = 1; columns < (1u << n); ++columns) {
+      std::vector<int> r, c;
+      for (int i = 0; i < n; ++i) {
+        if (rows >> i & 1) r.push_back(i);
+        if (columns >> i & 1) c.push_back(i);
+      }
+      const int k = static_cast<int>(r.size());
+      if (static_cast<int>(c.size()) != k) continue;
+      // Unknowns p_r (k of them) and v: sum_r p_r a[r][c] - v = 0 for c in C, sum p_r = 1.
+      std::vector<std::vector<double>> m(k + 1, std::vector<double>(k + 2, 0.0));
+      for (int e = 0; e < k; ++e) {
+        for (int u = 0; u < k; ++u) m[e][u] = a[r[u] * n + c[e]];
+        m[e][k] = -1;
+      }
+      for (int u = 0; u < k; ++u) m[k][u] = 1;
+      m[k][k + 1] = 1;
+      bool singular = false;
+      for (int col = 0; col <= k && !singular; ++col) {  // Gauss-Jordan with partial pivoting
+        int pivot = col;
+        for (int row = col + 1; row <= k; ++row)
+          if (std::abs(m[row][col]) > std::abs(m[pivot][col])) pivot = row;
+        if (std::abs(m[pivot][col]) < 1e-12) singular = true;
+        if (singular) break;
+        std::swap(m[col], m[pivot]);
+        for (int row = 0; row <= k; ++row)
+          if (row != col) {
+            const double f = m[row][col] / m[col][col];
+            for (int x = col; x <= k + 1; ++x) m[row][x] -= f * m[col][x];
+          }
+      }
+      if (singular) continue;
+      std::vector<double> p(n, 0.0);
+      bool feasible = true;
+      for (int u = 0; u < k; ++u) {
+        p[r[u]] = m[u][k + 1] / m[u][u];
+        feasible = feasible && p[r[u]] >= -1e-12;
+      }
+      if (!feasible) continue;
+      double guaranteed = 2;
+      for (int col = 0; col < n; ++col) {
+        double against = 0;
+        for (int row = 0; row < n; ++row) against += p[row] * a[row * n + col];
+        guaranteed = std::min(guaranteed, against);
+      }
+      best = std::max(best, guaranteed);
+    }
+  return best;
+}
+
+// D = 4 (the smallest D with mixed equilibria: up to 3 dice every state has a
+// saddle point): the whole game again, with the brute-force value in every
+// state and the payoff matrices built directly from the seed's formula.
+TEST(BattleSimultaneous, FourDiceGameMatchesBruteForceStateByState) {
+  const Rules rules{4, 20, Turns::simultaneous};
+  const SimultaneousSolution lp = solve_simultaneous(rules);
+  EXPECT_GT(lp.linear_programs, 0);  // some states need a mixed strategy
+  const auto p = throw_probabilities(4);
+  SimultaneousSolution brute = lp;
+  for (int i = rules.goal - 1; i >= 0; --i)
+    for (int j = rules.goal - 1; j >= 0; --j) {
+      brute.value[i * rules.goal + j] = brute_force_value(state_matrix(rules, p, brute, i, j), 4);
+      ASSERT_NEAR(brute.game_value(i, j), lp.game_value(i, j), 1e-9) << i << " " << j;
+    }
+  EXPECT_NEAR(brute_force_value(one_turn_matrix(5), 5), 0, 1e-12);
 }
 
 TEST(BattleSimultaneous, ValuesAreAntisymmetricAndEveryStateIsAnEquilibrium) {
