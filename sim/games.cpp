@@ -6,12 +6,15 @@ namespace dicesim {
 namespace sixers {
 GameEntry sixers_entry();
 }
+namespace tenk {
+GameEntry tenk_entry();
+}
 namespace battle {
 GameEntry battle_entry();
 }
 
 const std::vector<GameEntry>& games() {
-  static const std::vector<GameEntry> all = {sixers::sixers_entry(), battle::battle_entry()};
+  static const std::vector<GameEntry> all = {sixers::sixers_entry(), tenk::tenk_entry(), battle::battle_entry()};
   return all;
 }
 
