@@ -26,25 +26,38 @@ struct Strategy {
   json spec;  // as written in the config
 };
 
-// The score recorded per seat: histogram bin i holds score min_score + i.
-struct ScoreAxis {
-  int min_score = 0;
-  int bins = 1;
-  std::string description;  // e.g. "final score of the turn (lower wins)"
+// A quantity the game records as a histogram per seat: bin i counts the
+// value min + i * step. measures()[0] is the score that decides games
+// (named "score"); others might be the game's length or single-turn scores.
+struct Measure {
+  std::string name;         // HDF5 name: lower-case letters and '_'
+  std::string description;  // e.g. "final score of the turn (lowest wins)"
+  std::string units;        // e.g. "points", "turns"
+  int min = 0;
+  int step = 1;
+  int bins = 1;  // a game clamps values beyond the last bin into it, and says so in the description
+
+  int value(int bin) const { return min + bin * step; }
 };
 
 class Game {
  public:
   virtual ~Game() = default;
-  virtual json rules() const = 0;  // the rules in force, defaults filled in
-  virtual ScoreAxis score_axis() const = 0;
+  virtual json rules() const = 0;                     // the rules in force, defaults filled in
+  virtual std::vector<Measure> measures() const = 0;  // 1..kMaxMeasures of them
   // Plays `games` games at the table, adding to counts. Called once per block
   // of games, so a game keeps its inner loop free of virtual calls.
   virtual void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const = 0;
-  // Exact odds of a table, where the game has a solver for them.
+  // Exact odds of a table, as far as the game has a solver for them.
   virtual std::optional<TableOdds> exact(const Table& table) const = 0;
 
   const std::vector<Strategy>& strategies() const { return strategies_; }
+  // The bins of each measure: the shape of a table's counters.
+  std::vector<int> measure_bins() const {
+    std::vector<int> bins;
+    for (const Measure& m : measures()) bins.push_back(m.bins);
+    return bins;
+  }
 
  protected:
   std::vector<Strategy> strategies_;

@@ -23,7 +23,7 @@ namespace {
 // Read access to one planned table's counters.
 TableCountsView table_counts(const RunConfig& config, const EngineOutput& output, int t) {
   return {output.counters[t].data(), static_cast<int>(config.plan.tables[t].table.seats.size()),
-          config.game->score_axis().bins};
+          config.game->measure_bins()};
 }
 
 using Matrix = std::vector<std::int64_t>;
@@ -39,12 +39,54 @@ void write_described(h5::Writer& file, const std::string& path, const std::vecto
   file.describe(path, units, description);
 }
 
-// <group>/score: the score of every histogram bin, as a dimension scale.
-std::string write_score_scale(h5::Writer& file, const std::string& group, const ScoreAxis& axis) {
-  std::vector<std::int64_t> scores(axis.bins);
-  for (int i = 0; i < axis.bins; ++i) scores[i] = axis.min_score + i;
-  write_described(file, group + "/score", scores, {}, "points", axis.description);
-  return group + "/score";
+// Where measure m's histograms of a table live: the score (measure 0) in the
+// table's group itself (counts + score), as in format 1.0; every other
+// measure in a subgroup named after it (counts + value).
+struct MeasurePaths {
+  std::string group, scale;
+};
+MeasurePaths measure_paths(const std::string& table_group, const std::vector<Measure>& measures, int m) {
+  if (m == 0) return {table_group, table_group + "/score"};
+  const std::string group = table_group + "/" + measures[m].name;
+  return {group, group + "/value"};
+}
+
+// The value of every bin of a measure, as a dimension scale, with the
+// measure's description, units, min and step on its group.
+void write_measure_scale(h5::Writer& file, const MeasurePaths& paths, const Measure& measure) {
+  std::vector<std::int64_t> values(measure.bins);
+  for (int i = 0; i < measure.bins; ++i) values[i] = measure.value(i);
+  write_described(file, paths.scale, values, {}, measure.units, measure.description);
+  file.attribute(paths.group, measure.name == "score" ? "min_score" : "min", std::int64_t(measure.min));
+  file.attribute(paths.group, measure.name == "score" ? "score_step" : "step", std::int64_t(measure.step));
+}
+
+// Per-seat histograms of every measure of a table ("counts"), or their exact
+// probabilities ("probability", only the measures known at every seat):
+// [B] for a one-seat table, [P, B] otherwise, with the bins' values as scale.
+template <class Value, class Source>
+void write_measures(h5::Writer& file, const std::string& table_group, const std::vector<Measure>& measures, int seats,
+                    bool by_seat, const std::string& dataset, Source&& seat_values) {
+  for (int m = 0; m < static_cast<int>(measures.size()); ++m) {
+    std::vector<Value> all;
+    bool known = true;
+    for (int s = 0; s < seats && known; ++s) {
+      const auto* values = seat_values(m, s);
+      known = values != nullptr;
+      if (known) all.insert(all.end(), values->begin(), values->end());
+    }
+    if (!known) continue;
+    const MeasurePaths paths = measure_paths(table_group, measures, m);
+    const std::string path = paths.group + "/" + dataset;
+    const std::string what = dataset == "counts" ? "number of each " : "exact probability of each ";
+    h5::Dims dims;
+    if (by_seat) dims = {std::size_t(seats), std::size_t(measures[m].bins)};
+    write_described(file, path, all, dims, dataset == "counts" ? "count" : "probability",
+                    what + "value of: " + measures[m].description + (by_seat ? ", per seat" : ""));
+    write_measure_scale(file, paths, measures[m]);
+    file.dimension_scale(paths.scale, {path}, by_seat ? 1 : 0);
+    if (by_seat) file.dimension_scale(table_group + "/strategy", {path}, 0);
+  }
 }
 
 // <group>/strategy and <group>/opponent: the names along both axes of a
@@ -102,7 +144,7 @@ void write_exact_pairs(h5::Writer& file, const std::string& group, const RunConf
   std::vector<double> win(n * n, 0.0), tie(n * n, 0.0), loss(n * n, 0.0);
   for (std::size_t a = 0; a < n; ++a) {
     for (std::size_t b = 0; b < n; ++b) {
-      if (pairs[a][b] < 0 || !exact[pairs[a][b]]) continue;
+      if (pairs[a][b] < 0 || !exact[pairs[a][b]] || exact[pairs[a][b]]->win.empty()) continue;
       const TableOdds& odds = *exact[pairs[a][b]];
       win[a * n + b] = odds.win[0];
       loss[a * n + b] = odds.win[1];
@@ -122,49 +164,71 @@ void write_exact_pairs(h5::Writer& file, const std::string& group, const RunConf
 
 void write_groups(h5::Writer& file, const std::string& section, const RunConfig& config, const EngineOutput& output,
                   const ExactTables* exact, const std::vector<int>& groups) {
-  const ScoreAxis axis = config.game->score_axis();
+  const std::vector<Measure> measures = config.game->measures();
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const std::string path = "/" + section + "/" + std::to_string(g);
     const TableCountsView c = table_counts(config, output, groups[g]);
     std::vector<std::string> names;
-    Matrix wins, tied, scores;
+    Matrix wins, tied;
     for (int s = 0; s < c.seats(); ++s) {
       names.push_back(config.game->strategies()[config.plan.tables[groups[g]].table.seats[s]].name);
       wins.push_back(c.wins(s));
       tied.push_back(c.tied(s));
-      const Matrix seat_scores = c.scores_of(s);
-      scores.insert(scores.end(), seat_scores.begin(), seat_scores.end());
     }
-    const h5::Dims by_seat_and_score{std::size_t(c.seats()), std::size_t(axis.bins)};
     file.write(path + "/strategy", names);
     file.describe(path + "/strategy", "", "the strategies in seating order");
     write_described(file, path + "/wins", wins, {}, "games", "games the seat won outright");
     write_described(file, path + "/tied", tied, {}, "games", "games the seat shared the win");
-    write_described(file, path + "/counts", scores, by_seat_and_score, "games",
-                    "games ending with each score, per seat");
-    const std::string score = write_score_scale(file, path, axis);
-    file.dimension_scale(path + "/strategy", {path + "/wins", path + "/tied", path + "/counts"}, 0);
-    file.dimension_scale(score, {path + "/counts"}, 1);
+    file.dimension_scale(path + "/strategy", {path + "/wins", path + "/tied"}, 0);
+    std::vector<Matrix> seat_counts(measures.size() * c.seats());
+    write_measures<std::int64_t>(file, path, measures, c.seats(), true, "counts", [&](int m, int s) {
+      return &(seat_counts[m * c.seats() + s] = c.histogram_of(m, s));
+    });
     file.attribute(path, "games", static_cast<std::int64_t>(output.games_done[groups[g]]));
     file.attribute(path, "tie_games", c.tie_games());
-    file.attribute(path, "min_score", static_cast<std::int64_t>(axis.min_score));
     file.attribute(path, "sequential", static_cast<std::int64_t>(config.plan.tables[groups[g]].table.sequential));
     if (exact && (*exact)[groups[g]]) {
       const TableOdds& odds = *(*exact)[groups[g]];
       const std::string exact_path = "/exact" + path;
-      std::vector<double> probability;
-      for (const auto& p : odds.score_probability) probability.insert(probability.end(), p.begin(), p.end());
       file.write(exact_path + "/strategy", names);
       file.describe(exact_path + "/strategy", "", "the strategies in seating order");
-      write_described(file, exact_path + "/win", odds.win, {}, "probability", "exact P(the seat wins outright)");
-      write_described(file, exact_path + "/probability", probability, by_seat_and_score, "probability",
-                      "exact P(score), per seat");
-      const std::string exact_score = write_score_scale(file, exact_path, axis);
-      file.dimension_scale(exact_path + "/strategy", {exact_path + "/win", exact_path + "/probability"}, 0);
-      file.dimension_scale(exact_score, {exact_path + "/probability"}, 1);
-      file.attribute(exact_path, "tie", odds.tie);
+      if (!odds.win.empty()) {
+        write_described(file, exact_path + "/win", odds.win, {}, "probability", "exact P(the seat wins outright)");
+        file.dimension_scale(exact_path + "/strategy", {exact_path + "/win"}, 0);
+        file.attribute(exact_path, "tie", odds.tie);
+      }
+      write_measures<double>(file, exact_path, measures, c.seats(), true, "probability",
+                             [&](int m, int s) { return odds.distribution(m, s); });
     }
   }
+}
+
+// /measures: what the game records per seat, one row per measure.
+void write_measure_list(h5::Writer& file, const std::vector<Measure>& measures) {
+  std::vector<std::string> names, descriptions, units;
+  std::vector<std::int64_t> min, step, bins;
+  for (const Measure& m : measures) {
+    names.push_back(m.name);
+    descriptions.push_back(m.description);
+    units.push_back(m.units);
+    min.push_back(m.min);
+    step.push_back(m.step);
+    bins.push_back(m.bins);
+  }
+  file.write("/measures/name", names);
+  file.describe("/measures/name", "",
+                "the measures recorded per seat; each table group holds one subgroup per measure "
+                "(the first, score, in the group itself)");
+  file.write("/measures/description", descriptions);
+  file.describe("/measures/description", "", "what each measure counts");
+  file.write("/measures/units", units);
+  file.describe("/measures/units", "", "the units of each measure's values");
+  write_described(file, "/measures/min", min, {}, "1", "value of bin 0");
+  write_described(file, "/measures/step", step, {}, "1", "value difference between neighbouring bins");
+  write_described(file, "/measures/bins", bins, {}, "1", "number of bins");
+  file.dimension_scale(
+      "/measures/name",
+      {"/measures/description", "/measures/units", "/measures/min", "/measures/step", "/measures/bins"}, 0);
 }
 
 void write_checks(h5::Writer& file, const std::vector<Check>& checks) {
@@ -201,7 +265,7 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
                 const ExactTables* exact, const std::vector<Check>* checks) {
   h5::Writer file(path);
   const std::vector<Strategy>& strategies = config.game->strategies();
-  const ScoreAxis axis = config.game->score_axis();
+  const std::vector<Measure> measures = config.game->measures();
 
   file.attribute("/", "format", std::string("dicesim-results"));
   file.attribute("/", "format_version", std::vector<std::int64_t>{kFormatMajor, kFormatMinor});
@@ -224,7 +288,8 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
   file.attribute("/", "shard", info.shard);
   file.attribute("/", "planned_complete", static_cast<std::int64_t>(output.done == info.planned));
   write_run_state(file, config, output, info.planned, info.shard);
-  file.attribute("/", "score_description", axis.description);
+  file.attribute("/", "score_description", measures[0].description);
+  write_measure_list(file, measures);
 
   std::vector<std::string> names, specs;
   for (const Strategy& s : strategies) {
@@ -241,31 +306,36 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
     const int t = config.plan.distribution[s];
     if (t < 0) continue;
     const std::string path = "/distributions/" + strategies[s].name;
-    write_described(file, path + "/counts", table_counts(config, output, t).scores_of(0), {}, "games",
-                    "games ending with each score");
-    file.dimension_scale(write_score_scale(file, path, axis), {path + "/counts"}, 0);
-    file.attribute(path, "min_score", static_cast<std::int64_t>(axis.min_score));
+    const TableCountsView counts = table_counts(config, output, t);
+    std::vector<Matrix> histograms(measures.size());
+    write_measures<std::int64_t>(file, path, measures, 1, false, "counts",
+                                 [&](int m, int) { return &(histograms[m] = counts.histogram_of(m, 0)); });
     file.attribute(path, "games", static_cast<std::int64_t>(output.games_done[t]));
-    if (exact && (*exact)[t]) {
-      const std::string exact_path = "/exact" + path;
-      write_described(file, exact_path + "/probability", (*exact)[t]->score_probability[0], {}, "probability",
-                      "exact P(score)");
-      file.dimension_scale(write_score_scale(file, exact_path, axis), {exact_path + "/probability"}, 0);
-      file.attribute(exact_path, "min_score", static_cast<std::int64_t>(axis.min_score));
-    }
+    if (exact && (*exact)[t])
+      write_measures<double>(file, "/exact" + path, measures, 1, false, "probability",
+                             [&](int m, int) { return (*exact)[t]->distribution(m, 0); });
   }
   const auto any = [](const std::vector<std::vector<int>>& m) {
     return std::any_of(m.begin(), m.end(), [](const auto& row) {
       return std::any_of(row.begin(), row.end(), [](int t) { return t >= 0; });
     });
   };
+  // Exact pair matrices only where the game knows some pair's win odds.
+  const auto any_known = [&](const std::vector<std::vector<int>>& m) {
+    return exact && std::any_of(m.begin(), m.end(), [&](const auto& row) {
+             return std::any_of(row.begin(), row.end(),
+                                [&](int t) { return t >= 0 && (*exact)[t] && !(*exact)[t]->win.empty(); });
+           });
+  };
   if (any(config.plan.headtohead)) {
     write_pair_matrices(file, "/headtohead", config, output, config.plan.headtohead, true);
-    if (exact) write_exact_pairs(file, "/exact/headtohead", config, *exact, config.plan.headtohead, true);
+    if (any_known(config.plan.headtohead))
+      write_exact_pairs(file, "/exact/headtohead", config, *exact, config.plan.headtohead, true);
   }
   if (any(config.plan.sequential)) {
     write_pair_matrices(file, "/sequential", config, output, config.plan.sequential, false);
-    if (exact) write_exact_pairs(file, "/exact/sequential", config, *exact, config.plan.sequential, false);
+    if (any_known(config.plan.sequential))
+      write_exact_pairs(file, "/exact/sequential", config, *exact, config.plan.sequential, false);
   }
   write_groups(file, "nway", config, output, exact, config.plan.nway);
   write_groups(file, "sequential_tables", config, output, exact, config.plan.sequential_tables);
@@ -285,16 +355,23 @@ namespace {
 
 double two_sided_p(double z) { return std::erfc(std::abs(z) / std::sqrt(2.0)); }
 
-// A seat's mean (z against the exact mean and sd) and its whole histogram.
-void check_scores(std::vector<Check>& checks, const std::string& prefix, const std::vector<std::int64_t>& scores,
-                  const std::vector<double>& exact, int min_score, std::uint64_t games) {
-  const stats::Moments moments = stats::exact_moments(exact, min_score);
-  const double mean = stats::histogram_moments(scores, min_score).mean;
-  const double z = stats::mean_z(mean, games, moments);
+// A seat's mean of a measure (z against the exact mean and sd) and its whole
+// histogram (chi-square). n is the histogram's total: one value a game for
+// the score, possibly several (one a turn, say) for other measures; as long
+// as those are independent draws of the exact distribution the z and the
+// chi-square hold, the number of draws being a stopping time (Wald).
+void check_histogram(std::vector<Check>& checks, const std::string& prefix, const std::vector<std::int64_t>& counts,
+                     const std::vector<double>& exact, const Measure& measure) {
+  std::uint64_t n = 0;
+  for (std::int64_t c : counts) n += std::uint64_t(c);
+  if (n == 0) return;
+  const stats::Moments moments = stats::exact_moments(exact, measure.min, measure.step);
+  const double mean = stats::histogram_moments(counts, measure.min, measure.step).mean;
+  const double z = stats::mean_z(mean, n, moments);
   checks.push_back({prefix + "/mean", "mean", mean, moments.mean, z, two_sided_p(z)});
   // Only an excess of discrepancy fails: a fit better than chance (or no
   // degrees of freedom at all) gives z = 0, not a large negative z.
-  const stats::ChiSquare chi = stats::chi_square(scores, exact);
+  const stats::ChiSquare chi = stats::chi_square(counts, exact);
   checks.push_back({prefix + "/distribution", "chi_square", chi.statistic, double(chi.dof),
                     std::max(0.0, stats::z_for_tail(chi.p_value)), chi.p_value});
 }
@@ -309,21 +386,26 @@ void check_rate(std::vector<Check>& checks, const std::string& name, const std::
 
 std::vector<Check> compare(const RunConfig& config, const EngineOutput& output, const ExactTables& exact) {
   std::vector<Check> checks;
-  const ScoreAxis axis = config.game->score_axis();
+  const std::vector<Measure> measures = config.game->measures();
   for (std::size_t t = 0; t < config.plan.tables.size(); ++t) {
     const std::uint64_t games = output.games_done[t];
     if (!exact[t] || games == 0) continue;  // no solver, or nothing played (an interrupted run)
     const PlannedTable& planned = config.plan.tables[t];
     const TableCountsView counts = table_counts(config, output, static_cast<int>(t));
     const TableOdds& odds = *exact[t];
+    const bool rates = counts.seats() > 1 && !odds.win.empty();
     for (int s = 0; s < counts.seats(); ++s) {
       const std::string& name = config.game->strategies()[planned.table.seats[s]].name;
-      check_scores(checks, planned.key + "/" + name, counts.scores_of(s), odds.score_probability[s], axis.min_score,
-                   games);
-      if (counts.seats() > 1)
-        check_rate(checks, planned.key + "/win/" + name, "win_rate", counts.wins(s), games, odds.win[s]);
+      for (int m = 0; m < static_cast<int>(measures.size()); ++m) {
+        const std::vector<double>* exact_distribution = odds.distribution(m, s);
+        if (!exact_distribution) continue;
+        // The score keeps its 1.0 check names; other measures add their name.
+        const std::string prefix = planned.key + "/" + name + (m == 0 ? "" : "/" + measures[m].name);
+        check_histogram(checks, prefix, counts.histogram_of(m, s), *exact_distribution, measures[m]);
+      }
+      if (rates) check_rate(checks, planned.key + "/win/" + name, "win_rate", counts.wins(s), games, odds.win[s]);
     }
-    if (counts.seats() > 1) check_rate(checks, planned.key + "/tie", "tie_rate", counts.tie_games(), games, odds.tie);
+    if (rates) check_rate(checks, planned.key + "/tie", "tie_rate", counts.tie_games(), games, odds.tie);
   }
   return checks;
 }
@@ -344,23 +426,29 @@ void write_results(const std::string& path, const RunConfig& config, const Engin
 
 void print_summary(std::ostream& out, const RunConfig& config, const EngineOutput& output) {
   const std::vector<Strategy>& strategies = config.game->strategies();
-  const ScoreAxis axis = config.game->score_axis();
+  const std::vector<Measure> measures = config.game->measures();
   const std::size_t width = 4 + std::max_element(strategies.begin(), strategies.end(), [](auto& a, auto& b) {
                                   return a.name.size() < b.name.size();
                                 })->name.size();
   out << std::fixed;
   if (std::any_of(config.plan.distribution.begin(), config.plan.distribution.end(), [](int t) { return t >= 0; })) {
     out << std::left << std::setw(width) << "strategy" << std::right << std::setw(14) << "games" << std::setw(10)
-        << "mean" << std::setw(10) << "sd" << std::setw(12) << "P(min)"
-        << "\n";
+        << "mean" << std::setw(10) << "sd" << std::setw(12) << "P(min)";
+    for (std::size_t m = 1; m < measures.size(); ++m) out << std::setw(16) << ("mean " + measures[m].name);
+    out << "\n";
     for (std::size_t s = 0; s < strategies.size(); ++s) {
       const int t = config.plan.distribution[s];
       if (t < 0) continue;
-      const std::vector<std::int64_t> scores = table_counts(config, output, t).scores_of(0);
-      const stats::Moments m = stats::histogram_moments(scores, axis.min_score);
+      const TableCountsView counts = table_counts(config, output, t);
+      const std::vector<std::int64_t> scores = counts.scores_of(0);
+      const stats::Moments m = stats::histogram_moments(scores, measures[0].min, measures[0].step);
       out << std::left << std::setw(width) << strategies[s].name << std::right << std::setw(14) << output.games_done[t]
           << std::setprecision(4) << std::setw(10) << m.mean << std::setw(10) << m.sd << std::setw(12)
-          << fraction(scores[0], output.games_done[t]) << "\n";
+          << fraction(scores[0], output.games_done[t]);
+      for (std::size_t k = 1; k < measures.size(); ++k)
+        out << std::setw(16)
+            << stats::histogram_moments(counts.histogram_of(int(k), 0), measures[k].min, measures[k].step).mean;
+      out << "\n";
     }
   }
   const auto print_pairs = [&](const std::string& title, const std::vector<std::vector<int>>& pairs, bool mirror) {

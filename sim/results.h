@@ -16,7 +16,7 @@ namespace dicesim {
 // format_version of the results file: bump the first number when a reader
 // of the old layout would misread the new one, the second when adding.
 constexpr std::int64_t kFormatMajor = 1;
-constexpr std::int64_t kFormatMinor = 0;
+constexpr std::int64_t kFormatMinor = 1;
 
 // A Monte Carlo number disagrees with its exact counterpart beyond chance
 // when |z| exceeds this (two-sided p about 6e-7 per check).

@@ -37,7 +37,7 @@ RunConfig load_run_config(json document, const std::string& file) {
 
 std::vector<Contest> make_contests(const RunConfig& config) {
   std::vector<Contest> contests;
-  const int bins = config.game->score_axis().bins;
+  const std::vector<int> bins = config.game->measure_bins();
   for (const PlannedTable& planned : config.plan.tables) {
     const int seats = static_cast<int>(planned.table.seats.size());
     contests.push_back({stable_hash(planned.key), config.games, TableCounts::size(seats, bins),

@@ -155,10 +155,11 @@ RunState read_run_state(const std::string& path) {
     state.shard = file.string_attribute("/engine", "shard");
     state.program_version = file.string_attribute("/", "program_version");
     state.git_revision = file.string_attribute("/", "git_revision");
-    // Every game lands in exactly one bin of each seat's histogram.
+    // Every game lands in exactly one bin of each seat's score histogram.
+    const std::vector<int> bins = state.config.game->measure_bins();
     for (std::size_t t = 0; t < contests.size(); ++t) {
       const int seats = static_cast<int>(state.config.plan.tables[t].table.seats.size());
-      const TableCountsView counts(out.counters[t].data(), seats, state.config.game->score_axis().bins);
+      const TableCountsView counts(out.counters[t].data(), seats, bins);
       for (int seat = 0; seat < seats; ++seat) {
         const std::vector<std::int64_t> scores = counts.scores_of(seat);
         std::uint64_t total = 0;

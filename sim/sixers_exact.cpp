@@ -128,7 +128,7 @@ TableOdds table_odds(const Hands& hands, const std::vector<const Policy*>& seats
   const int top = hands.rules().max_score();
   const int players = static_cast<int>(seats.size());
   TableOdds odds;
-  odds.score_probability.assign(players, std::vector<double>(top + 1, 0.0));
+  odds.probability.assign(1, std::vector<std::vector<double>>(players, std::vector<double>(top + 1, 0.0)));
   odds.win.assign(players, 0.0);
 
   // The table state after each seat: the lowest score so far and who holds it
@@ -146,7 +146,7 @@ TableOdds table_odds(const Hands& hands, const std::vector<const Policy*>& seats
       for (int score = 0; score <= top; ++score) {
         const double q = p * entry->second[score];
         if (q == 0) continue;
-        odds.score_probability[seat][score] += q;
+        odds.probability[0][seat][score] += q;
         if (lowest == kNone || score < lowest)
           next[{score, seat}] += q;
         else if (score == lowest)

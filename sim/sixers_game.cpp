@@ -41,8 +41,9 @@ class SixersGame final : public Game {
 
   json rules() const override { return rules_json(rules_); }
 
-  ScoreAxis score_axis() const override {
-    return {0, rules_.max_score() + 1, "total score of the dice kept in one turn (lowest wins)"};
+  std::vector<Measure> measures() const override {
+    return {
+        {"score", "total score of the dice kept in one turn (lowest wins)", "points", 0, 1, rules_.max_score() + 1}};
   }
 
   void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const override {

@@ -39,10 +39,10 @@ double upper_gamma_fraction(double a, double x) {
 
 }  // namespace
 
-Moments histogram_moments(const std::vector<std::int64_t>& counts, int min_score) {
+Moments histogram_moments(const std::vector<std::int64_t>& counts, int min_score, int step) {
   double n = 0, sum = 0, squares = 0;
   for (std::size_t i = 0; i < counts.size(); ++i) {
-    const double x = double(min_score) + double(i), c = double(counts[i]);
+    const double x = double(min_score) + double(step) * double(i), c = double(counts[i]);
     n += c;
     sum += c * x;
     squares += c * x * x;
@@ -53,10 +53,10 @@ Moments histogram_moments(const std::vector<std::int64_t>& counts, int min_score
   return {mean, std::sqrt(std::max(variance, 0.0))};
 }
 
-Moments exact_moments(const std::vector<double>& probability, int min_score) {
+Moments exact_moments(const std::vector<double>& probability, int min_score, int step) {
   double mean = 0, squares = 0;
   for (std::size_t i = 0; i < probability.size(); ++i) {
-    const double x = double(min_score) + double(i);
+    const double x = double(min_score) + double(step) * double(i);
     mean += probability[i] * x;
     squares += probability[i] * x * x;
   }

@@ -12,9 +12,9 @@ struct Moments {
   double sd = 0;
 };
 
-// Mean and standard deviation of a histogram whose bin 0 is min_score.
-Moments histogram_moments(const std::vector<std::int64_t>& counts, int min_score);
-Moments exact_moments(const std::vector<double>& probability, int min_score);
+// Mean and standard deviation of a histogram whose bin i is min_score + i * step.
+Moments histogram_moments(const std::vector<std::int64_t>& counts, int min_score, int step = 1);
+Moments exact_moments(const std::vector<double>& probability, int min_score, int step = 1);
 
 // z of a sample mean of n draws against the exact mean and sd.
 double mean_z(double sample_mean, std::uint64_t n, const Moments& exact);

@@ -2,12 +2,16 @@
 // The engine's unit of work; every contest in a config is a set of tables.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <span>
+#include <stdexcept>
 #include <vector>
 
 namespace dicesim {
 
 constexpr int kMaxSeats = 16;
+constexpr int kMaxMeasures = 8;  // histograms a game may record per seat
 
 struct Table {
   std::vector<int> seats;   // strategy indices, in seating (playing) order
@@ -16,38 +20,68 @@ struct Table {
 
 // The counters of one table, laid out in a flat int64 block so that the
 // engine can add blocks without knowing what they mean:
-//   scores[seat][bin], wins[seat], tied[seat], tie_games
+//   histogram[measure][seat][bin] for each of the game's measures, then
+//   wins[seat], tied[seat], tie_games
 // wins: the seat alone won; tied: the seat shared the win; tie_games: games
-// whose win was shared.
+// whose win was shared. Measure 0 is the score that decides games.
 template <class Count>  // std::int64_t to fill, const std::int64_t to read
 class BasicTableCounts {
  public:
-  static std::size_t size(int seats, int bins) { return std::size_t(seats) * bins + 2 * std::size_t(seats) + 1; }
-
-  BasicTableCounts(Count* data, int seats, int bins) : data_(data), seats_(seats), bins_(bins) {}
-
-  Count& score(int seat, int bin) const { return data_[std::size_t(seat) * bins_ + bin]; }
-  Count& wins(int seat) const { return data_[std::size_t(seats_) * bins_ + seat]; }
-  Count& tied(int seat) const { return data_[std::size_t(seats_) * bins_ + seats_ + seat]; }
-  Count& tie_games() const { return data_[std::size_t(seats_) * bins_ + 2 * seats_]; }
-  std::vector<std::int64_t> scores_of(int seat) const {
-    return {data_ + std::size_t(seat) * bins_, data_ + std::size_t(seat + 1) * bins_};
+  // bins: the number of bins of each measure.
+  static std::size_t size(int seats, std::span<const int> bins) {
+    std::size_t total = 2 * std::size_t(seats) + 1;
+    for (int b : bins) total += std::size_t(seats) * b;
+    return total;
   }
+
+  BasicTableCounts(Count* data, int seats, std::span<const int> bins) : data_(data), seats_(seats) {
+    if (bins.empty() || bins.size() > std::size_t(kMaxMeasures))
+      throw std::logic_error("a game records between 1 and kMaxMeasures measures");
+    measures_ = static_cast<int>(bins.size());
+    start_[0] = 0;
+    for (int m = 0; m < measures_; ++m) {
+      bins_[m] = bins[m];
+      start_[m + 1] = start_[m] + std::size_t(seats) * bins[m];
+    }
+  }
+
+  Count* histogram(int measure, int seat) const { return data_ + start_[measure] + std::size_t(seat) * bins_[measure]; }
+  Count& score(int seat, int bin) const { return histogram(0, seat)[bin]; }
+  Count& wins(int seat) const { return data_[start_[measures_] + seat]; }
+  Count& tied(int seat) const { return data_[start_[measures_] + seats_ + seat]; }
+  Count& tie_games() const { return data_[start_[measures_] + 2 * seats_]; }
+  std::vector<std::int64_t> histogram_of(int measure, int seat) const {
+    const Count* first = histogram(measure, seat);
+    return {first, first + bins_[measure]};
+  }
+  std::vector<std::int64_t> scores_of(int seat) const { return histogram_of(0, seat); }
   int seats() const { return seats_; }
+  int measures() const { return measures_; }
+  int bins(int measure) const { return bins_[measure]; }
 
  private:
   Count* data_;
   int seats_;
-  int bins_;
+  int measures_ = 0;
+  std::array<int, kMaxMeasures> bins_{};
+  std::array<std::size_t, kMaxMeasures + 1> start_{};
 };
 using TableCounts = BasicTableCounts<std::int64_t>;
 using TableCountsView = BasicTableCounts<const std::int64_t>;
 
-// The exact counterpart of a table's counters.
+// The exact counterpart of a table's counters, as far as the game knows it.
 struct TableOdds {
-  std::vector<std::vector<double>> score_probability;  // per seat, per score bin
-  std::vector<double> win;                             // per seat, alone
-  double tie = 0;                                      // the win is shared
+  // probability[measure][seat][bin]; an empty vector, or a measure beyond
+  // the end, means the game has no exact distribution for it.
+  std::vector<std::vector<std::vector<double>>> probability;
+  std::vector<double> win;  // per seat, P(wins alone); empty when not known
+  double tie = 0;           // P(the win is shared), when win is known
+
+  const std::vector<double>* distribution(int measure, int seat) const {
+    if (std::size_t(measure) >= probability.size() || std::size_t(seat) >= probability[measure].size()) return nullptr;
+    const std::vector<double>& p = probability[measure][seat];
+    return p.empty() ? nullptr : &p;
+  }
 };
 
 }  // namespace dicesim

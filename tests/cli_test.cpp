@@ -13,6 +13,7 @@
 
 #include "h5.h"
 #include "json_input.h"
+#include "results.h"
 #include "sixers.h"
 #include "sixers_exact.h"
 #include "test_util.h"
@@ -58,7 +59,7 @@ TEST(Cli, RunWritesADocumentedResultsFile) {
 
   h5::Reader r(dir.file("out.h5"));
   EXPECT_EQ(r.string_attribute("/", "format"), "dicesim-results");
-  EXPECT_EQ(r.int_array_attribute("/", "format_version"), (std::vector<std::int64_t>{1, 0}));
+  EXPECT_EQ(r.int_array_attribute("/", "format_version"), (std::vector<std::int64_t>{kFormatMajor, kFormatMinor}));
   EXPECT_EQ(r.int_attribute("/", "complete"), 1);
   EXPECT_EQ(r.int_attribute("/", "games"), 30000);
   EXPECT_EQ(r.int_attribute("/", "seed"), 7);

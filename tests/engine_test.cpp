@@ -44,13 +44,34 @@ TEST(Engine, EveryGameIsPlayedOnceIncludingTheShortLastBlock) {
   for (std::size_t t = 0; t < config.plan.tables.size(); ++t) {
     EXPECT_EQ(out.games_done[t], config.games);
     const int seats = static_cast<int>(config.plan.tables[t].table.seats.size());
-    const TableCountsView counts(out.counters[t].data(), seats, config.game->score_axis().bins);
+    const TableCountsView counts(out.counters[t].data(), seats, config.game->measure_bins());
     std::int64_t scored = 0, decided = counts.tie_games();
-    for (int bin = 0; bin < config.game->score_axis().bins; ++bin) scored += counts.score(0, bin);
+    for (int bin = 0; bin < counts.bins(0); ++bin) scored += counts.score(0, bin);
     for (int s = 0; s < seats; ++s) decided += counts.wins(s);
     EXPECT_EQ(scored, std::int64_t(config.games));
     EXPECT_EQ(decided, std::int64_t(config.games));
   }
+}
+
+TEST(TableCounts, MeasuresLieSideBySideBeforeTheWinCounters) {
+  const std::vector<int> bins{3, 2};
+  const int seats = 2;
+  std::vector<std::int64_t> data(TableCounts::size(seats, bins), 0);
+  ASSERT_EQ(data.size(), std::size_t(2 * 3 + 2 * 2 + 2 * 2 + 1));
+  const TableCounts counts(data.data(), seats, bins);
+  // Write a distinct number through every accessor: each cell is hit once.
+  std::int64_t next = 1;
+  for (int m = 0; m < 2; ++m)
+    for (int s = 0; s < seats; ++s)
+      for (int b = 0; b < bins[m]; ++b) counts.histogram(m, s)[b] = next++;
+  for (int s = 0; s < seats; ++s) counts.wins(s) = next++;
+  for (int s = 0; s < seats; ++s) counts.tied(s) = next++;
+  counts.tie_games() = next++;
+  std::vector<std::int64_t> expected(data.size());
+  std::iota(expected.begin(), expected.end(), 1);
+  EXPECT_EQ(data, expected);
+  EXPECT_EQ(counts.score(1, 2), counts.histogram(0, 1)[2]);
+  EXPECT_EQ(TableCountsView(data.data(), seats, bins).histogram_of(1, 1), (std::vector<std::int64_t>{9, 10}));
 }
 
 TEST(Engine, OtherContestsKeepTheirNumbersWhenOneIsAdded) {
@@ -87,7 +108,7 @@ TEST(Engine, AStopRequestEndsEarlyWithConsistentPartialCounts) {
     played += out.games_done[t];
     EXPECT_EQ(out.games_done[t] % kBlockGames, 0u);  // whole blocks only
     const TableCountsView counts(out.counters[t].data(), static_cast<int>(config.plan.tables[t].table.seats.size()),
-                                 config.game->score_axis().bins);
+                                 config.game->measure_bins());
     const std::vector<std::int64_t> scores = counts.scores_of(0);
     EXPECT_EQ(std::accumulate(scores.begin(), scores.end(), std::int64_t(0)), std::int64_t(out.games_done[t]));
   }
@@ -135,7 +156,7 @@ TEST(Check, AWrongExactValueIsCaught) {
   ExactTables exact = exact_tables(config);
   // Move 1% of one distribution from score 20 to 0 (its mean drops by 0.2,
   // about 20 standard errors here), and 1% from one seat's win to the tie.
-  auto& p = exact[config.plan.distribution[0]]->score_probability[0];
+  auto& p = exact[config.plan.distribution[0]]->probability[0][0];
   p[0] += 0.01;
   p[20] -= 0.01;
   TableOdds& pair = *exact[config.plan.headtohead[0][1]];

@@ -6,6 +6,8 @@
     results.headtohead       # per pair: rates, Wilson intervals, seat advantage, exact
     results.nway             # per table and seat: wins, Wilson intervals, exact
     results.distributions    # long form: strategy, score, count, probability, exact
+    results.measures         # long form of every histogram the game records (score, turns, ...)
+                             # per distribution and per seat of n-way / sequential tables
     results.checks           # Monte Carlo against exact: z-scores
 
 Built on numpy, h5py, pandas and matplotlib only (Debian's python3-* packages).

@@ -67,6 +67,7 @@ class Results:
     summary: pd.DataFrame
     headtohead: pd.DataFrame
     nway: pd.DataFrame
+    measures: pd.DataFrame
     checks: pd.DataFrame
     has_exact: bool = field(default=False)
 
@@ -148,7 +149,7 @@ def _read_pairs(f, names):
             continue
         g = f[mode]
         wins, ties, losses, games = (g[k][()].astype(np.int64) for k in ("wins", "ties", "losses", "games"))
-        exact = f[f"exact/{mode}"] if f"exact/{mode}" in f else None
+        exact = f[f"exact/{mode}"] if f"exact/{mode}/win" in f else None
         for i, a in enumerate(names):
             for j, b in enumerate(names):
                 n = games[i, j]
@@ -183,8 +184,9 @@ def _read_tables(f):
             strategies = _strings(g["strategy"])
             n = int(g.attrs["games"])
             exact_path = f"exact/{section}/{key}"
-            exact_win = f[exact_path]["win"][()] if exact_path in f else [np.nan] * len(strategies)
-            exact_tie = float(f[exact_path].attrs["tie"]) if exact_path in f else np.nan
+            known = exact_path in f and "win" in f[exact_path]
+            exact_win = f[exact_path]["win"][()] if known else [np.nan] * len(strategies)
+            exact_tie = float(f[exact_path].attrs["tie"]) if known else np.nan
             low, high = wilson_interval(g["wins"][()], n)
             tie_low, tie_high = (float(v) for v in wilson_interval(g.attrs["tie_games"], n))
             for seat, name in enumerate(strategies):
@@ -199,6 +201,45 @@ def _read_tables(f):
                     z_win=(wins / n - p) / math.sqrt(p * (1 - p) / n) if n and 0 < p < 1 else np.nan,
                 ))
     return pd.DataFrame(rows)
+
+
+def _measure_list(f):
+    """(name, subgroup) of every measure; files of format 1.0 have the score only."""
+    names = _strings(f["measures/name"]) if "measures" in f else ["score"]
+    return [(name, None if i == 0 else name) for i, name in enumerate(names)]
+
+
+def _histograms(f, group_path, dataset):
+    """{measure: (values, per-seat 2-D array)} of one table group."""
+    out = {}
+    for name, sub in _measure_list(f):
+        path = group_path if sub is None else f"{group_path}/{sub}"
+        if f"{path}/{dataset}" not in f:
+            continue
+        values = f[f"{path}/{'score' if sub is None else 'value'}"][()]
+        out[name] = (values, np.atleast_2d(f[f"{path}/{dataset}"][()]))
+    return out
+
+
+def _read_measures(f, names):
+    """Long form of every histogram: distributions and per-seat tables."""
+    groups = [("distributions", -1, [name], f"distributions/{name}") for name in names if f"distributions/{name}" in f]
+    for section in ("nway", "sequential_tables"):
+        if section in f:
+            groups += [(section, int(key), _strings(f[f"{section}/{key}/strategy"]), f"{section}/{key}")
+                       for key in sorted(f[section], key=int)]
+    rows = []
+    for section, table, strategies, path in groups:
+        exact = _histograms(f, f"exact/{path}", "probability") if f"exact/{path}" in f else {}
+        for measure, (values, counts) in _histograms(f, path, "counts").items():
+            for seat, strategy in enumerate(strategies):
+                total = counts[seat].sum()
+                p_exact = exact[measure][1][seat] if measure in exact else np.full(len(values), np.nan)
+                for value, count, p in zip(values, counts[seat], p_exact):
+                    rows.append((section, table, seat, strategy, measure, int(value), int(count),
+                                 count / total if total else np.nan, float(p)))
+    return pd.DataFrame(rows, columns=["section", "table", "seat", "strategy", "measure", "value", "count",
+                                       "probability", "exact_probability"])
 
 
 def _read_checks(f):
@@ -225,5 +266,5 @@ def load(path):
         return Results(
             path=str(path), meta=meta, config=json.loads(meta["config"]), strategies=strategies,
             distributions=distributions, summary=summary, headtohead=_read_pairs(f, names), nway=_read_tables(f),
-            checks=_read_checks(f), has_exact="exact" in f,
+            measures=_read_measures(f, names), checks=_read_checks(f), has_exact="exact" in f,
         )

@@ -102,6 +102,21 @@ class LoadTest(ResultsFile, unittest.TestCase):
         seq = t[t["section"] == "sequential_tables"]
         self.assertEqual(list(seq["strategy"]), ["best", "dv(2,2)", "aware"])
 
+    def test_measures_long_form_matches_the_histograms(self):
+        m = self.r.measures
+        self.assertEqual(set(m["measure"]), {"score"})  # Sixers records the score only
+        seq = m[(m["section"] == "sequential_tables") & (m["table"] == 0)]
+        self.assertEqual(list(seq.drop_duplicates("seat")["strategy"]), ["best", "dv(2,2)", "aware"])
+        with h5py.File(self.path) as f:
+            counts = f["sequential_tables/0/counts"][()]
+            exact = f["exact/sequential_tables/0/probability"][()]
+        for seat in range(3):
+            rows = seq[seq["seat"] == seat]
+            self.assertEqual(list(rows["count"]), list(counts[seat]))
+            self.assertEqual(list(rows["exact_probability"]), list(exact[seat]))
+        dist = m[(m["section"] == "distributions") & (m["strategy"] == "ts(5,5)")]
+        self.assertEqual(list(dist["count"]), list(self.r.distributions.query("strategy == 'ts(5,5)'")["count"]))
+
     def test_checks(self):
         c = self.r.checks
         self.assertGreater(len(c), 50)
