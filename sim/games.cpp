@@ -6,9 +6,15 @@ namespace dicesim {
 namespace sixers {
 GameEntry sixers_entry();
 }
+namespace pig {
+GameEntry pig_entry();
+}
 
 const std::vector<GameEntry>& games() {
-  static const std::vector<GameEntry> all = {sixers::sixers_entry()};
+  static const std::vector<GameEntry> all = {
+      sixers::sixers_entry(),
+      pig::pig_entry(),
+  };
   return all;
 }
 
