@@ -9,10 +9,13 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iomanip>
+#include <sstream>
 
 #include "pig_exact.h"
 #include "pig_strategies.h"
 #include "stats.h"
+#include "test_util.h"
 
 namespace dicesim::pig {
 namespace {
@@ -353,6 +356,58 @@ TEST(PigMonteCarlo, TheComparisonSeesAnotherStrategy) {
   const Rules one = rules_of(1);
   const Policy fifteen = hold_at(one, 15), twenty = hold_at(one, 20), quarter = hold_at(one, 25);
   EXPECT_GT(worst_z<1>(one, fifteen, quarter, twenty, 200'000), 5);
+}
+
+// The numbers of one row of `solve pig` output, after the score.
+std::vector<std::string> row_of(const std::string& out, const std::string& score, int occurrence) {
+  std::istringstream lines(out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string first;
+    if (words >> first && first == score && occurrence-- == 0) {
+      std::vector<std::string> cells;
+      for (std::string w; words >> w;) cells.push_back(w);
+      return cells;
+    }
+  }
+  return {};
+}
+
+TEST(PigCli, SolvePrintsTheSeedTables) {
+  const auto result = testing::dicesim("solve pig --dice 2 --turns 4");
+  ASSERT_EQ(result.exit_code, 0) << result.out;
+  const std::vector<std::string> reach = row_of(result.out, "76", 0), stop = row_of(result.out, "76", 1);
+  ASSERT_EQ(reach.size(), 4u) << result.out;
+  EXPECT_EQ(reach[0], "28.9");
+  EXPECT_EQ(reach[1], "47.6");
+  EXPECT_EQ(reach[2], "62.0");
+  ASSERT_EQ(stop.size(), 4u);
+  EXPECT_EQ(stop[2], "15");
+  EXPECT_EQ(row_of(result.out, "0", 0).at(0), "0.9");
+  EXPECT_EQ(row_of(result.out, "99", 0).at(1), "88.8");
+}
+
+TEST(PigCli, SolveOptimalPrintsTheSolversValue) {
+  const auto result = testing::dicesim("solve pig --dice 1 --optimal");
+  ASSERT_EQ(result.exit_code, 0) << result.out;
+  std::ostringstream expected;
+  expected << std::fixed << std::setprecision(6) << solve_optimal_win(rules_of(1)).win(0, 0);
+  EXPECT_NE(result.out.find("P(first player wins)  " + expected.str()), std::string::npos) << result.out;
+}
+
+TEST(PigCli, CheckOfTheOneDieConfigPasses) {
+  testing::TempDir dir;
+  const auto result = testing::dicesim("check " + testing::source_path("configs/pig_one_die.json") +
+                                       " --games 100000 --quiet -o " + dir.file("out.h5"));
+  EXPECT_EQ(result.exit_code, 0) << result.out;
+  EXPECT_NE(result.out.find("0 beyond"), std::string::npos) << result.out;
+}
+
+TEST(PigCli, BlindTablesAreRefused) {
+  const auto result = testing::dicesim("run " + testing::source_path("tests/bad_configs/pig_headtohead.json"));
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.out.find("/contests/headtohead: pig is played in turns"), std::string::npos) << result.out;
 }
 
 }  // namespace
