@@ -171,6 +171,46 @@ TEST(PigSeed, OptimalTurnsAloneReachesTheGoalAsTheTableSays) {
   expect_percent(solution.reach[2][0], 1.9);
 }
 
+// After its N turns, optimal_turns plans N more from where it stands: within
+// 2N turns alone it reaches the goal with P(within N) plus, from every score
+// it may stand at after N turns, P(within N more) by the seed's table.
+TEST(PigSeed, OptimalTurnsStartsANewPlanAfterItsTurns) {
+  const Rules rules = rules_of(2);
+  const int n = 2;
+  const TurnsSolution solution = solve_turns(rules, n);
+  const Policy policy = optimal_turns(rules, solution, n);
+  ASSERT_EQ(policy.phases(), n);
+  // Where the first plan leaves the player: turn by turn, by the seed's rows.
+  const ThrowOdds odds = throw_odds(rules);
+  std::vector<double> at(rules.goal, 0.0);
+  at[0] = 1;
+  double reached = 0;
+  for (int left = n; left >= 1; --left) {
+    std::vector<double> next(rules.goal, 0.0);
+    for (int s = 0; s < rules.goal; ++s) {
+      if (at[s] == 0) continue;
+      const TurnOutcome o = turn_outcome(rules, odds, solution.hold[left][s].data(), s);
+      for (const auto& [t, p] : o.banked) next[t] += at[s] * p;
+      for (const auto& [f, p] : o.won) reached += at[s] * p;
+    }
+    at = next;
+  }
+  EXPECT_NEAR(reached, solution.reach[n][0], 1e-12);
+  double expected = reached;
+  for (int s = 0; s < rules.goal; ++s) expected += at[s] * solution.reach[n][s];
+  const Evaluation alone = *evaluate(rules, {&policy}, 201);
+  double within = 0;
+  for (int t = 0; t <= 2 * n; ++t) within += alone.turns[0][t];
+  EXPECT_NEAR(within, expected, 1e-12);
+}
+
+TEST(PigEvaluation, ThreeOrMoreSeatsHaveNoExactOdds) {
+  const Rules rules = rules_of(1, 20);
+  const Policy a = hold_at(rules, 10);
+  EXPECT_FALSE(evaluate(rules, {&a, &a, &a}, 41));
+  EXPECT_TRUE(evaluate(rules, {&a, &a}, 41));
+}
+
 // An independent optimal_win: value iteration over every (i, j, k) state,
 // swept until nothing changes.
 std::vector<double> state_value_iteration(const Rules& rules) {
