@@ -3,7 +3,9 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <set>
 #include <sstream>
+#include <vector>
 
 namespace dicesim {
 namespace {
@@ -66,10 +68,64 @@ void check_nesting(const std::string& text, const std::string& source_name) {
   }
 }
 
+// Refuses a key repeated within one object, which nlohmann/json would
+// otherwise resolve silently (the last one wins): {"games": 10, "games": 20}
+// is almost certainly a mistake. Tracks the JSON path as the parser goes.
+class DuplicateKeyCheck {
+ public:
+  explicit DuplicateKeyCheck(const std::string& source_name) : source_name_(source_name) {}
+
+  bool operator()(int, json::parse_event_t event, const json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start:
+        next_element();
+        frames_.push_back({event == json::parse_event_t::array_start, -1, {}, {}});
+        break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        frames_.pop_back();
+        break;
+      case json::parse_event_t::key: {
+        Frame& object = frames_.back();
+        object.key = parsed.get<std::string>();
+        if (!object.keys.insert(object.key).second)
+          throw InputError(source_name_ + ": " + path() + ": duplicate key \"" + object.key + "\"");
+        break;
+      }
+      case json::parse_event_t::value:
+        next_element();
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool array;
+    int index;
+    std::set<std::string> keys;
+    std::string key;
+  };
+  void next_element() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+  }
+  std::string path() const {
+    std::string out;
+    for (const Frame& f : frames_) {
+      out.push_back('/');  // appended piecewise: GCC 12 misreports "/" + string under -Wrestrict
+      out.append(f.array ? std::to_string(f.index) : pointer_token(f.key));
+    }
+    return out;
+  }
+  std::string source_name_;
+  std::vector<Frame> frames_;
+};
+
 json parse_json_text(const std::string& text, const std::string& source_name) {
   check_nesting(text, source_name);
   try {
-    return json::parse(text);
+    return json::parse(text, DuplicateKeyCheck(source_name));
   } catch (const json::parse_error& e) {
     // nlohmann reports a byte offset; people want line and column.
     std::size_t line = 1, column = 1;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <filesystem>
 #include <iomanip>
 #include <ostream>
@@ -63,10 +64,13 @@ void write_measure_scale(h5::Writer& file, const MeasurePaths& paths, const Meas
 
 // Per-seat histograms of every measure of a table ("counts"), or their exact
 // probabilities ("probability", only the measures known at every seat):
-// [B] for a one-seat table, [P, B] otherwise, with the bins' values as scale.
+// [B] for a distribution (no seat names), [P, B] for a table. Each group
+// carries its own scales, so generic tools opening one group see its axes.
 template <class Value, class Source>
-void write_measures(h5::Writer& file, const std::string& table_group, const std::vector<Measure>& measures, int seats,
-                    bool by_seat, const std::string& dataset, Source&& seat_values) {
+void write_measures(h5::Writer& file, const std::string& table_group, const std::vector<Measure>& measures,
+                    const std::vector<std::string>& seat_names, const std::string& dataset, Source&& seat_values) {
+  const bool by_seat = !seat_names.empty();
+  const int seats = by_seat ? static_cast<int>(seat_names.size()) : 1;
   for (int m = 0; m < static_cast<int>(measures.size()); ++m) {
     std::vector<Value> all;
     bool known = true;
@@ -85,7 +89,12 @@ void write_measures(h5::Writer& file, const std::string& table_group, const std:
                     what + "value of: " + measures[m].description + (by_seat ? ", per seat" : ""));
     write_measure_scale(file, paths, measures[m]);
     file.dimension_scale(paths.scale, {path}, by_seat ? 1 : 0);
-    if (by_seat) file.dimension_scale(table_group + "/strategy", {path}, 0);
+    if (!by_seat) continue;
+    if (paths.group != table_group) {
+      file.write(paths.group + "/strategy", seat_names);
+      file.describe(paths.group + "/strategy", "", "the strategies in seating order");
+    }
+    file.dimension_scale(paths.group + "/strategy", {path}, 0);
   }
 }
 
@@ -138,14 +147,18 @@ void write_pair_matrices(h5::Writer& file, const std::string& group, const RunCo
   attach_strategy_axes(file, group, strategy_names(config), {"wins", "ties", "losses", "games"});
 }
 
-void write_exact_pairs(h5::Writer& file, const std::string& group, const RunConfig& config, const ExactTables& exact,
-                       const std::vector<std::vector<int>>& pairs, bool mirror) {
+// The win/tie/loss odds of a pairwise contest, where the solver knows them;
+// false when it knows none.
+bool write_exact_pair_odds(h5::Writer& file, const std::string& group, const RunConfig& config,
+                           const ExactTables& exact, const std::vector<std::vector<int>>& pairs, bool mirror) {
   const std::size_t n = config.game->strategies().size();
   std::vector<double> win(n * n, 0.0), tie(n * n, 0.0), loss(n * n, 0.0);
+  bool any = false;
   for (std::size_t a = 0; a < n; ++a) {
     for (std::size_t b = 0; b < n; ++b) {
       if (pairs[a][b] < 0 || !exact[pairs[a][b]] || exact[pairs[a][b]]->win.empty()) continue;
       const TableOdds& odds = *exact[pairs[a][b]];
+      any = true;
       win[a * n + b] = odds.win[0];
       loss[a * n + b] = odds.win[1];
       tie[a * n + b] = odds.tie;
@@ -156,10 +169,79 @@ void write_exact_pairs(h5::Writer& file, const std::string& group, const RunConf
       }
     }
   }
+  if (!any) return false;
   write_described(file, group + "/win", win, {n, n}, "probability", "exact P(the row strategy wins outright)");
   write_described(file, group + "/tie", tie, {n, n}, "probability", "exact P(the win is shared)");
   write_described(file, group + "/loss", loss, {n, n}, "probability", "exact P(the column strategy wins outright)");
   attach_strategy_axes(file, group, strategy_names(config), {"win", "tie", "loss"});
+  return true;
+}
+
+// Every measure's histograms of a pairwise contest: <group>/<measure>/<dataset>
+// [row, column, seat, bin], where row played seat 0 against column (for a
+// mirrored contest both orders hold the one table played). Written for the
+// measures known at every pair played; unplayed pairs are 0.
+template <class Value, class Source>
+void write_pair_histograms(h5::Writer& file, const std::string& group, const RunConfig& config,
+                           const std::vector<std::vector<int>>& pairs, bool mirror, const std::string& dataset,
+                           Source&& seat_values) {
+  const std::vector<Measure> measures = config.game->measures();
+  const std::size_t n = config.game->strategies().size();
+  const std::vector<std::string> names = strategy_names(config);
+  for (int m = 0; m < static_cast<int>(measures.size()); ++m) {
+    const std::size_t bins = measures[m].bins;
+    std::vector<Value> all(n * n * 2 * bins, Value{});
+    bool known = true;
+    for (std::size_t a = 0; a < n && known; ++a) {
+      for (std::size_t b = 0; b < n && known; ++b) {
+        if (pairs[a][b] < 0) continue;
+        for (int seat = 0; seat < 2 && known; ++seat) {
+          const auto* values = seat_values(pairs[a][b], m, seat);
+          known = values != nullptr;
+          if (!known) break;
+          std::copy(values->begin(), values->end(), all.begin() + ((a * n + b) * 2 + seat) * bins);
+          if (mirror) std::copy(values->begin(), values->end(), all.begin() + ((b * n + a) * 2 + 1 - seat) * bins);
+        }
+      }
+    }
+    if (!known) continue;
+    const MeasurePaths paths{group + "/" + measures[m].name, group + "/" + measures[m].name + "/value"};
+    const std::string path = paths.group + "/" + dataset;
+    write_described(file, path, all, {n, n, 2, bins}, dataset == "counts" ? "count" : "probability",
+                    (dataset == "counts" ? "number of each value of: " : "exact probability of each value of: ") +
+                        measures[m].description +
+                        ", per pair (row strategy in seat 0, column strategy in seat 1) "
+                        "and seat");
+    write_measure_scale(file, paths, measures[m]);
+    attach_strategy_axes(file, paths.group, names, {dataset});
+    write_described(file, paths.group + "/seat", std::vector<std::int64_t>{0, 1}, {}, "1",
+                    "the seat: 0 is the row strategy's (first to play), 1 the column strategy's");
+    file.dimension_scale(paths.group + "/seat", {path}, 2);
+    file.dimension_scale(paths.scale, {path}, 3);
+  }
+}
+
+// A pairwise contest (headtohead: mirrored; sequential: ordered pairs).
+void write_pair_section(h5::Writer& file, const std::string& section, const RunConfig& config,
+                        const EngineOutput& output, const ExactTables* exact,
+                        const std::vector<std::vector<int>>& pairs, bool mirror) {
+  const std::string group = "/" + section;
+  write_pair_matrices(file, group, config, output, pairs, mirror);
+  std::deque<Matrix> copies;  // keeps the histograms handed out alive
+  write_pair_histograms<std::int64_t>(file, group, config, pairs, mirror, "counts", [&](int t, int m, int seat) {
+    copies.push_back(table_counts(config, output, t).histogram_of(m, seat));
+    return &copies.back();
+  });
+  if (!exact) return;
+  const auto has_exact = [&](int t) { return t >= 0 && (*exact)[t]; };
+  if (!std::any_of(pairs.begin(), pairs.end(),
+                   [&](const auto& row) { return std::any_of(row.begin(), row.end(), has_exact); }))
+    return;
+  const std::string exact_group = "/exact" + group;
+  if (!write_exact_pair_odds(file, exact_group, config, *exact, pairs, mirror))
+    attach_strategy_axes(file, exact_group, strategy_names(config), {});
+  write_pair_histograms<double>(file, exact_group, config, pairs, mirror, "probability",
+                                [&](int t, int m, int seat) { return (*exact)[t]->distribution(m, seat); });
 }
 
 void write_groups(h5::Writer& file, const std::string& section, const RunConfig& config, const EngineOutput& output,
@@ -181,7 +263,7 @@ void write_groups(h5::Writer& file, const std::string& section, const RunConfig&
     write_described(file, path + "/tied", tied, {}, "games", "games the seat shared the win");
     file.dimension_scale(path + "/strategy", {path + "/wins", path + "/tied"}, 0);
     std::vector<Matrix> seat_counts(measures.size() * c.seats());
-    write_measures<std::int64_t>(file, path, measures, c.seats(), true, "counts", [&](int m, int s) {
+    write_measures<std::int64_t>(file, path, measures, names, "counts", [&](int m, int s) {
       return &(seat_counts[m * c.seats() + s] = c.histogram_of(m, s));
     });
     file.attribute(path, "games", static_cast<std::int64_t>(output.games_done[groups[g]]));
@@ -197,7 +279,7 @@ void write_groups(h5::Writer& file, const std::string& section, const RunConfig&
         file.dimension_scale(exact_path + "/strategy", {exact_path + "/win"}, 0);
         file.attribute(exact_path, "tie", odds.tie);
       }
-      write_measures<double>(file, exact_path, measures, c.seats(), true, "probability",
+      write_measures<double>(file, exact_path, measures, names, "probability",
                              [&](int m, int s) { return odds.distribution(m, s); });
     }
   }
@@ -308,11 +390,11 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
     const std::string path = "/distributions/" + strategies[s].name;
     const TableCountsView counts = table_counts(config, output, t);
     std::vector<Matrix> histograms(measures.size());
-    write_measures<std::int64_t>(file, path, measures, 1, false, "counts",
+    write_measures<std::int64_t>(file, path, measures, {}, "counts",
                                  [&](int m, int) { return &(histograms[m] = counts.histogram_of(m, 0)); });
     file.attribute(path, "games", static_cast<std::int64_t>(output.games_done[t]));
     if (exact && (*exact)[t])
-      write_measures<double>(file, "/exact" + path, measures, 1, false, "probability",
+      write_measures<double>(file, "/exact" + path, measures, {}, "probability",
                              [&](int m, int) { return (*exact)[t]->distribution(m, 0); });
   }
   const auto any = [](const std::vector<std::vector<int>>& m) {
@@ -320,23 +402,10 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
       return std::any_of(row.begin(), row.end(), [](int t) { return t >= 0; });
     });
   };
-  // Exact pair matrices only where the game knows some pair's win odds.
-  const auto any_known = [&](const std::vector<std::vector<int>>& m) {
-    return exact && std::any_of(m.begin(), m.end(), [&](const auto& row) {
-             return std::any_of(row.begin(), row.end(),
-                                [&](int t) { return t >= 0 && (*exact)[t] && !(*exact)[t]->win.empty(); });
-           });
-  };
-  if (any(config.plan.headtohead)) {
-    write_pair_matrices(file, "/headtohead", config, output, config.plan.headtohead, true);
-    if (any_known(config.plan.headtohead))
-      write_exact_pairs(file, "/exact/headtohead", config, *exact, config.plan.headtohead, true);
-  }
-  if (any(config.plan.sequential)) {
-    write_pair_matrices(file, "/sequential", config, output, config.plan.sequential, false);
-    if (any_known(config.plan.sequential))
-      write_exact_pairs(file, "/exact/sequential", config, *exact, config.plan.sequential, false);
-  }
+  if (any(config.plan.headtohead))
+    write_pair_section(file, "headtohead", config, output, exact, config.plan.headtohead, true);
+  if (any(config.plan.sequential))
+    write_pair_section(file, "sequential", config, output, exact, config.plan.sequential, false);
   write_groups(file, "nway", config, output, exact, config.plan.nway);
   write_groups(file, "sequential_tables", config, output, exact, config.plan.sequential_tables);
   if (checks) write_checks(file, *checks);

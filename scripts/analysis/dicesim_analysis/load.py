@@ -221,8 +221,35 @@ def _histograms(f, group_path, dataset):
     return out
 
 
+def _read_pair_measures(f, names):
+    """Rows of the per-pair histograms of headtohead and sequential."""
+    rows = []
+    for section in ("headtohead", "sequential"):
+        if section not in f:
+            continue
+        games = f[f"{section}/games"][()]
+        for measure, sub in _measure_list(f):
+            path = f"{section}/{measure}"
+            if f"{path}/counts" not in f:
+                continue
+            values, counts = f[f"{path}/value"][()], f[f"{path}/counts"][()]
+            exact_path = f"exact/{path}/probability"
+            exact = f[exact_path][()] if exact_path in f else None
+            for i, a in enumerate(names):
+                for j, b in enumerate(names):
+                    if games[i, j] == 0:
+                        continue
+                    for seat, (strategy, opponent) in enumerate(((a, b), (b, a))):
+                        total = counts[i, j, seat].sum()
+                        p_exact = exact[i, j, seat] if exact is not None else np.full(len(values), np.nan)
+                        for value, count, p in zip(values, counts[i, j, seat], p_exact):
+                            rows.append((section, -1, seat, strategy, opponent, measure, int(value), int(count),
+                                         count / total if total else np.nan, float(p)))
+    return rows
+
+
 def _read_measures(f, names):
-    """Long form of every histogram: distributions and per-seat tables."""
+    """Long form of every histogram: distributions, per-seat tables and pairs."""
     groups = [("distributions", -1, [name], f"distributions/{name}") for name in names if f"distributions/{name}" in f]
     for section in ("nway", "sequential_tables"):
         if section in f:
@@ -236,9 +263,10 @@ def _read_measures(f, names):
                 total = counts[seat].sum()
                 p_exact = exact[measure][1][seat] if measure in exact else np.full(len(values), np.nan)
                 for value, count, p in zip(values, counts[seat], p_exact):
-                    rows.append((section, table, seat, strategy, measure, int(value), int(count),
+                    rows.append((section, table, seat, strategy, "", measure, int(value), int(count),
                                  count / total if total else np.nan, float(p)))
-    return pd.DataFrame(rows, columns=["section", "table", "seat", "strategy", "measure", "value", "count",
+    rows += _read_pair_measures(f, names)
+    return pd.DataFrame(rows, columns=["section", "table", "seat", "strategy", "opponent", "measure", "value", "count",
                                        "probability", "exact_probability"])
 
 

@@ -116,6 +116,14 @@ class LoadTest(ResultsFile, unittest.TestCase):
             self.assertEqual(list(rows["exact_probability"]), list(exact[seat]))
         dist = m[(m["section"] == "distributions") & (m["strategy"] == "ts(5,5)")]
         self.assertEqual(list(dist["count"]), list(self.r.distributions.query("strategy == 'ts(5,5)'")["count"]))
+        # Pairs: seat 1 of (best, aware) in sequential play is aware against best.
+        pair = m[(m["section"] == "sequential") & (m["strategy"] == "aware") & (m["opponent"] == "best")]
+        with h5py.File(self.path) as f:
+            names = [n.decode() for n in f["strategies/names"][()]]
+            i, j = names.index("best"), names.index("aware")
+            seat1 = f["sequential/score/counts"][i, j, 1]
+            self.assertEqual(int(f["sequential/games"][i, j]), seat1.sum())
+        self.assertEqual(list(pair[pair["seat"] == 1]["count"]), list(seat1))
 
     def test_checks(self):
         c = self.r.checks
