@@ -1,5 +1,6 @@
 #include "pig.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -24,7 +25,13 @@ ThrowOdds throw_odds(const Rules& rules) {
 
 Policy::Policy(const Rules& rules, int phases)
     : goal_(rules.goal), phases_(phases), offset_(std::size_t(phases) * rules.goal * rules.goal, 0) {
-  set_row(0, 0, 0, std::vector<std::uint8_t>(goal_, 0));  // every offset 0 until set: the row of score 0, never hold
+  const std::vector<std::uint8_t> never(goal_, 0);
+  for (int i = 0; i < goal_; ++i) {
+    set_row(0, i, 0, never);
+    std::fill_n(offset_.begin() + std::size_t(i) * goal_, goal_, offset_[std::size_t(i) * goal_]);
+  }
+  for (int phase = 1; phase < phases; ++phase)
+    std::copy_n(offset_.begin(), std::size_t(goal_) * goal_, offset_.begin() + std::size_t(phase) * goal_ * goal_);
 }
 
 void Policy::set_row(int phase, int i, int j, const std::vector<std::uint8_t>& hold) {

@@ -50,7 +50,7 @@ ThrowOdds throw_odds(const Rules& rules);
 class Policy {
  public:
   Policy() = default;
-  Policy(const Rules& rules, int phases);  // every row: throw until the goal
+  Policy(const Rules& rules, int phases);  // every row: throw on to the goal
 
   int goal() const { return goal_; }
   int phases() const { return phases_; }

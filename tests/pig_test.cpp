@@ -83,6 +83,12 @@ TEST(PigRules, ATurnEndsAtTheGoalOrAHoldOrAOne) {
   EXPECT_FALSE(policy.hold(0, 0, 0, 3));
   EXPECT_TRUE(policy.hold(0, 0, 0, 4));
   EXPECT_FALSE(policy.hold(0, 0, 0, 0));
+  // A fresh policy throws on to the goal, in every phase.
+  const Policy fresh(rules, 3);
+  EXPECT_FALSE(fresh.hold(2, 5, 7, 4));
+  EXPECT_TRUE(fresh.hold(2, 5, 7, 5));
+  EXPECT_FALSE(fresh.hold(1, 0, 9, 9));
+  EXPECT_TRUE(fresh.hold(1, 0, 9, 10));
 }
 
 // The seed's probability table, columns N = 1, 2 as printed.
