@@ -32,6 +32,10 @@ const BenchCase kCases[] = {
      R"J({"game":"sixers","seed":1,"games":1,"strategies":[
          {"name":"best","family":"optimal_mean"},{"name":"aware","family":"target_aware"}],
         "contests":{"distributions":false,"sequential_tables":[["best","aware"]]}})J"},
+    {"tenk ev_heuristic vs ev_heuristic, two players to 10,000",
+     R"J({"game":"tenk","seed":1,"games":1,"strategies":[
+         {"name":"a","family":"ev_heuristic"},{"name":"b","family":"ev_heuristic"}],
+        "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J"},
     {"pig hold_at 20 vs hold_at 20, one die, sequential",
      R"J({"game":"pig","seed":1,"games":1,"rules":{"dice":1,"goal":100},"strategies":[
          {"name":"a","family":"hold_at","at":20},{"name":"b","family":"hold_at","at":20}],

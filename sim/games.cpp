@@ -6,6 +6,9 @@ namespace dicesim {
 namespace sixers {
 GameEntry sixers_entry();
 }
+namespace tenk {
+GameEntry tenk_entry();
+}
 namespace pig {
 GameEntry pig_entry();
 }
@@ -13,6 +16,7 @@ GameEntry pig_entry();
 const std::vector<GameEntry>& games() {
   static const std::vector<GameEntry> all = {
       sixers::sixers_entry(),
+      tenk::tenk_entry(),
       pig::pig_entry(),
   };
   return all;

@@ -1,0 +1,166 @@
+// 10,000: a strategy compiled to tables (Policy) and the hot loop of one
+// turn and of one game. The rules of a throw are in tenk_rules.h.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "rng.h"
+#include "tenk_rules.h"
+
+namespace dicesim::tenk {
+
+constexpr int kMaxPlayers = 8;
+constexpr int kRegimes = 2;  // the bank minimum below / above high_from (IV.2)
+
+// Whether to throw again, per (regime, pending face, dice for the next
+// throw, turn total), and whether to take over the previous player's banked
+// position (IV.5). Turn totals past the last slot use the last slot.
+class Policy {
+ public:
+  Policy() = default;
+  explicit Policy(const Rules& rules);
+
+  int slots() const { return slots_; }
+  int slot(int total) const { return total / kPoint < slots_ ? total / kPoint : slots_ - 1; }
+  bool throws(int regime, int pending, int dice, int total) const { return go_[index(regime, pending, dice, total)]; }
+  bool takes_over(int regime, int pending, int dice, int total) const {
+    return take_[index(regime, pending, dice, total)];
+  }
+  void set_throws(int regime, int pending, int dice, int total, bool go) {
+    go_[index(regime, pending, dice, total)] = go;
+  }
+  void set_takes_over(int regime, int pending, int dice, int total, bool take) {
+    take_[index(regime, pending, dice, total)] = take;
+  }
+  // With partial setting aside: the value of a position after setting aside
+  // (the policy keeps the move of highest value); empty: the best move.
+  std::vector<double> value;
+  std::size_t index(int regime, int pending, int dice, int total) const {
+    return ((std::size_t(regime) * 7 + pending) * 7 + dice) * slots_ + slot(total);
+  }
+  // In a last turn (someone has reached the target) throw until the banked
+  // score beats the best score at the table.
+  bool chase = true;
+
+ private:
+  int slots_ = 1;
+  std::vector<std::uint8_t> go_, take_;
+};
+
+// Where a turn starts, and where a banked turn ended (for IV.5).
+struct Position {
+  int total = 0;
+  int dice = 0;
+  int pending = kNoPending;
+};
+
+struct TurnResult {
+  int score = 0;      // banked points, 0 on a bust
+  Position position;  // the banked position (dice for the next throw)
+};
+
+inline int regime_of(const Rules& rules, int banked) { return banked > rules.high_from ? 1 : 0; }
+
+// The move a policy sets aside from throw i: with partial setting aside the
+// one leading to the highest value, otherwise the best move.
+std::uint32_t choose_move(const Scoring& scoring, const Policy& policy, int regime, int dice, int pending, int i,
+                          int total);
+
+// Whether banking is allowed after a throw that left `total` and `dice` for
+// the next throw (hot: the throw used every die).
+inline bool may_bank(const Rules& rules, int banked, int total, bool hot) {
+  if (rules.exact_target && banked + total == rules.target) return true;  // no minimum for the last turn
+  return total >= rules.bank_minimum_at(banked) && !(hot && rules.no_stop_on_hot_dice);
+}
+
+// One turn. beat >= 0: a last turn, where only a score above beat counts.
+inline TurnResult play_turn(const Scoring& scoring, const Policy& policy, int banked, Position start, int beat,
+                            Rng& rng) {
+  const Rules& rules = scoring.rules();
+  const int regime = regime_of(rules, banked);
+  const bool partial = rules.partial_set_aside;
+  const bool exact = rules.exact_target;
+  const bool chase = beat >= 0 && policy.chase;
+  const int to_target = rules.target - banked;
+  int total = start.total, dice = start.dice, pending = start.pending;
+  for (;;) {
+    const int i = scoring.roll(dice, rng);
+    const std::uint32_t move =
+        partial ? choose_move(scoring, policy, regime, dice, pending, i, total) : scoring.best(dice, pending, i);
+    if (move == 0) return {};
+    total += packed_points(move);
+    const bool hot = packed_used(move) == dice;
+    dice = hot ? rules.dice : dice - packed_used(move);
+    pending = hot ? kNoPending : packed_pending(move);
+    if (exact && total > to_target) return {};
+    if (!may_bank(rules, banked, total, hot)) continue;
+    const bool bank = chase ? banked + total > beat || (exact && total == to_target)
+                            : total >= to_target || !policy.throws(regime, pending, dice, total);
+    if (bank) return {total, {total, dice, pending}};
+  }
+}
+
+// What one game leaves per seat.
+struct GameResult {
+  int score[kMaxPlayers];
+  int turns[kMaxPlayers];
+  int first_turn[kMaxPlayers];
+  int place[kMaxPlayers];  // 1 = won (shared when several hold place 1)
+  bool capped;             // nobody reached the target within max_rounds
+};
+
+// Turn scores go to on_turn(seat, score) as they happen.
+template <class OnTurn>
+void play_game(const Scoring& scoring, const Policy* const* seats, int players, Rng& rng, GameResult& out,
+               OnTurn on_turn) {
+  const Rules& rules = scoring.rules();
+  int reached_round[kMaxPlayers];
+  for (int s = 0; s < players; ++s) out.score[s] = out.turns[s] = 0, reached_round[s] = -1;
+  int finisher = -1, best = 0;
+  Position handed{};  // the last banked position, for IV.5
+  bool handed_valid = false;
+  bool over = false;
+  int round = 0;
+  for (; round < rules.max_rounds && !over; ++round) {
+    for (int s = 0; s < players; ++s) {
+      if (finisher == s) {  // everyone else has had a last turn
+        over = true;
+        break;
+      }
+      const Policy& policy = *seats[s];
+      const int banked = out.score[s];
+      Position start{0, rules.dice, kNoPending};
+      if (rules.continue_previous && handed_valid &&
+          policy.takes_over(regime_of(rules, banked), handed.pending, handed.dice, handed.total))
+        start = handed;
+      const TurnResult turn = play_turn(scoring, policy, banked, start, finisher >= 0 ? best : -1, rng);
+      handed = turn.position;
+      handed_valid = turn.score > 0;
+      if (out.turns[s]++ == 0) out.first_turn[s] = turn.score;
+      on_turn(s, turn.score);
+      out.score[s] += turn.score;
+      best = out.score[s] > best ? out.score[s] : best;
+      const bool reached = rules.exact_target ? out.score[s] == rules.target : out.score[s] >= rules.target;
+      if (reached && reached_round[s] < 0) {
+        reached_round[s] = round;
+        if (finisher < 0) finisher = s;
+      }
+    }
+    if (finisher >= 0 && !rules.last_turn) over = true;
+  }
+  out.capped = finisher < 0;
+  // Places: reaching the target first (by round), then the score; with
+  // last turns for everyone, the score alone.
+  const auto key = [&](int s) {
+    const long reached = reached_round[s] >= 0 && !rules.last_turn ? reached_round[s] : rules.max_rounds;
+    return reached * 100000000L - out.score[s];
+  };
+  for (int s = 0; s < players; ++s) {
+    int place = 1;
+    for (int o = 0; o < players; ++o) place += key(o) < key(s);
+    out.place[s] = place;
+  }
+}
+
+}  // namespace dicesim::tenk

@@ -1,0 +1,274 @@
+// 10,000 on the engine: config -> rules and compiled strategies, a block of
+// games at a table, the exact first-turn odds, `dicesim list` and
+// `dicesim solve tenk`.
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+
+#include "../strategies/tenk_strategies.h"
+#include "game.h"
+#include "stats.h"
+#include "tenk.h"
+#include "tenk_exact.h"
+
+namespace dicesim::tenk {
+namespace {
+
+constexpr int kTurnBins = 20000 / kPoint + 1;  // single-turn scores 0..20000, higher clamped into the last bin
+
+// Tables of 2..8 players; a game has no meaning alone (no distributions).
+void check_contests(const JsonNode& config) {
+  const std::optional<JsonNode> contests = config.find("contests");
+  const auto fail_size = [](const JsonNode& node) {
+    node.fail("10,000 needs 2 to " + std::to_string(kMaxPlayers) + " players at a table");
+  };
+  if (!contests) config.fail("10,000 needs 2 to 8 players at a table: give \"contests\" (distributions is one player)");
+  if (!contests->value().is_object()) return;  // the engine reports it
+  if (auto d = contests->find("distributions"); d && d->value().is_boolean() && d->boolean()) fail_size(*d);
+  if (!contests->has("distributions")) contests->fail("10,000 needs 2 to 8 players: set \"distributions\": false");
+  for (const char* key : {"nway", "sequential_tables"})
+    if (auto groups = contests->find(key); groups && groups->value().is_array())
+      for (const JsonNode& group : groups->elements())
+        if (group.value().is_array() && (group.value().size() < 2 || group.value().size() > kMaxPlayers))
+          fail_size(group);
+}
+
+class TenkGame final : public Game {
+ public:
+  TenkGame(const Rules& rules, const JsonNode& config) : rules_(rules), scoring_(rules) {
+    Solutions solutions(scoring_);
+    strategies_ = read_strategies(
+        config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, scoring_, solutions)); });
+  }
+
+  json rules() const override { return rules_json(rules_); }
+
+  int score_bins() const { return (rules_.target + 10000) / kPoint + 1; }
+
+  // The measures, in this order (see configs/README.md).
+  enum : int { kScore, kTurns, kTurnScore, kFirstTurn, kPlace };
+  std::vector<Measure> measures() const override {
+    const int capped = rules_.max_rounds + 1;
+    return {
+        {"score", "final score (target + 10000 and above in the last bin)", "points", 0, kPoint, score_bins()},
+        {"turns", "turns the seat played; the last bin (" + std::to_string(capped) + ") counts games cut at max_rounds",
+         "turns", 0, 1, capped + 1},
+        {"turn_score", "the score of every turn (0: a bust; 20000 and above in the last bin)", "points", 0, kPoint,
+         kTurnBins},
+        {"first_turn", "the score of the seat's first turn (20000 and above in the last bin)", "points", 0, kPoint,
+         kTurnBins},
+        {"place", "finishing place (1: won; shared places count for each seat)", "place", 1, 1, kMaxPlayers},
+    };
+  }
+
+  void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const override {
+    const int seats = static_cast<int>(table.seats.size());
+    const Policy* policy[kMaxPlayers];
+    std::int64_t* turn_scores[kMaxPlayers];
+    for (int s = 0; s < seats; ++s) {
+      policy[s] = &policies_[table.seats[s]];
+      turn_scores[s] = counts.histogram(kTurnScore, s);
+    }
+    const int last_score_bin = score_bins() - 1;
+    const auto clamp = [](int bin, int last) { return bin < last ? bin : last; };
+    GameResult result;
+    for (std::uint64_t g = 0; g < games; ++g) {
+      play_game(scoring_, policy, seats, rng, result,
+                [&](int s, int score) { ++turn_scores[s][clamp(score / kPoint, kTurnBins - 1)]; });
+      int winners = 0, winner = 0;
+      for (int s = 0; s < seats; ++s) {
+        ++counts.histogram(kScore, s)[clamp(result.score[s] / kPoint, last_score_bin)];
+        ++counts.histogram(kTurns, s)[result.capped ? rules_.max_rounds + 1 : result.turns[s]];
+        ++counts.histogram(kFirstTurn, s)[clamp(result.first_turn[s] / kPoint, kTurnBins - 1)];
+        ++counts.histogram(kPlace, s)[result.place[s] - 1];
+        if (result.place[s] == 1) ++winners, winner = s;
+      }
+      if (winners == 1) {
+        ++counts.wins(winner);
+      } else {
+        ++counts.tie_games();
+        for (int s = 0; s < seats; ++s) counts.tied(s) += result.place[s] == 1;
+      }
+    }
+  }
+
+  // The first seat's first turn starts fresh with nothing banked, so its
+  // distribution is one turn's (later seats may chase a first seat that
+  // reached the target, or take over its position under IV.5).
+  std::optional<TableOdds> exact(const Table& table) const override {
+    TableOdds odds;
+    odds.probability.resize(kFirstTurn + 1);
+    odds.probability[kFirstTurn].resize(table.seats.size());
+    const std::vector<double> p = turn_distribution(scoring_, policies_[table.seats[0]]);
+    std::vector<double>& first = odds.probability[kFirstTurn][0];
+    first.assign(kTurnBins, 0.0);
+    for (std::size_t k = 0; k < p.size(); ++k) first[std::min<std::size_t>(k, kTurnBins - 1)] += p[k];
+    return odds;
+  }
+
+  const Scoring& scoring() const { return scoring_; }
+  const Policy& policy(int strategy) const { return policies_[strategy]; }
+
+ private:
+  Rules rules_;
+  Scoring scoring_;
+  std::vector<Policy> policies_;
+};
+
+std::unique_ptr<Game> load(const JsonNode& config) {
+  check_contests(config);
+  return std::make_unique<TenkGame>(read_rules(config.find("rules")), config);
+}
+
+void describe(std::ostream& out) {
+  out << "  rules (all optional): \"preset\": \"seed000\" (default) or \"seed003\", then any key of\n"
+      << "    " << rules_json(preset("seed000")).dump() << "\n"
+      << "  strategy families (all take \"chase\": true/false, default true):\n";
+  for (const Family& f : families())
+    out << "    " << std::left << std::setw(18) << f.name << f.parameters << "\n"
+        << "    " << std::setw(18) << "" << f.description << "\n";
+}
+
+struct SolveOptions {
+  std::string rules = "seed000";
+  std::string config;
+};
+
+void print_throw_tables(const Scoring& scoring) {
+  const int dice = scoring.rules().dice;
+  std::cout << "Table 1: one throw of I dice, every scoring die set aside; K = dice of the next throw\n"
+            << "(K = " << dice << " after hot dice), K = 0 nothing scores; \"any\" = something scores\n"
+            << std::setw(4) << "I" << std::setw(8) << "";
+  for (int k = 1; k <= dice; ++k) std::cout << std::setw(10) << ("K=" + std::to_string(k));
+  std::cout << std::setw(10) << "K=0" << std::setw(10) << "any"
+            << "\n"
+            << std::fixed << std::setprecision(2);
+  for (int n = 1; n <= dice; ++n) {
+    const ThrowStats t = throw_stats(scoring, n);
+    std::cout << std::setw(4) << n << std::setw(8) << "P %";
+    for (int k = 1; k <= dice; ++k) std::cout << std::setw(10) << 100 * t.p[k];
+    std::cout << std::setw(10) << 100 * t.p[0] << std::setw(10) << 100 * t.any_p << "\n";
+    std::cout << std::setw(4) << "" << std::setw(8) << "S";
+    for (int k = 1; k <= dice; ++k) std::cout << std::setw(10) << t.s[k];
+    std::cout << std::setw(10) << "" << std::setw(10) << t.any_s << "\n";
+  }
+  const StopTable stop = stop_table(scoring);
+  std::cout << "\nTable 2: W(I) mean score throwing I dice until a zero; Cs(I) = W(I)(1-P(I,0))/P(I,0)\n"
+            << std::setw(4) << "I" << std::setw(12) << "W(I)" << std::setw(12) << "Cs(I)"
+            << "\n";
+  for (int n = 1; n <= dice; ++n)
+    std::cout << std::setw(4) << n << std::setw(12) << stop.w[n] << std::setw(12) << stop.cs[n] << "\n";
+}
+
+void print_pattern_tables(const Scoring& scoring) {
+  const Rules& r = scoring.rules();
+  std::cout << "\nSuccess and failure (seed 003), ordered outcomes of 6^I\n"
+            << std::setw(6) << "dice" << std::setw(8) << "triple" << std::setw(12) << "successes" << std::setw(10)
+            << "success%" << std::setw(10) << "failure%"
+            << "\n";
+  for (int pending = 0; pending < r.pending_faces(); ++pending)
+    for (int n = r.dice; n >= 1; --n) {
+      if (!r.reachable(n, pending)) continue;
+      std::uint64_t outcomes = 1, success = 0;
+      for (int k = 0; k < n; ++k) outcomes *= kFaces;
+      for (int i = 0; i < scoring.multisets(n); ++i)
+        if (scoring.best(n, pending, i) != 0) success += scoring.ways(n, i);
+      std::cout << std::setw(6) << n << std::setw(8) << (pending == 0 ? "-" : std::to_string(pending) + "s")
+                << std::setw(12) << success << std::setw(10) << 100.0 * double(success) / double(outcomes)
+                << std::setw(10) << 100.0 * double(outcomes - success) / double(outcomes) << "\n";
+    }
+  std::cout << "\nCombinations by dice pattern (seed 003's rows): outcomes, %, mean points of the best move,\n"
+            << "and for \"Add to 3-of-a-kind\" the mean number of dice of the triple's face\n";
+  for (int pending = 0; pending < r.pending_faces(); ++pending)
+    for (int n = r.dice; n >= 1; --n) {
+      if (!r.reachable(n, pending)) continue;
+      std::uint64_t outcomes = 1;
+      for (int k = 0; k < n; ++k) outcomes *= kFaces;
+      std::cout << "Rolling " << n << " dice" << (pending ? " with a triple of " + std::to_string(pending) + "s" : "")
+                << "\n";
+      const auto stats = pattern_stats(scoring, n, pending);
+      for (int p = 0; p < kPatterns; ++p) {
+        if (stats[p].outcomes == 0 || p == static_cast<int>(Pattern::nothing)) continue;
+        std::cout << "  " << std::left << std::setw(20) << pattern_name(static_cast<Pattern>(p)) << std::right
+                  << std::setw(8) << stats[p].outcomes << std::setw(8)
+                  << 100.0 * double(stats[p].outcomes) / double(outcomes) << std::setw(10) << stats[p].mean_points;
+        if (p == static_cast<int>(Pattern::add)) std::cout << "   adds " << std::setprecision(4) << stats[p].mean_adds;
+        std::cout << std::setprecision(2) << "\n";
+      }
+    }
+}
+
+// The smallest turn total at which each strategy banks, by dice for the
+// next throw (no pending triple, the ordinary bank minimum); "-" = throws
+// on to the end of the table.
+void print_bank_totals(const TenkGame& game) {
+  const Rules& r = game.scoring().rules();
+  std::cout << "\nBanks from this turn total on, by dice for the next throw\n"
+            << std::left << std::setw(24) << "strategy" << std::right;
+  for (int n = 1; n <= r.dice; ++n) std::cout << std::setw(9) << ("n=" + std::to_string(n));
+  std::cout << "\n";
+  for (std::size_t i = 0; i < game.strategies().size(); ++i) {
+    const Policy& policy = game.policy(static_cast<int>(i));
+    std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right;
+    for (int n = 1; n <= r.dice; ++n) {
+      int slot = 0;
+      while (slot < policy.slots() && policy.throws(0, kNoPending, n, slot * kPoint)) ++slot;
+      std::cout << std::setw(9) << (slot < policy.slots() ? std::to_string(slot * kPoint) : "-");
+    }
+    std::cout << "\n";
+  }
+}
+
+void print_solution(const SolveOptions& options) {
+  json config = json::object();
+  if (!options.config.empty()) {
+    config = parse_json_file(options.config);
+  } else {
+    config["rules"] = {{"preset", options.rules}};
+  }
+  if (!config.contains("strategies") || config["strategies"].empty())
+    config["strategies"] = json::array({{{"name", "critical_score"}, {"family", "critical_score"}},
+                                        {{"name", "ev_heuristic"}, {"family", "ev_heuristic"}},
+                                        {{"name", "optimal_expected"}, {"family", "optimal_expected"}}});
+  const std::string source = options.config.empty() ? "command line" : options.config;
+  const JsonNode root(config, source);
+  const TenkGame game(read_rules(root.find("rules")), root);
+  const Scoring& scoring = game.scoring();
+  std::cout << "10,000 rules: " << rules_json(scoring.rules()).dump() << "\n\n";
+  print_throw_tables(scoring);
+  if (scoring.rules().add_to_triple || scoring.rules().three_pairs > 0) print_pattern_tables(scoring);
+  Solutions solutions(scoring);
+  std::cout << "\noptimal_expected: the most a turn can score on average (value iteration, target ignored): "
+            << solutions.optimal_mean() << "\n";
+  std::cout << "\nOne turn from a fresh start (exact, a total reaching the target banks): mean score and P(zero turn)\n"
+            << std::left << std::setw(24) << "strategy" << std::right << std::setw(12) << "mean" << std::setw(12)
+            << "sd" << std::setw(12) << "P(0)"
+            << "\n";
+  for (std::size_t i = 0; i < game.strategies().size(); ++i) {
+    const std::vector<double> p = turn_distribution(scoring, game.policy(static_cast<int>(i)));
+    const stats::Moments m = stats::exact_moments(p, 0);
+    std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right << std::setw(12)
+              << m.mean * kPoint << std::setw(12) << m.sd * kPoint << std::setw(12) << std::setprecision(6) << p[0]
+              << std::setprecision(2) << "\n";
+  }
+  print_bank_totals(game);
+}
+
+void add_solve_command(CLI::App& solve) {
+  auto options = std::make_shared<SolveOptions>();
+  CLI::App* cmd = solve.add_subcommand("tenk", "10,000: seed 000's Tables 1 and 2, seed 003's tables, turn odds");
+  cmd->add_option("--rules", options->rules, "a preset: seed000 (default) or seed003")
+      ->check(CLI::IsMember({"seed000", "seed003"}));
+  cmd->add_option("--config", options->config, "take rules and strategies from a config");
+  cmd->callback([options] { print_solution(*options); });
+}
+
+}  // namespace
+
+GameEntry tenk_entry() {
+  return {"tenk", "10,000: six dice, set scoring dice aside, bank or throw on, first to 10,000 wins", load, describe,
+          add_solve_command};
+}
+
+}  // namespace dicesim::tenk

@@ -1,0 +1,243 @@
+#include "tenk_rules.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <stdexcept>
+
+namespace dicesim::tenk {
+namespace {
+
+constexpr int kMaxPoints = 100000;  // any one combination
+constexpr int kMaxTarget = 1000000;
+
+int read_points(const JsonNode& node) {
+  const int points = static_cast<int>(node.integer(0, kMaxPoints));
+  if (points % kPoint != 0) node.fail("points must be a multiple of " + std::to_string(kPoint));
+  return points;
+}
+
+// {"1": 100, "5": 50}: the faces given replace the preset's, the others stay.
+void read_face_table(const JsonNode& node, std::array<int, 7>& table) {
+  if (!node.value().is_object()) node.fail("expected an object of faces \"1\"..\"6\", got " + describe(node.value()));
+  node.only_keys({"1", "2", "3", "4", "5", "6"});
+  for (int face = 1; face <= kFaces; ++face)
+    if (auto v = node.find(std::to_string(face))) table[face] = read_points(*v);
+}
+
+void read_of_a_kind(const JsonNode& node, Rules& rules) {
+  if (!node.value().is_object()) node.fail("expected an object such as {\"4\": 2}, got " + describe(node.value()));
+  for (const auto& [key, value] : node.value().items()) {
+    const JsonNode child = *node.find(key);
+    int n = 0;
+    if (key.size() == 1 && key[0] >= '4' && key[0] <= '9') n = key[0] - '0';
+    if (n == 0) child.fail("expected a number of dice from 4 to " + std::to_string(rules.dice));
+    if (n > rules.dice)
+      child.fail(std::to_string(n) + " of a kind needs more dice than the game has (" + std::to_string(rules.dice) +
+                 ")");
+    rules.of_a_kind[n] = static_cast<int>(child.integer(0, 100));
+  }
+}
+
+}  // namespace
+
+Rules preset(const std::string& name) {
+  Rules rules;  // the defaults are seed 000's
+  if (name == "seed003") {
+    rules.straight = 1000;
+    rules.three_pairs = 750;
+    rules.of_a_kind = {0, 0, 0, 1, 2, 3, 4};
+    rules.add_to_triple = true;
+    rules.bank_minimum = rules.high_bank_minimum = 0;
+  } else if (name != "seed000") {
+    throw std::invalid_argument("unknown preset " + name);
+  }
+  return rules;
+}
+
+Rules read_rules(const std::optional<JsonNode>& node) {
+  if (!node) return preset("seed000");
+  if (!node->value().is_object()) node->fail("expected an object, got " + describe(node->value()));
+  node->only_keys({"preset", "dice", "single", "triple", "of_a_kind", "straight", "three_pairs", "add_to_triple",
+                   "bank_minimum", "high_bank_minimum", "high_from", "target", "no_stop_on_hot_dice", "exact_target",
+                   "partial_set_aside", "continue_previous", "last_turn", "max_rounds"});
+  Rules rules = preset("seed000");
+  if (auto v = node->find("preset")) {
+    const std::string name = v->string();
+    if (name != "seed000" && name != "seed003") v->fail("unknown preset \"" + name + "\" (known: seed000, seed003)");
+    rules = preset(name);
+  }
+  if (auto v = node->find("dice")) rules.dice = static_cast<int>(v->integer(1, kMaxHand));
+  for (int n = rules.dice + 1; n <= kMaxHand; ++n) rules.of_a_kind[n] = 0;  // a preset's, beyond the hand
+  if (auto v = node->find("single")) read_face_table(*v, rules.single);
+  if (auto v = node->find("triple")) read_face_table(*v, rules.triple);
+  if (auto v = node->find("of_a_kind")) read_of_a_kind(*v, rules);
+  const auto six_dice_combination = [&](const char* key, int& points) {
+    auto v = node->find(key);
+    if (v) points = read_points(*v);
+    if (points > 0 && rules.dice < 6) {
+      if (v) v->fail(std::string(key) + " needs six dice, more than the game has (" + std::to_string(rules.dice) + ")");
+      points = 0;  // a preset's six-dice combination, dropped with the sixth die
+    }
+  };
+  six_dice_combination("straight", rules.straight);
+  six_dice_combination("three_pairs", rules.three_pairs);
+  if (auto v = node->find("add_to_triple")) rules.add_to_triple = v->boolean();
+  if (auto v = node->find("target")) {
+    rules.target = read_points(*v);
+    if (rules.target < kPoint || rules.target > kMaxTarget) v->fail("expected a target from 50 to 1000000");
+  }
+  if (auto v = node->find("bank_minimum")) {
+    rules.bank_minimum = static_cast<int>(v->integer(0, kMaxTarget));
+    if (rules.bank_minimum > rules.target)
+      v->fail("bank minimum " + std::to_string(rules.bank_minimum) + " is above the target " +
+              std::to_string(rules.target));
+  }
+  rules.high_bank_minimum = rules.bank_minimum;
+  if (auto v = node->find("high_bank_minimum")) {
+    rules.high_bank_minimum = static_cast<int>(v->integer(0, kMaxTarget));
+    if (rules.high_bank_minimum > rules.target)
+      v->fail("bank minimum " + std::to_string(rules.high_bank_minimum) + " is above the target " +
+              std::to_string(rules.target));
+  }
+  if (auto v = node->find("high_from")) rules.high_from = static_cast<int>(v->integer(0, kMaxTarget));
+  if (auto v = node->find("no_stop_on_hot_dice")) rules.no_stop_on_hot_dice = v->boolean();
+  if (auto v = node->find("exact_target")) rules.exact_target = v->boolean();
+  if (auto v = node->find("partial_set_aside")) rules.partial_set_aside = v->boolean();
+  if (auto v = node->find("continue_previous")) rules.continue_previous = v->boolean();
+  if (auto v = node->find("last_turn")) rules.last_turn = v->boolean();
+  if (auto v = node->find("max_rounds")) rules.max_rounds = static_cast<int>(v->integer(1, 100000));
+  return rules;
+}
+
+json rules_json(const Rules& r) {
+  const auto faces = [](const std::array<int, 7>& table) {
+    json out = json::object();
+    for (int face = 1; face <= kFaces; ++face) out[std::to_string(face)] = table[face];
+    return out;
+  };
+  json kinds = json::object();
+  for (int n = 4; n <= r.dice; ++n) kinds[std::to_string(n)] = r.of_a_kind[n];
+  return {{"dice", r.dice},
+          {"single", faces(r.single)},
+          {"triple", faces(r.triple)},
+          {"of_a_kind", kinds},
+          {"straight", r.straight},
+          {"three_pairs", r.three_pairs},
+          {"add_to_triple", r.add_to_triple},
+          {"bank_minimum", r.bank_minimum},
+          {"high_bank_minimum", r.high_bank_minimum},
+          {"high_from", r.high_from},
+          {"target", r.target},
+          {"no_stop_on_hot_dice", r.no_stop_on_hot_dice},
+          {"exact_target", r.exact_target},
+          {"partial_set_aside", r.partial_set_aside},
+          {"continue_previous", r.continue_previous},
+          {"last_turn", r.last_turn},
+          {"max_rounds", r.max_rounds}};
+}
+
+int full_score(const Rules& rules, const std::array<int, 7>& counts, int pending, int& pending_after) {
+  pending_after = pending;
+  int dice = 0, pairs = 0, ones = 0;
+  for (int face = 1; face <= kFaces; ++face) {
+    dice += counts[face];
+    pairs += counts[face] == 2;
+    ones += counts[face] == 1;
+  }
+  if (dice == 0) return -1;
+  // Whole-throw combinations first; they use every die, so nothing else adds.
+  int whole = -1;
+  if (rules.straight > 0 && dice == 6 && ones == 6) whole = rules.straight;
+  if (rules.three_pairs > 0 && dice == 6 && pairs == 3) whole = rules.three_pairs;
+  // Face by face: n of a kind (plus singles), singles, or adds to a pending triple.
+  int total = 0;
+  int kind_face = kNoPending;
+  for (int face = 1; face <= kFaces && total >= 0; ++face) {
+    const int k = counts[face];
+    if (k == 0) continue;
+    int best = -1;
+    bool best_is_kind = false;
+    if (face == pending) best = k * rules.triple[face];
+    if (rules.single[face] > 0) best = std::max(best, k * rules.single[face]);
+    for (int n = 3; n <= k; ++n) {
+      const int kind = n == 3 ? rules.triple[face] : rules.of_a_kind[n] * rules.triple[face];
+      if (n > 3 && rules.of_a_kind[n] == 0) continue;
+      const int rest = k - n;
+      if (rest > 0 && rules.single[face] == 0) continue;
+      const int points = kind + rest * rules.single[face];
+      if (points > best) best = points, best_is_kind = true;
+    }
+    if (best <= 0) {
+      total = -1;
+    } else {
+      total += best;
+      if (best_is_kind) kind_face = face;
+    }
+  }
+  if (whole > total) return whole;  // pending unchanged: no triple was set aside
+  if (total > 0 && kind_face != kNoPending && rules.add_to_triple) pending_after = kind_face;
+  return total;
+}
+
+Scoring::Scoring(const Rules& rules) : rules_(rules) {
+  for (int n = 0; n <= kMaxHand; ++n) {
+    tables_.emplace_back(n);
+    stride_ = std::max(stride_, tables_.back().size());
+  }
+  for (int n = 0; n <= kMaxHand; ++n) samplers_.push_back(tables_[n].sampler());
+  const std::size_t keys = std::size_t(kMaxHand + 1) * 7 * stride_;
+  move_offset_.assign(keys + 1, 0);
+  best_.assign(keys, 0);
+  std::vector<std::vector<Move>> per_key(keys);
+  for (int n = 1; n <= rules.dice; ++n)
+    for (int pending = 0; pending < rules.pending_faces(); ++pending)
+      for (int i = 0; i < multisets(n); ++i) {
+        const DiceMultiset& m = tables_[n][i];
+        // Every non-empty part of the throw whose dice all score, best part first.
+        std::map<std::array<int, 7>, Move> parts;
+        std::array<int, 7> sub{};
+        std::function<void(int)> visit = [&](int face) {
+          if (face > kFaces) {
+            int after = pending;
+            const int points = full_score(rules, sub, pending, after);
+            int used = 0;
+            for (int f = 1; f <= kFaces; ++f) used += sub[f];
+            if (points > 0) parts[sub] = Move{points, used, after};
+            return;
+          }
+          for (int c = 0; c <= m.count[face - 1]; ++c) {
+            sub[face] = c;
+            visit(face + 1);
+          }
+          sub[face] = 0;
+        };
+        visit(1);
+        std::vector<Move> moves;
+        for (const auto& [part, move] : parts) moves.push_back(move);
+        std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) {
+          return a.points != b.points ? a.points > b.points : a.used > b.used;
+        });
+        if (!rules.partial_set_aside && moves.size() > 1) moves.resize(1);
+        const std::size_t k = key(n, pending, i);
+        if (!moves.empty())
+          best_[k] = std::uint32_t(moves[0].points / kPoint) | std::uint32_t(moves[0].used) << 16 |
+                     std::uint32_t(moves[0].pending) << 20;
+        per_key[k] = std::move(moves);
+      }
+  for (std::size_t k = 0; k < keys; ++k) {
+    move_offset_[k + 1] = move_offset_[k] + per_key[k].size();
+    moves_.insert(moves_.end(), per_key[k].begin(), per_key[k].end());
+  }
+}
+
+int Scoring::index_of(const std::vector<int>& faces) const {
+  const int n = static_cast<int>(faces.size());
+  std::array<std::uint8_t, kFaces> count{};
+  for (int f : faces) ++count[f - 1];
+  for (int i = 0; i < multisets(n); ++i)
+    if (tables_[n][i].count == count) return i;
+  throw std::invalid_argument("Scoring::index_of: not a throw of six-sided dice");
+}
+
+}  // namespace dicesim::tenk

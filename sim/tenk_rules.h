@@ -1,0 +1,109 @@
+// 10,000 ("tenk"): the rules as data and the scoring of a throw.
+//
+// A throw of n dice is a multiset (sim/dice.h). For every number of dice in
+// hand, every pending three-of-a-kind face and every multiset, Scoring
+// precomputes the legal ways to set dice aside (Move), so that play is table
+// lookups. Seed 000 (Pulpan's rules) and seed 003 (the AI blog's rules) are
+// presets; a config may override any key of a preset.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dice.h"
+#include "json_input.h"
+#include "rng.h"
+
+namespace dicesim::tenk {
+
+constexpr int kMaxHand = 6;    // dice in a full hand
+constexpr int kPoint = 50;     // every score is a multiple of this
+constexpr int kNoPending = 0;  // pending face 0: no three of a kind to add to
+
+struct Rules {
+  int dice = 6;
+  std::array<int, 7> single{0, 100, 0, 0, 0, 50, 0};            // [face]: a single die
+  std::array<int, 7> triple{0, 1000, 200, 300, 400, 500, 600};  // [face]: three of a kind
+  std::array<int, 7> of_a_kind{0, 0, 0, 1, 2, 4, 8};            // [n]: n of a kind = of_a_kind[n] x triple
+  int straight = 2000;                                          // 1-2-3-4-5-6 on six dice; 0 = none
+  int three_pairs = 0;                                          // three different pairs; 0 = none
+  bool add_to_triple = false;   // a later die of a set-aside triple's face adds the triple's value
+  int bank_minimum = 350;       // the least turn total that may be banked
+  int high_bank_minimum = 350;  // IV.2: the bank minimum once the banked score is above high_from
+  int high_from = 5000;
+  int target = 10000;
+  bool no_stop_on_hot_dice = false;  // IV.1: no banking when the next throw would use all dice
+  bool exact_target = false;         // IV.3: a turn passing the target scores nothing
+  bool partial_set_aside = false;    // IV.4: set aside any scoring part of a throw
+  bool continue_previous = false;    // IV.5: take over the previous player's banked position
+  bool last_turn = false;            // the others get one last turn after someone reaches the target
+  int max_rounds = 400;              // a game still running after this many rounds ends there
+
+  int bank_minimum_at(int banked) const { return banked > high_from ? high_bank_minimum : bank_minimum; }
+  int pending_faces() const { return add_to_triple ? 7 : 1; }
+  // A triple set aside leaves at most dice - 3 in hand (hot dice clear it).
+  bool reachable(int in_hand, int pending) const { return pending == kNoPending || in_hand <= dice - 3; }
+};
+
+// Rules from a config's "rules" object (preset first, then the keys given);
+// errors name the JSON path. `node` may be absent (all defaults: seed000).
+Rules read_rules(const std::optional<JsonNode>& node);
+json rules_json(const Rules& rules);
+Rules preset(const std::string& name);  // "seed000" or "seed003"
+
+// One way of setting aside dice from a throw.
+struct Move {
+  int points = 0;
+  int used = 0;     // dice set aside
+  int pending = 0;  // the pending face afterwards (kNoPending: none)
+};
+
+// Best score using every die of the multiset (counts[face]), or -1 when some
+// die cannot score; pending_after gets the face of an n-of-a-kind used.
+int full_score(const Rules& rules, const std::array<int, 7>& counts, int pending, int& pending_after);
+
+class Scoring {
+ public:
+  explicit Scoring(const Rules& rules);
+
+  const Rules& rules() const { return rules_; }
+  int multisets(int dice) const { return static_cast<int>(tables_[dice].size()); }
+  const DiceMultiset& multiset(int dice, int i) const { return tables_[dice][i]; }
+  double probability(int dice, int i) const { return tables_[dice].probability(i); }
+  std::uint64_t ways(int dice, int i) const { return tables_[dice][i].ways; }
+  int index_of(const std::vector<int>& faces) const;  // the multiset of these faces (tests, examples)
+
+  // The legal moves, best first (most points, then most dice); empty: a bust.
+  // Without partial setting aside there is one: every scoring die.
+  const Move* moves(int dice, int pending, int i) const { return &moves_[offset(dice, pending, i)]; }
+  int move_count(int dice, int pending, int i) const {
+    const std::size_t k = key(dice, pending, i);
+    return static_cast<int>(move_offset_[k + 1] - move_offset_[k]);
+  }
+  // The best move packed for the hot loop: points / kPoint | used << 16 | pending << 20; 0 = bust.
+  std::uint32_t best(int dice, int pending, int i) const { return best_[key(dice, pending, i)]; }
+
+  int roll(int dice, Rng& rng) const { return static_cast<int>(samplers_[dice].sample(rng)); }
+  // The next throw's dice after setting aside `used` of `dice`: hot dice give a full hand.
+  int next_dice(int dice, int used) const { return dice == used ? rules_.dice : dice - used; }
+
+ private:
+  std::size_t key(int dice, int pending, int i) const { return (std::size_t(dice) * 7 + pending) * stride_ + i; }
+  std::size_t offset(int dice, int pending, int i) const { return move_offset_[key(dice, pending, i)]; }
+
+  Rules rules_;
+  std::vector<RollTable> tables_;  // [dice]
+  std::vector<RollTable::Sampler> samplers_;
+  std::size_t stride_ = 0;  // the most multisets of any number of dice
+  std::vector<std::size_t> move_offset_;
+  std::vector<Move> moves_;
+  std::vector<std::uint32_t> best_;
+};
+
+inline int packed_points(std::uint32_t m) { return static_cast<int>(m & 0xffff) * kPoint; }
+inline int packed_used(std::uint32_t m) { return static_cast<int>((m >> 16) & 0xf); }
+inline int packed_pending(std::uint32_t m) { return static_cast<int>(m >> 20); }
+
+}  // namespace dicesim::tenk

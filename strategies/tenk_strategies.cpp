@@ -1,0 +1,127 @@
+#include "tenk_strategies.h"
+
+#include <cmath>
+
+namespace dicesim::tenk {
+namespace {
+
+// Fills a policy from a rule "throw at (dice, pending, total)?"; taking over
+// a previous player's position (IV.5) follows the same rule.
+template <class Throws>
+Policy from_rule(const Rules& rules, Throws throws) {
+  Policy policy(rules);
+  for (int regime = 0; regime < kRegimes; ++regime)
+    for (int pending = 0; pending < rules.pending_faces(); ++pending)
+      for (int dice = 1; dice <= rules.dice; ++dice)
+        for (int slot = 0; slot < policy.slots(); ++slot) {
+          const bool go = throws(dice, pending, slot * kPoint);
+          policy.set_throws(regime, pending, dice, slot * kPoint, go);
+          policy.set_takes_over(regime, pending, dice, slot * kPoint, go);
+        }
+  return policy;
+}
+
+Policy bank_at(const JsonNode& spec, const Rules& rules) {
+  spec.only_keys({"name", "family", "total", "per_dice", "chase"});
+  std::array<int, 7> limit{};
+  const auto read_total = [&](const JsonNode& node) { return static_cast<int>(node.integer(0, rules.target)); };
+  if (auto total = spec.find("total")) {
+    if (spec.has("per_dice")) total->fail("give either total or per_dice, not both");
+    limit.fill(read_total(*total));
+  } else if (auto per_dice = spec.find("per_dice")) {
+    const std::vector<JsonNode> values = per_dice->elements();
+    if (static_cast<int>(values.size()) != rules.dice)
+      per_dice->fail("expected " + std::to_string(rules.dice) + " totals (for 1.." + std::to_string(rules.dice) +
+                     " dice left), got " + std::to_string(values.size()));
+    for (int n = 1; n <= rules.dice; ++n) limit[n] = read_total(values[n - 1]);
+  } else {
+    spec.fail("bank_at needs \"total\" or \"per_dice\"");
+  }
+  return from_rule(rules, [&](int dice, int, int total) { return total < limit[dice]; });
+}
+
+Policy critical_score(const JsonNode& spec, const Scoring& scoring, Solutions& solutions) {
+  spec.only_keys({"name", "family", "chase"});
+  const StopTable& stop = solutions.stop();
+  const Rules& rules = scoring.rules();
+  for (int n = 1; n <= rules.dice; ++n)
+    for (int pending = 0; pending < rules.pending_faces(); ++pending)
+      if (rules.reachable(n, pending) && !std::isfinite(stop.cs_pending[n][pending]))
+        spec.at("family").fail("critical_score cannot play these rules: every throw with " + std::to_string(n) +
+                               " in hand scores, so Cs(" + std::to_string(n) + ") is infinite and it would never bank");
+  return from_rule(rules, [&](int dice, int pending, int total) { return total <= stop.cs_pending[dice][pending]; });
+}
+
+Policy ev_heuristic(const JsonNode& spec, const Scoring& scoring) {
+  spec.only_keys({"name", "family", "chase"});
+  const Rules& rules = scoring.rules();
+  std::array<std::array<ThrowStats, 7>, 7> stats;
+  for (int n = 1; n <= rules.dice; ++n)
+    for (int pending = 0; pending < rules.pending_faces(); ++pending) {
+      stats[n][pending] = throw_stats(scoring, n, pending);
+      if (stats[n][pending].p[0] == 0 && rules.reachable(n, pending))
+        spec.at("family").fail("ev_heuristic cannot play these rules: every throw with " + std::to_string(n) +
+                               " in hand scores, so it would never bank");
+    }
+  // Expected gain of the next throw against the opportunity cost, the turn
+  // total times the chance of scoring nothing.
+  return from_rule(rules, [&](int dice, int pending, int total) {
+    return stats[dice][pending].gain > total * stats[dice][pending].p[0];
+  });
+}
+
+}  // namespace
+
+const std::vector<Family>& families() {
+  static const std::vector<Family> all = {
+      {"bank_at", "total: T, or per_dice: [T_1, ..., T_dice]",
+       "bank once the turn total reaches T (T_n with n dice for the next throw)"},
+      {"critical_score", "none", "seed 000: bank once the turn total is above Cs(n) for the n dice in hand"},
+      {"ev_heuristic", "none",
+       "seed 003's AI: throw while the expected gain of the next throw exceeds turn total x P(zero)"},
+      {"optimal_expected", "none", "maximises the expected score of a turn exactly"},
+  };
+  return all;
+}
+
+const StopTable& Solutions::stop() {
+  if (!stop_) stop_ = stop_table(scoring_);
+  return *stop_;
+}
+
+const Policy& Solutions::optimal() {
+  if (!optimal_) {
+    optimal_.emplace(scoring_.rules());
+    optimal_mean_ = solve_optimal_expected(scoring_, *optimal_);
+  }
+  return *optimal_;
+}
+
+double Solutions::optimal_mean() {
+  optimal();
+  return optimal_mean_;
+}
+
+Policy compile_strategy(const JsonNode& spec, const Scoring& scoring, Solutions& solutions) {
+  const JsonNode family = spec.at("family");
+  const std::string name = family.string();
+  Policy policy;
+  if (name == "bank_at")
+    policy = bank_at(spec, scoring.rules());
+  else if (name == "critical_score")
+    policy = critical_score(spec, scoring, solutions);
+  else if (name == "ev_heuristic")
+    policy = ev_heuristic(spec, scoring);
+  else if (name == "optimal_expected") {
+    spec.only_keys({"name", "family", "chase"});
+    policy = solutions.optimal();
+  } else {
+    std::string known;
+    for (const Family& f : families()) known += (known.empty() ? "" : ", ") + std::string(f.name);
+    family.fail("unknown family \"" + name + "\" (known: " + known + ")");
+  }
+  if (auto chase = spec.find("chase")) policy.chase = chase->boolean();
+  return policy;
+}
+
+}  // namespace dicesim::tenk

@@ -1,0 +1,43 @@
+// 10,000 strategy families. Each compiles to a Policy: after a throw (its
+// dice set aside) throw again or bank, by (turn total, dice for the next
+// throw, pending face, bank-minimum regime). The rules that override any
+// family (bank minimum, no stop on hot dice, the target, a last turn) are
+// applied in play_turn.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "../sim/json_input.h"
+#include "../sim/tenk.h"
+#include "../sim/tenk_exact.h"
+
+namespace dicesim::tenk {
+
+struct Family {
+  std::string_view name;
+  std::string_view parameters;  // for `dicesim list`
+  std::string_view description;
+};
+const std::vector<Family>& families();
+
+// Solver results several strategies share, computed once on demand.
+class Solutions {
+ public:
+  explicit Solutions(const Scoring& scoring) : scoring_(scoring) {}
+  const StopTable& stop();
+  const Policy& optimal();
+  double optimal_mean();
+
+ private:
+  const Scoring& scoring_;
+  std::optional<StopTable> stop_;
+  std::optional<Policy> optimal_;
+  double optimal_mean_ = 0;
+};
+
+// Compiles {"family": ..., params} ("name" is the caller's); errors name the JSON path.
+Policy compile_strategy(const JsonNode& spec, const Scoring& scoring, Solutions& solutions);
+
+}  // namespace dicesim::tenk
