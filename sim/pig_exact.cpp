@@ -241,6 +241,8 @@ std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const P
   std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size());
   mass[0] = 1;
   double alive = 1;
+  // The cap only guards against strategies that almost never finish (every
+  // game ends with probability 1; unfinished says how much is left).
   for (long h = 0; alive >= kUnfinished && h < 100'000'000L / goal; ++h) {
     const int mover = static_cast<int>(h % n);
     const long started = h / n;  // turns the mover started before this one
