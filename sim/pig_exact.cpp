@@ -237,38 +237,46 @@ std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const P
   out.turns.assign(n, std::vector<double>(turn_bins, 0.0));
 
   // mass[a * goal + b]: P(the game is still on with seat 0 at a and seat 1
-  // at b) before half-turn h (alone: b = 0).
-  std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size());
+  // at b) before half-turn h (alone: b = 0). Only the states in `live` hold
+  // any, so games that linger on a few states cost little per half-turn.
+  std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size(), 0.0);
+  std::vector<std::size_t> live{0}, next_live;
   mass[0] = 1;
   double alive = 1;
+  const auto add = [&](std::size_t state, double q) {
+    if (q <= 0) return;
+    if (next[state] == 0) next_live.push_back(state);
+    next[state] += q;
+  };
   // The cap only guards against strategies that almost never finish (every
   // game ends with probability 1; unfinished says how much is left).
   for (long h = 0; alive >= kUnfinished && h < 100'000'000L / goal; ++h) {
     const int mover = static_cast<int>(h % n);
     const long started = h / n;  // turns the mover started before this one
     const int phase = static_cast<int>(started % seats[mover]->phases());
-    std::fill(next.begin(), next.end(), 0.0);
     double finished = 0;
-    for (int a = 0; a < goal; ++a)
-      for (int b = 0; b < (n == 2 ? goal : 1); ++b) {
-        const double m = mass[std::size_t(a) * goal + b];
-        if (m == 0) continue;
-        const int mine = mover == 0 ? a : b, theirs = mover == 0 ? b : a;
-        const TurnOutcome& outcome = cache[mover].get(phase, mine, theirs);
-        for (const auto& [s, p] : outcome.banked)
-          next[mover == 0 ? std::size_t(s) * goal + b : std::size_t(a) * goal + s] += m * p;
-        for (const auto& [f, p] : outcome.won) {
-          out.score[mover][f] += m * p;
-          if (n == 2) out.score[1 - mover][theirs] += m * p;
-          finished += m * p;
-        }
+    next_live.clear();
+    for (std::size_t state : live) {
+      const double m = mass[state];
+      mass[state] = 0;
+      const int a = static_cast<int>(state / goal), b = static_cast<int>(state % goal);
+      const int mine = mover == 0 ? a : b, theirs = mover == 0 ? b : a;
+      const TurnOutcome& outcome = cache[mover].get(phase, mine, theirs);
+      for (const auto& [s, p] : outcome.banked)
+        add(mover == 0 ? std::size_t(s) * goal + b : std::size_t(a) * goal + s, m * p);
+      for (const auto& [f, p] : outcome.won) {
+        out.score[mover][f] += m * p;
+        if (n == 2) out.score[1 - mover][theirs] += m * p;
+        finished += m * p;
       }
+    }
     out.win[mover] += finished;
     // After half-turn h, seat s has played the turns h' <= h with h' = s mod n.
     for (int s = 0; s < n; ++s) out.turns[s][std::min<long>((h - s + n) / n, turn_bins - 1)] += finished;
     mass.swap(next);
+    live.swap(next_live);
     alive = 0;
-    for (double m : mass) alive += m;
+    for (std::size_t state : live) alive += mass[state];
   }
   out.unfinished = alive;
   return out;
