@@ -12,6 +12,7 @@ packages=(
   jupyter-nbconvert python3-nbconvert python3-nbformat python3-ipykernel
   python3-xarray python3-h5netcdf
   libopenmpi-dev openmpi-bin clang libclang-rt-14-dev libfuzzer-14-dev
+  libglpk-dev
 )
 
 missing=()

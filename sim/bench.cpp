@@ -36,6 +36,22 @@ const BenchCase kCases[] = {
      R"J({"game":"tenk","seed":1,"games":1,"strategies":[
          {"name":"a","family":"ev_heuristic"},{"name":"b","family":"ev_heuristic"}],
         "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J"},
+    {"pig hold_at 20 vs hold_at 20, one die, sequential",
+     R"J({"game":"pig","seed":1,"games":1,"rules":{"dice":1,"goal":100},"strategies":[
+         {"name":"a","family":"hold_at","at":20},{"name":"b","family":"hold_at","at":20}],
+        "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J"},
+    {"pig hold_at 20 vs hold_at 20, two dice, sequential",
+     R"J({"game":"pig","seed":1,"games":1,"rules":{"dice":2,"goal":100},"strategies":[
+         {"name":"a","family":"hold_at","at":20},{"name":"b","family":"hold_at","at":20}],
+        "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J"},
+    {"battle optimal vs blind, sequential turns",
+     R"J({"game":"battle","seed":1,"games":1,"strategies":[
+         {"name":"optimal","family":"optimal"},{"name":"blind","family":"blind"}],
+        "contests":{"distributions":false,"sequential_tables":[["optimal","blind"]]}})J"},
+    {"battle optimal (mixed) vs blind, simultaneous turns",
+     R"J({"game":"battle","seed":1,"games":1,"rules":{"turns":"simultaneous"},"strategies":[
+         {"name":"optimal","family":"optimal"},{"name":"blind","family":"blind"}],
+        "contests":{"distributions":false,"sequential_tables":[["optimal","blind"]]}})J"},
 };
 
 using Clock = std::chrono::steady_clock;

@@ -9,9 +9,20 @@ GameEntry sixers_entry();
 namespace tenk {
 GameEntry tenk_entry();
 }
+namespace battle {
+GameEntry battle_entry();
+}
+namespace pig {
+GameEntry pig_entry();
+}
 
 const std::vector<GameEntry>& games() {
-  static const std::vector<GameEntry> all = {sixers::sixers_entry(), tenk::tenk_entry()};
+  static const std::vector<GameEntry> all = {
+      sixers::sixers_entry(),
+      tenk::tenk_entry(),
+      pig::pig_entry(),
+      battle::battle_entry(),
+  };
   return all;
 }
 

@@ -7,7 +7,9 @@
 #include <deque>
 #include <filesystem>
 #include <iomanip>
+#include <limits>
 #include <ostream>
+#include <type_traits>
 
 #include "git_revision.h"  // generated at build time
 #include "h5.h"
@@ -62,8 +64,19 @@ void write_measure_scale(h5::Writer& file, const MeasurePaths& paths, const Meas
   file.attribute(paths.group, measure.name == "score" ? "score_step" : "step", std::int64_t(measure.step));
 }
 
+// What fills the cells nobody played (counts: 0) or the solver does not know
+// (probabilities: NaN).
+template <class Value>
+Value unknown() {
+  if constexpr (std::is_floating_point_v<Value>)
+    return std::numeric_limits<Value>::quiet_NaN();
+  else
+    return 0;
+}
+
 // Per-seat histograms of every measure of a table ("counts"), or their exact
-// probabilities ("probability", only the measures known at every seat):
+// probabilities ("probability", for the measures known at some seat; NaN at
+// the others):
 // [B] for a distribution (no seat names), [P, B] for a table. Each group
 // carries its own scales, so generic tools opening one group see its axes.
 template <class Value, class Source>
@@ -72,12 +85,13 @@ void write_measures(h5::Writer& file, const std::string& table_group, const std:
   const bool by_seat = !seat_names.empty();
   const int seats = by_seat ? static_cast<int>(seat_names.size()) : 1;
   for (int m = 0; m < static_cast<int>(measures.size()); ++m) {
-    std::vector<Value> all;
-    bool known = true;
-    for (int s = 0; s < seats && known; ++s) {
-      const auto* values = seat_values(m, s);
-      known = values != nullptr;
-      if (known) all.insert(all.end(), values->begin(), values->end());
+    std::vector<Value> all(std::size_t(seats) * measures[m].bins, unknown<Value>());
+    bool known = false;
+    for (int s = 0; s < seats; ++s) {
+      if (const auto* values = seat_values(m, s)) {
+        known = true;
+        std::copy(values->begin(), values->end(), all.begin() + std::size_t(s) * measures[m].bins);
+      }
     }
     if (!known) continue;
     const MeasurePaths paths = measure_paths(table_group, measures, m);
@@ -180,7 +194,8 @@ bool write_exact_pair_odds(h5::Writer& file, const std::string& group, const Run
 // Every measure's histograms of a pairwise contest: <group>/<measure>/<dataset>
 // [row, column, seat, bin], where row played seat 0 against column (for a
 // mirrored contest both orders hold the one table played). Written for the
-// measures known at every pair played; unplayed pairs are 0.
+// measures known somewhere; counts of unplayed pairs are 0, probabilities the
+// solver does not know NaN.
 template <class Value, class Source>
 void write_pair_histograms(h5::Writer& file, const std::string& group, const RunConfig& config,
                            const std::vector<std::vector<int>>& pairs, bool mirror, const std::string& dataset,
@@ -190,15 +205,15 @@ void write_pair_histograms(h5::Writer& file, const std::string& group, const Run
   const std::vector<std::string> names = strategy_names(config);
   for (int m = 0; m < static_cast<int>(measures.size()); ++m) {
     const std::size_t bins = measures[m].bins;
-    std::vector<Value> all(n * n * 2 * bins, Value{});
-    bool known = true;
-    for (std::size_t a = 0; a < n && known; ++a) {
-      for (std::size_t b = 0; b < n && known; ++b) {
+    std::vector<Value> all(n * n * 2 * bins, unknown<Value>());
+    bool known = false;
+    for (std::size_t a = 0; a < n; ++a) {
+      for (std::size_t b = 0; b < n; ++b) {
         if (pairs[a][b] < 0) continue;
-        for (int seat = 0; seat < 2 && known; ++seat) {
+        for (int seat = 0; seat < 2; ++seat) {
           const auto* values = seat_values(pairs[a][b], m, seat);
-          known = values != nullptr;
-          if (!known) break;
+          if (!values) continue;
+          known = true;
           std::copy(values->begin(), values->end(), all.begin() + ((a * n + b) * 2 + seat) * bins);
           if (mirror) std::copy(values->begin(), values->end(), all.begin() + ((b * n + a) * 2 + 1 - seat) * bins);
         }

@@ -49,7 +49,7 @@ const BadCase kCases[] = {
     {"/strategies/1/name", R"J("a\u0000b")J",
      R"J(bad.json: /strategies/1/name: a strategy name must be non-empty, not ".", and contain no "/" or control characters)J"},
     {"/strategies", "[]", "bad.json: /strategies: expected at least 1 element"},
-    {"/game", R"J("yahtzee")J", R"J(bad.json: /game: unknown game "yahtzee" (known: sixers, tenk))J"},
+    {"/game", R"J("yahtzee")J", R"J(bad.json: /game: unknown game "yahtzee" (known: sixers, tenk, pig, battle))J"},
     {"/game", "DELETE", R"J(bad.json: /: missing key "game")J"},
     {"/games", "0", "bad.json: /games: expected an integer from 1 to 1000000000000000, got 0"},
     {"/games", "-5", "bad.json: /games: expected an integer from 1 to 1000000000000000, got -5"},

@@ -44,6 +44,25 @@ class NotebookTest(unittest.TestCase):
             p = f["exact/distributions/dv(2,2)/probability"][()]
         self.assertIn(f"exact mean {(p * range(len(p))).sum():.6f}", text)
 
+    def test_race_games_checks_every_config_and_draws_every_figure(self):
+        directory = tempfile.TemporaryDirectory()
+        self.addCleanup(directory.cleanup)
+        notebook = self.execute("race_games.ipynb", directory.name)
+        code = [c for c in notebook.cells if c.cell_type == "code"]
+        figures = [c for c in code if "figure" in c.metadata.get("tags", [])]
+        self.assertEqual(len(figures), 7)  # Pig x2, Dice Battle x2, 10,000 x3
+        for cell in figures:
+            images = [o for o in cell.outputs if "image/png" in o.get("data", {})]
+            self.assertEqual(len(images), 1, cell.source[:80])
+        errors = [o for c in code for o in c.outputs if o.output_type == "error"]
+        self.assertEqual(errors, [])
+        text = "".join(o.get("text", "") + str(o.get("data", {}).get("text/plain", "")) for c in code for o in c.outputs)
+        for config in ("pig_one_die", "pig_two_dice", "battle_sequential", "battle_simultaneous", "tenk_seed000"):
+            self.assertRegex(text, config + r": check: \d+ numbers compared with the exact solver, 0 beyond")
+        # The exact first-turn distribution reached the file, so the figure has its exact ticks.
+        with h5py.File(Path(directory.name) / "tenk_seed000_notebook.h5") as f:
+            self.assertIn("first_turn", f["exact/sequential"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,102 @@
+#include "battle.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace dicesim::battle {
+
+std::uint64_t outcomes(int dice) {
+  std::uint64_t n = 1;
+  for (int i = 0; i < dice; ++i) n *= 6;
+  return n;
+}
+
+std::vector<std::uint64_t> throw_ways(int dice) {
+  // no_one[k]: sequences of faces 2..6 summing to k, built one die at a time.
+  std::vector<std::uint64_t> no_one(6 * dice + 1, 0);
+  no_one[0] = 1;
+  for (int n = 1; n <= dice; ++n)
+    for (int k = 6 * n; k >= 0; --k) {
+      std::uint64_t sum = 0;
+      for (int face = 2; face <= 6 && face <= k; ++face) sum += no_one[k - face];
+      no_one[k] = sum;
+    }
+  std::uint64_t all_but_ones = 1;
+  for (int i = 0; i < dice; ++i) all_but_ones *= 5;
+  no_one[1] = outcomes(dice) - all_but_ones;  // a sum of faces 2..6 is never 1
+  return no_one;
+}
+
+// Vose's alias method in exact integers: column i holds weight
+// columns * ways_i against a capacity of 6^d per column.
+ThrowSampler::ThrowSampler(int max_dice) : tables_(max_dice + 1) {
+  if (max_dice < 1 || max_dice > kMaxDiceLimit) throw std::invalid_argument("ThrowSampler: dice out of range");
+  for (int d = 1; d <= max_dice; ++d) {
+    const std::vector<std::uint64_t> ways = throw_ways(d);
+    std::vector<int> scores;
+    for (int k = 1; k <= 6 * d; ++k)
+      if (ways[k] > 0) scores.push_back(k);
+    const auto columns = static_cast<std::uint32_t>(scores.size());
+    const std::uint64_t capacity = outcomes(d);
+    tables_[d] = {static_cast<std::uint32_t>(entries_.size()), columns, capacity};
+    std::vector<std::uint64_t> weight(columns);
+    std::vector<std::uint32_t> small, large;
+    for (std::uint32_t i = 0; i < columns; ++i) {
+      weight[i] = columns * ways[scores[i]];
+      (weight[i] < capacity ? small : large).push_back(i);
+    }
+    std::vector<Entry> table(columns);
+    for (std::uint32_t i = 0; i < columns; ++i)
+      table[i] = {capacity, static_cast<std::uint16_t>(scores[i]), static_cast<std::uint16_t>(scores[i])};
+    while (!small.empty() && !large.empty()) {
+      const std::uint32_t s = small.back(), l = large.back();
+      small.pop_back();
+      table[s].threshold = weight[s];
+      table[s].alias_score = static_cast<std::uint16_t>(scores[l]);
+      weight[l] -= capacity - weight[s];
+      if (weight[l] < capacity) {
+        large.pop_back();
+        small.push_back(l);
+      }
+    }
+    entries_.insert(entries_.end(), table.begin(), table.end());
+  }
+}
+
+void Policy::set_mixed(int mine, int theirs, const std::vector<double>& probability) {
+  constexpr double kScale = 4294967296.0;  // 2^32
+  std::vector<std::uint64_t> weight(probability.size());
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < probability.size(); ++i) total += weight[i] = std::llround(probability[i] * kScale);
+  // Rounding may miss 2^32 by a few units: the largest weight absorbs it.
+  const std::size_t largest = std::max_element(weight.begin(), weight.end()) - weight.begin();
+  weight[largest] += (std::uint64_t(1) << 32) - total;
+  std::vector<Weight> kept;
+  std::uint64_t cumulative = 0;
+  for (std::size_t i = 0; i < weight.size(); ++i)
+    if (weight[i] > 0) kept.push_back({cumulative += weight[i], static_cast<std::uint32_t>(i + 1)});
+  if (kept.size() == 1) return set_pure(mine, theirs, kept[0].dice);
+  cell(mine, theirs) = {static_cast<std::uint32_t>(weights_.size()), static_cast<std::uint16_t>(kept.size()), 0};
+  weights_.insert(weights_.end(), kept.begin(), kept.end());
+}
+
+std::vector<double> Policy::distribution(int mine, int theirs) const {
+  std::vector<double> p(max_dice_, 0.0);
+  const Cell& c = cells_[std::size_t(mine) * goal_ + theirs];
+  if (c.count == 0) {
+    p[c.dice - 1] = 1;
+  } else if (c.count == kUniform) {
+    std::fill(p.begin(), p.end(), 1.0 / max_dice_);
+  } else {
+    std::uint64_t previous = 0;
+    for (int i = 0; i < c.count; ++i) {
+      const Weight& w = weights_[c.begin + i];
+      p[w.dice - 1] = std::ldexp(double(w.cumulative - previous), -32);
+      previous = w.cumulative;
+    }
+  }
+  return p;
+}
+
+}  // namespace dicesim::battle

@@ -1,0 +1,171 @@
+// Dice Battle (seed 002): two players race to the goal N. Each turn a player
+// chooses how many dice d (1..D) to throw; the throw scores 1 if any die
+// shows a 1, otherwise the sum of the dice.
+//   sequential turns:   players alternate; the first to reach N wins at once.
+//   simultaneous turns: both choose d at once, then both throw. One player at
+//     or past N wins; both at or past N in the same turn: the higher total
+//     wins, equal totals tie.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "rng.h"
+
+namespace dicesim::battle {
+
+constexpr int kMaxDiceLimit = 20;  // 6^20 < 2^52: exact integer weights fit a uint64
+constexpr int kMaxGoal = 1000;
+
+enum class Turns { sequential, simultaneous };
+
+struct Rules {
+  int max_dice = 10;  // D
+  int goal = 100;     // N
+  Turns turns = Turns::sequential;
+
+  int max_throw() const { return 6 * max_dice; }
+  // Final scores lie in 0 .. goal - 1 + max_throw.
+  int score_bins() const { return goal + max_throw(); }
+};
+
+// Ordered outcomes of d dice giving each score: ways(d, 1) = 6^d - 5^d (at
+// least one 1), ways(d, k) for 2d <= k <= 6d the sequences of faces 2..6
+// summing to k; out of 6^d. Exact integers, for sampling and for tests.
+std::uint64_t outcomes(int dice);                 // 6^d
+std::vector<std::uint64_t> throw_ways(int dice);  // index k = 0..6d
+
+// Samples the score of a throw of d dice with its exact probability
+// ways(d, k) / 6^d: Vose's alias method in integers, one 32-bit Lemire draw
+// for the column and one 64-bit Lemire draw for the level.
+class ThrowSampler {
+ public:
+  explicit ThrowSampler(int max_dice);
+
+  int throw_dice(int dice, Rng& rng) const {
+    const Table& t = tables_[dice];
+    const Entry& e = entries_[t.begin + uniform_below(rng, t.columns)];
+    return below64(rng, t.capacity) < e.threshold ? e.score : e.alias_score;
+  }
+
+ private:
+  struct Entry {
+    std::uint64_t threshold;  // level < threshold: this column's own score
+    std::uint16_t score, alias_score;
+  };
+  struct Table {
+    std::uint32_t begin, columns;
+    std::uint64_t capacity;  // 6^d
+  };
+  // Lemire's method on 64 bits: uniform in [0, range).
+  static std::uint64_t below64(Rng& rng, std::uint64_t range) {
+    for (;;) {
+      const unsigned __int128 product = static_cast<unsigned __int128>(rng()) * range;
+      const auto low = static_cast<std::uint64_t>(product);
+      if (low >= range || low >= -range % range) return static_cast<std::uint64_t>(product >> 64);
+    }
+  }
+  std::vector<Table> tables_;  // by d
+  std::vector<Entry> entries_;
+};
+
+// A strategy compiled to a table over (my score, the opponent's score), both
+// below the goal: a number of dice, uniform over 1..D, or a mixed choice
+// whose integer weights add up to 2^32 (sampled from one 32-bit draw, so the
+// exact evaluator can use the very same probabilities).
+class Policy {
+ public:
+  Policy() = default;
+  Policy(int goal, int max_dice) : goal_(goal), max_dice_(max_dice), cells_(std::size_t(goal) * goal) {}
+
+  int goal() const { return goal_; }
+  int max_dice() const { return max_dice_; }
+
+  void set_pure(int mine, int theirs, int dice) { cell(mine, theirs) = {0, 0, static_cast<std::uint16_t>(dice)}; }
+  void set_uniform(int mine, int theirs) { cell(mine, theirs) = {0, kUniform, 0}; }
+  // probability[d - 1]: rounded to multiples of 2^-32; zeros are dropped.
+  void set_mixed(int mine, int theirs, const std::vector<double>& probability);
+
+  // P(choose d) for d = 1..D (index d - 1): exactly what choose() samples.
+  std::vector<double> distribution(int mine, int theirs) const;
+
+  int choose(int mine, int theirs, Rng& rng) const {
+    const Cell& c = cells_[std::size_t(mine) * goal_ + theirs];
+    if (c.count == 0) return c.dice;
+    if (c.count == kUniform) return 1 + static_cast<int>(uniform_below(rng, max_dice_));
+    const std::uint64_t r = static_cast<std::uint32_t>(rng());
+    const Weight* w = &weights_[c.begin];
+    while (r >= w->cumulative) ++w;  // the last cumulative is 2^32
+    return w->dice;
+  }
+
+ private:
+  static constexpr std::uint16_t kUniform = 0xffff;
+  struct Cell {
+    std::uint32_t begin;
+    std::uint16_t count;  // 0: pure `dice`; kUniform: uniform 1..D; else weights_[begin, begin + count)
+    std::uint16_t dice;
+  };
+  struct Weight {
+    std::uint64_t cumulative;  // sum of the weights up to and including this one
+    std::uint32_t dice;
+  };
+  Cell& cell(int mine, int theirs) { return cells_[std::size_t(mine) * goal_ + theirs]; }
+
+  int goal_ = 0;
+  int max_dice_ = 0;
+  std::vector<Cell> cells_;
+  std::vector<Weight> weights_;
+};
+
+struct GameRecord {
+  int score[2];
+  int turns[2];
+  int winner;  // 0, 1, or -1 for a tie
+};
+
+// One game with sequential turns; seat 0 throws first.
+inline GameRecord play_sequential(const ThrowSampler& dice, const Policy& first, const Policy& second, int goal,
+                                  Rng& rng) {
+  const Policy* policy[2] = {&first, &second};
+  GameRecord g{{0, 0}, {0, 0}, 0};
+  for (int mover = 0;; mover ^= 1) {
+    const int other = mover ^ 1;
+    g.score[mover] += dice.throw_dice(policy[mover]->choose(g.score[mover], g.score[other], rng), rng);
+    ++g.turns[mover];
+    if (g.score[mover] >= goal) {
+      g.winner = mover;
+      return g;
+    }
+  }
+}
+
+// One game with simultaneous turns: both choose, then both throw.
+inline GameRecord play_simultaneous(const ThrowSampler& dice, const Policy& first, const Policy& second, int goal,
+                                    Rng& rng) {
+  GameRecord g{{0, 0}, {0, 0}, -1};
+  for (;;) {
+    const int d0 = first.choose(g.score[0], g.score[1], rng);
+    const int d1 = second.choose(g.score[1], g.score[0], rng);
+    g.score[0] += dice.throw_dice(d0, rng);
+    g.score[1] += dice.throw_dice(d1, rng);
+    ++g.turns[0], ++g.turns[1];
+    if (g.score[0] >= goal || g.score[1] >= goal) {
+      g.winner = g.score[0] == g.score[1] ? -1 : g.score[0] > g.score[1] ? 0 : 1;
+      return g;
+    }
+  }
+}
+
+// A player alone (a one-seat table): throws until reaching the goal, seeing
+// an opponent who stays at 0.
+inline GameRecord play_alone(const ThrowSampler& dice, const Policy& policy, int goal, Rng& rng) {
+  GameRecord g{{0, 0}, {0, 0}, 0};
+  while (g.score[0] < goal) {
+    g.score[0] += dice.throw_dice(policy.choose(g.score[0], 0, rng), rng);
+    ++g.turns[0];
+  }
+  return g;
+}
+
+}  // namespace dicesim::battle

@@ -1,0 +1,158 @@
+// Pig: players take turns; a turn is a run of throws of one or two dice whose
+// points add up to a turn total, until the player holds (banks the turn
+// total) or throws a 1. One die: a 1 loses the turn total. Two dice: a single
+// 1 loses the turn total, two 1s also reset the banked score to 0. The first
+// to bank the goal wins; a player whose banked score plus turn total reaches
+// the goal wins at once (holding there is always right, so no strategy loses
+// anything by it).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "rng.h"
+
+namespace dicesim::pig {
+
+constexpr int kMaxGoal = 200;   // strategies are tables over goal^3 states
+constexpr int kMaxPhases = 50;  // optimal_turns: at most this many turns planned
+
+struct Rules {
+  int dice = 1;  // 1 or 2
+  int goal = 100;
+
+  int smallest_throw() const { return dice == 1 ? 2 : 4; }  // the least a scoring throw adds
+  int largest_throw() const { return 6 * dice; }
+  // Banked scores stay below the goal; a winner's final score is at most
+  // goal - 1 + largest_throw.
+  int score_bins() const { return goal + largest_throw(); }
+};
+
+// One throw of the rules' dice, by what it does to the turn.
+struct ThrowOdds {
+  int outcomes = 6;                         // 6^dice equally likely outcomes
+  int bust = 0;                             // outcomes that lose the turn total (a single 1)
+  int reset = 0;                            // outcomes that also reset the banked score (two 1s)
+  std::vector<std::pair<int, int>> points;  // (points added, outcomes), in increasing points
+  double probability(int ways) const { return double(ways) / outcomes; }
+};
+ThrowOdds throw_odds(const Rules& rules);
+
+// A strategy compiled to a table: after a throw that brings the turn total to
+// k (k >= 1, score + k below the goal), hold or throw again, for each of the
+// player's banked score i, the score j of the leading opponent and the phase:
+// the turns the player has started before this one, modulo phases() (1 for a
+// stationary strategy). Identical rows over k are stored once, so a strategy
+// such as hold_at is one row the hot loop keeps in L1.
+class Policy {
+ public:
+  Policy() = default;
+  Policy(const Rules& rules, int phases);  // every row: throw on to the goal
+
+  int goal() const { return goal_; }
+  int phases() const { return phases_; }
+  // hold[k] for k = 0..row_size()-1: entry 0 is 0 (a turn starts with a
+  // throw), and from k = goal - i on every entry is 1 (the goal ends the turn),
+  // so the hot loop needs one test per throw.
+  const std::uint8_t* row(int phase, int i, int j) const { return pool_.data() + row_offset(phase, i, j); }
+  bool hold(int phase, int i, int j, int k) const { return row(phase, i, j)[k] != 0; }
+  // An id shared by identical rows (their offset in the pool).
+  std::uint32_t row_offset(int phase, int i, int j) const {
+    return offset_[(std::size_t(phase) * goal_ + i) * goal_ + j];
+  }
+  // Sets the decisions for k = 1..goal-i-1 from hold[k]; the rest as above.
+  void set_row(int phase, int i, int j, const std::vector<std::uint8_t>& hold);
+  int row_size() const { return goal_ + 12; }  // any turn total a throw can reach
+  int distinct_rows() const { return static_cast<int>(pool_.size() / row_size()); }
+
+ private:
+  int goal_ = 0;
+  int phases_ = 1;
+  std::vector<std::uint32_t> offset_;
+  std::vector<std::uint8_t> pool_;
+  std::unordered_map<std::string, std::uint32_t> index_;  // row -> offset, for sharing
+};
+
+// Unbiased throws from few random draws: one Lemire draw in [0, 6^22) gives
+// 22 base-6 digits (one die each) or 11 base-36 digits (two dice each), every
+// digit uniform and independent. Per block, so nothing outlives a block.
+template <int Dice>
+class ThrowStream {
+ public:
+  static constexpr std::uint64_t kBase = Dice == 1 ? 6 : 36;
+  static constexpr int kDigits = Dice == 1 ? 22 : 11;
+  static constexpr std::uint64_t kRange = 131621703842267136ULL;  // 6^22 = 36^11
+
+  explicit ThrowStream(Rng& rng) : rng_(rng) {
+    for (int a = 0; a < 6; ++a)
+      for (int b = 0; b < (Dice == 1 ? 1 : 6); ++b) {
+        const int ones = (a == 0) + (Dice == 2 && b == 0);
+        code_[a * (Dice == 1 ? 1 : 6) + b] = static_cast<std::int8_t>(ones == 0   ? a + 1 + (Dice == 2 ? b + 1 : 0)
+                                                                      : ones == 1 ? 0
+                                                                                  : -1);
+      }
+  }
+
+  // Points added by the next throw: > 0; 0 = bust (a single 1); -1 = two 1s.
+  int next() {
+    if (left_ == 0) refill();
+    const auto digit = static_cast<unsigned>(pool_ % kBase);
+    pool_ /= kBase;
+    --left_;
+    return code_[digit];
+  }
+
+ private:
+  void refill() {
+    for (;;) {  // Lemire's multiply-shift on 64 bits, rejecting the few biased products
+      const unsigned __int128 product = static_cast<unsigned __int128>(rng_()) * kRange;
+      const auto low = static_cast<std::uint64_t>(product);
+      if (low < kRange && low < (0 - kRange) % kRange) continue;
+      pool_ = static_cast<std::uint64_t>(product >> 64);
+      left_ = kDigits;
+      return;
+    }
+  }
+
+  Rng& rng_;
+  std::uint64_t pool_ = 0;
+  int left_ = 0;
+  std::array<std::int8_t, kBase> code_{};
+};
+
+// One turn from banked score `score` following its policy row. Returns the
+// new banked score, or the final score (>= goal) if the turn reached the goal.
+template <int Dice>
+inline int play_turn(const std::uint8_t* hold, int score, ThrowStream<Dice>& dice) {
+  int total = 0;
+  for (;;) {
+    const int points = dice.next();
+    if (points <= 0) return points == 0 ? score : 0;
+    total += points;
+    if (hold[total]) return score + total;
+  }
+}
+
+// One game: the seats play turns in order, each policy seeing the highest
+// score among the other seats (alone: 0). Writes each seat's final score
+// and turns played; returns the winner.
+template <int Dice>
+inline int play_game(const Policy* const* policy, int seats, int goal, ThrowStream<Dice>& dice, int* score,
+                     int* turns) {
+  for (int s = 0; s < seats; ++s) score[s] = turns[s] = 0;
+  for (int s = 0;; s = s + 1 == seats ? 0 : s + 1) {
+    int leader = 0;
+    for (int other = 0; other < seats; ++other)
+      if (other != s && score[other] > leader) leader = score[other];
+    const Policy& p = *policy[s];
+    const int phase = p.phases() == 1 ? 0 : turns[s] % p.phases();
+    ++turns[s];
+    score[s] = play_turn(p.row(phase, score[s], leader), score[s], dice);
+    if (score[s] >= goal) return s;
+  }
+}
+
+}  // namespace dicesim::pig

@@ -1,0 +1,285 @@
+#include "pig_exact.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace dicesim::pig {
+namespace {
+
+// A value a + b * x, x being a value not known yet (in optimal_win, the
+// opponent's chance from the state a bust leads to).
+struct Affine {
+  double a = 0, b = 0;
+  double at(double x) const { return a + b * x; }
+};
+
+// The best play of one turn from banked score i, every turn total from the
+// top down: holding at k is worth hold_value(k) (k >= 1); a bust is worth
+// `bust`, two 1s `reset`, reaching the goal 1. Decisions are taken with the
+// unknown at `guess`; ties go to holding (the same value, a shorter turn).
+// Writes hold[k] and, if roll_out is given, the value of throwing at k.
+template <class HoldValue>
+Affine best_turn(const Rules& rules, const ThrowOdds& odds, int i, Affine bust, Affine reset, HoldValue hold_value,
+                 double guess, std::uint8_t* hold, std::vector<Affine>& best, std::vector<Affine>* roll_out = nullptr) {
+  const int room = rules.goal - i;  // turn totals 0..room-1 keep the turn going
+  best.assign(std::size_t(room) + rules.largest_throw() + 1, Affine{1, 0});
+  if (roll_out) roll_out->assign(std::size_t(room), Affine{});
+  const double p_bust = odds.probability(odds.bust), p_reset = odds.probability(odds.reset);
+  for (int k = room - 1; k >= 0; --k) {
+    Affine roll{p_bust * bust.a + p_reset * reset.a, p_bust * bust.b + p_reset * reset.b};
+    for (const auto& [points, ways] : odds.points) {
+      const double p = odds.probability(ways);
+      roll.a += p * best[k + points].a;
+      roll.b += p * best[k + points].b;
+    }
+    if (roll_out) (*roll_out)[k] = roll;
+    const double held = k > 0 ? hold_value(k) : 0;
+    hold[k] = k > 0 && held >= roll.at(guess);
+    best[k] = hold[k] ? Affine{held, 0} : roll;
+  }
+  std::fill(hold + room, hold + rules.goal, std::uint8_t{1});  // never read: the goal ends the turn
+  return best[0];
+}
+
+}  // namespace
+
+TurnsSolution solve_turns(const Rules& rules, int turns) {
+  const ThrowOdds odds = throw_odds(rules);
+  const int goal = rules.goal;
+  TurnsSolution out;
+  out.reach.assign(turns + 1, std::vector<double>(goal, 0.0));
+  out.hold.assign(turns + 1, std::vector<std::vector<std::uint8_t>>(goal, std::vector<std::uint8_t>(goal, 0)));
+  out.stop.assign(turns + 1, std::vector<int>(goal, goal));
+  std::vector<Affine> scratch;
+  for (int n = 1; n <= turns; ++n) {
+    const std::vector<double>& before = out.reach[n - 1];
+    for (int s = 0; s < goal; ++s) {
+      std::vector<std::uint8_t>& hold = out.hold[n][s];
+      out.reach[n][s] = best_turn(
+                            rules, odds, s, Affine{before[s], 0}, Affine{before[0], 0},
+                            [&](int k) { return before[s + k]; }, 0, hold.data(), scratch)
+                            .a;
+      int stop = goal - s;
+      while (stop > 1 && hold[stop - 1]) --stop;
+      out.stop[n][s] = stop;
+      for (int k = 1; k < stop; ++k) out.thresholds = out.thresholds && !hold[k];
+    }
+  }
+  return out;
+}
+
+Choice turns_choice(const Rules& rules, const TurnsSolution& solution, int n, int s, int k) {
+  if (n < 1 || n >= static_cast<int>(solution.reach.size()) || s < 0 || k < 1 || s + k >= rules.goal)
+    throw std::invalid_argument("turns_choice: no such decision");
+  const std::vector<double>& before = solution.reach[n - 1];
+  std::vector<Affine> scratch, roll;
+  std::vector<std::uint8_t> hold(rules.goal);
+  best_turn(
+      rules, throw_odds(rules), s, Affine{before[s], 0}, Affine{before[0], 0}, [&](int t) { return before[s + t]; }, 0,
+      hold.data(), scratch, &roll);
+  return {before[s + k], roll[k].a};
+}
+
+TurnTotals turn_totals(const Rules& rules, int stop) {
+  const ThrowOdds odds = throw_odds(rules);
+  TurnTotals out;
+  std::vector<double> reach(std::size_t(stop) + rules.largest_throw(), 0.0);  // P(the total passes through k)
+  out.total.assign(reach.size(), 0.0);
+  reach[0] = 1;
+  for (int k = 0; k < static_cast<int>(reach.size()); ++k) {
+    if (reach[k] == 0) continue;
+    if (k >= stop) {
+      out.total[k] = reach[k];
+      continue;
+    }
+    out.bust += reach[k] * odds.probability(odds.bust);
+    out.reset += reach[k] * odds.probability(odds.reset);
+    for (const auto& [points, ways] : odds.points) reach[k + points] += reach[k] * odds.probability(ways);
+  }
+  return out;
+}
+
+WinSolution solve_optimal_win(const Rules& rules) {
+  const ThrowOdds odds = throw_odds(rules);
+  const int goal = rules.goal;
+  WinSolution out;
+  out.value.assign(std::size_t(goal) * goal, 0.5);
+  std::vector<double>& v = out.value;
+  const auto at = [&](int i, int j) -> double& { return v[std::size_t(i) * goal + j]; };
+  std::vector<Affine> scratch;
+  std::vector<std::uint8_t> hold(goal), previous_a(goal), previous_b(goal);
+
+  // P(win) of the player starting a turn at (i, j), affine in x = P(win) of
+  // the opponent starting at (j, i), where a bust leads (and, from i = 0, two
+  // 1s too). Every other state it reaches has a larger score sum, except the
+  // (j, 0) two 1s lead to: that value is taken from the last pass.
+  const auto turn = [&](int i, int j, double guess, std::uint8_t* decisions) {
+    const Affine bust{1, -1};
+    const Affine reset = i == 0 ? bust : Affine{1 - at(j, 0), 0};
+    return best_turn(
+        rules, odds, i, bust, reset, [&](int k) { return 1 - at(j, i + k); }, guess, decisions, scratch);
+  };
+  for (;;) {
+    ++out.passes;
+    double change = 0;
+    for (int sum = 2 * goal - 2; sum >= 0; --sum) {
+      for (int i = std::max(0, sum - goal + 1); i <= sum / 2; ++i) {
+        const int j = sum - i;
+        // Policy iteration on the pair: decide at the current values, solve
+        // the two linear equations exactly, until the decisions stay.
+        double u = at(i, j), w = at(j, i);
+        for (int round = 0; round < 100; ++round) {
+          const Affine a = turn(i, j, w, hold.data());
+          const bool same_a = round > 0 && hold == previous_a;
+          previous_a = hold;
+          const Affine b = turn(j, i, u, hold.data());
+          const bool same_b = round > 0 && hold == previous_b;
+          previous_b = hold;
+          // u = a.a + a.b w and w = b.a + b.b u (i == j: the same equation).
+          if (i == j) {
+            u = w = a.a / (1 - a.b);
+          } else {
+            u = (a.a + a.b * b.a) / (1 - a.b * b.b);
+            w = b.a + b.b * u;
+          }
+          if (same_a && same_b) break;
+        }
+        change = std::max({change, std::abs(u - at(i, j)), std::abs(w - at(j, i))});
+        at(i, j) = u;
+        at(j, i) = w;
+      }
+    }
+    // One die: every dependency is solved in one pass. Two dice: the values
+    // two 1s lead to settle over a few passes.
+    if (rules.dice == 1 || change < 1e-15 || out.passes >= 1000) break;
+  }
+  out.policy = Policy(rules, 1);
+  for (int i = 0; i < goal; ++i)
+    for (int j = 0; j < goal; ++j) {
+      turn(i, j, at(j, i), hold.data());
+      out.policy.set_row(0, i, j, hold);
+    }
+  return out;
+}
+
+TurnOutcome turn_outcome(const Rules& rules, const ThrowOdds& odds, const std::uint8_t* hold, int i) {
+  const int room = rules.goal - i;
+  std::vector<double> reach(room, 0.0), banked(rules.goal, 0.0), won(rules.largest_throw(), 0.0);
+  reach[0] = 1;
+  for (int k = 0; k < room; ++k) {
+    if (reach[k] == 0) continue;
+    if (k > 0 && hold[k]) {
+      banked[i + k] += reach[k];
+      continue;
+    }
+    banked[i] += reach[k] * odds.probability(odds.bust);
+    banked[0] += reach[k] * odds.probability(odds.reset);
+    for (const auto& [points, ways] : odds.points) {
+      const double p = reach[k] * odds.probability(ways);
+      if (k + points >= room)
+        won[i + k + points - rules.goal] += p;
+      else
+        reach[k + points] += p;
+    }
+  }
+  TurnOutcome out;
+  for (int s = 0; s < rules.goal; ++s)
+    if (banked[s] > 0) out.banked.emplace_back(s, banked[s]);
+  for (int f = 0; f < rules.largest_throw(); ++f)
+    if (won[f] > 0) out.won.emplace_back(rules.goal + f, won[f]);
+  return out;
+}
+
+namespace {
+
+// Turn outcomes of one seat's policy, computed once per (row, score).
+class OutcomeCache {
+ public:
+  OutcomeCache(const Rules& rules, const Policy& policy)
+      : rules_(rules),
+        odds_(throw_odds(rules)),
+        policy_(policy),
+        index_(std::size_t(policy.phases()) * rules.goal * rules.goal, -1) {}
+
+  const TurnOutcome& get(int phase, int i, int j) {
+    int& slot = index_[(std::size_t(phase) * rules_.goal + i) * rules_.goal + j];
+    if (slot < 0) {
+      const std::uint64_t key = std::uint64_t(policy_.row_offset(phase, i, j)) * rules_.goal + i;
+      const auto [it, added] = by_row_.try_emplace(key, static_cast<int>(outcomes_.size()));
+      if (added) outcomes_.push_back(turn_outcome(rules_, odds_, policy_.row(phase, i, j), i));
+      slot = it->second;
+    }
+    return outcomes_[slot];
+  }
+
+ private:
+  const Rules& rules_;
+  ThrowOdds odds_;
+  const Policy& policy_;
+  std::vector<int> index_;
+  std::unordered_map<std::uint64_t, int> by_row_;
+  std::vector<TurnOutcome> outcomes_;
+};
+
+}  // namespace
+
+std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const Policy*>& seats, int turn_bins) {
+  const int n = static_cast<int>(seats.size());
+  if (n < 1 || n > 2) return std::nullopt;
+  const int goal = rules.goal;
+  std::vector<OutcomeCache> cache;
+  for (const Policy* p : seats) cache.emplace_back(rules, *p);
+  Evaluation out;
+  out.win.assign(n, 0.0);
+  out.score.assign(n, std::vector<double>(rules.score_bins(), 0.0));
+  out.turns.assign(n, std::vector<double>(turn_bins, 0.0));
+
+  // mass[a * goal + b]: P(the game is still on with seat 0 at a and seat 1
+  // at b) before half-turn h (alone: b = 0). Only the states in `live` hold
+  // any, so games that linger on a few states cost little per half-turn.
+  std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size(), 0.0);
+  std::vector<std::size_t> live{0}, next_live;
+  mass[0] = 1;
+  double alive = 1;
+  const auto add = [&](std::size_t state, double q) {
+    if (q <= 0) return;
+    if (next[state] == 0) next_live.push_back(state);
+    next[state] += q;
+  };
+  // The cap only guards against strategies that almost never finish (every
+  // game ends with probability 1; unfinished says how much is left).
+  for (long h = 0; alive >= kUnfinished && h < 100'000'000L / goal; ++h) {
+    const int mover = static_cast<int>(h % n);
+    const long started = h / n;  // turns the mover started before this one
+    const int phase = static_cast<int>(started % seats[mover]->phases());
+    double finished = 0;
+    next_live.clear();
+    for (std::size_t state : live) {
+      const double m = mass[state];
+      mass[state] = 0;
+      const int a = static_cast<int>(state / goal), b = static_cast<int>(state % goal);
+      const int mine = mover == 0 ? a : b, theirs = mover == 0 ? b : a;
+      const TurnOutcome& outcome = cache[mover].get(phase, mine, theirs);
+      for (const auto& [s, p] : outcome.banked)
+        add(mover == 0 ? std::size_t(s) * goal + b : std::size_t(a) * goal + s, m * p);
+      for (const auto& [f, p] : outcome.won) {
+        out.score[mover][f] += m * p;
+        if (n == 2) out.score[1 - mover][theirs] += m * p;
+        finished += m * p;
+      }
+    }
+    out.win[mover] += finished;
+    // After half-turn h, seat s has played the turns h' <= h with h' = s mod n.
+    for (int s = 0; s < n; ++s) out.turns[s][std::min<long>((h - s + n) / n, turn_bins - 1)] += finished;
+    mass.swap(next);
+    live.swap(next_live);
+    alive = 0;
+    for (std::size_t state : live) alive += mass[state];
+  }
+  out.unfinished = alive;
+  return out;
+}
+
+}  // namespace dicesim::pig

@@ -1,0 +1,214 @@
+// Pig on the engine: config → rules and compiled strategies, a block of games
+// at a table, the exact odds, `dicesim list` and `dicesim solve pig`.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+
+#include "../strategies/pig_strategies.h"
+#include "game.h"
+#include "pig.h"
+#include "pig_exact.h"
+
+namespace dicesim::pig {
+namespace {
+
+Rules read_rules(const JsonNode& config) {
+  Rules rules;
+  const std::optional<JsonNode> node = config.find("rules");
+  if (!node) return rules;
+  node->only_keys({"dice", "goal"});
+  if (auto v = node->find("dice")) rules.dice = static_cast<int>(v->integer(1, 2));
+  if (auto v = node->find("goal")) rules.goal = static_cast<int>(v->integer(1, kMaxGoal));
+  return rules;
+}
+
+// Pig is played in turns, each player seeing the others' scores: a blind
+// table has no meaning, so contests that seat players blind are refused.
+void refuse_blind_tables(const JsonNode& config) {
+  const std::optional<JsonNode> contests = config.find("contests");
+  if (!contests || !contests->value().is_object()) return;  // the engine reports a malformed one
+  const std::string why =
+      "pig is played in turns, each player seeing the other's score: use sequential or "
+      "sequential_tables (blind tables are not defined)";
+  if (auto node = contests->find("headtohead"); node && node->value().is_boolean() && node->boolean()) node->fail(why);
+  if (auto node = contests->find("nway"); node && node->value().is_array() && !node->value().empty()) node->fail(why);
+}
+
+class PigGame final : public Game {
+ public:
+  PigGame(const Rules& rules, const JsonNode& config) : rules_(rules) {
+    refuse_blind_tables(config);
+    Solutions solutions(rules_);
+    strategies_ = read_strategies(
+        config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, rules_, solutions)); });
+  }
+
+  json rules() const override { return {{"dice", rules_.dice}, {"goal", rules_.goal}}; }
+
+  // Games of more turns than this land in the last bin of "turns".
+  int turn_bins() const { return 2 * rules_.goal + 1; }
+
+  std::vector<Measure> measures() const override {
+    return {{"score", "final score: the winner's is the goal or more, a loser's its banked score", "points", 0, 1,
+             rules_.score_bins()},
+            {"turns", "turns the seat played (the last bin: that many or more)", "turns", 0, 1, turn_bins()}};
+  }
+
+  void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const override {
+    if (rules_.dice == 1)
+      play_block<1>(table, games, rng, counts);
+    else
+      play_block<2>(table, games, rng, counts);
+  }
+
+  std::optional<TableOdds> exact(const Table& table) const override {
+    std::vector<const Policy*> seats;
+    for (int s : table.seats) seats.push_back(&policies_[s]);
+    const std::optional<Evaluation> e = evaluate(rules_, seats, turn_bins());
+    if (!e) return std::nullopt;
+    TableOdds odds;
+    odds.probability = {e->score, e->turns};
+    odds.win = e->win;  // alone, a seat wins every game it finishes
+    return odds;
+  }
+
+  const Rules& pig_rules() const { return rules_; }
+  const Policy& policy(int strategy) const { return policies_[strategy]; }
+
+ private:
+  template <int Dice>
+  void play_block(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const {
+    const int seats = static_cast<int>(table.seats.size());
+    const Policy* policy[kMaxSeats];
+    std::int64_t* score_bins[kMaxSeats];
+    std::int64_t* turn_bins[kMaxSeats];
+    for (int s = 0; s < seats; ++s) {
+      policy[s] = &policies_[table.seats[s]];
+      score_bins[s] = counts.histogram(0, s);
+      turn_bins[s] = counts.histogram(1, s);
+    }
+    const int last_turn_bin = this->turn_bins() - 1;
+    ThrowStream<Dice> dice(rng);
+    int score[kMaxSeats], turns[kMaxSeats];
+    for (std::uint64_t g = 0; g < games; ++g) {
+      ++counts.wins(play_game(policy, seats, rules_.goal, dice, score, turns));
+      for (int s = 0; s < seats; ++s) {
+        ++score_bins[s][score[s]];
+        ++turn_bins[s][turns[s] < last_turn_bin ? turns[s] : last_turn_bin];
+      }
+    }
+  }
+
+  Rules rules_;
+  std::vector<Policy> policies_;
+};
+
+std::unique_ptr<Game> load(const JsonNode& config) { return std::make_unique<PigGame>(read_rules(config), config); }
+
+void describe(std::ostream& out) {
+  out << "  rules (all optional):\n"
+      << "    dice       1 or 2, default 1 (one die: a 1 loses the turn total; two dice: a single 1 loses it,\n"
+      << "               two 1s also reset the banked score to 0)\n"
+      << "    goal       1.." << kMaxGoal << ", default 100 (reaching it with the turn total wins at once)\n"
+      << "  contests: sequential and sequential_tables only (turns; the row plays first)\n"
+      << "  strategy families:\n";
+  for (const Family& f : families())
+    out << "    " << std::left << std::setw(16) << f.name << f.parameters << "\n"
+        << "    " << std::setw(16) << ""
+        << "  " << f.description << "\n";
+}
+
+struct SolveOptions {
+  int dice = 1;
+  int goal = 100;
+  int turns = 0;
+  bool optimal = false;
+  std::string config;
+};
+
+void print_turns_tables(const Rules& rules, int turns) {
+  const TurnsSolution solution = solve_turns(rules, turns);
+  const auto table = [&](const std::string& title, auto cell, int precision) {
+    std::cout << title << "\n" << std::setw(6) << "score";
+    for (int n = 1; n <= turns; ++n) std::cout << std::setw(7) << n;
+    std::cout << "\n" << std::fixed << std::setprecision(precision);
+    for (int s = rules.goal - 1; s >= 0; --s) {
+      std::cout << std::setw(6) << s;
+      for (int n = 1; n <= turns; ++n) std::cout << std::setw(7) << cell(n, s);
+      std::cout << "\n";
+    }
+  };
+  table(
+      "P(reach " + std::to_string(rules.goal) +
+          " within N turns), percent, by banked score at the start of a turn (columns: N)",
+      [&](int n, int s) { return 100 * solution.reach[n][s]; }, 1);
+  std::cout << "\n";
+  table(
+      "Stop numbers: hold once the turn total reaches this (columns: N turns left)",
+      [&](int n, int s) { return solution.stop[n][s]; }, 0);
+  if (!solution.thresholds) std::cout << "(some rows are not thresholds: a stop number is the last switch to hold)\n";
+}
+
+void print_optimal(const Rules& rules) {
+  const auto start = std::chrono::steady_clock::now();
+  const WinSolution solution = solve_optimal_win(rules);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << "optimal_win (both players play it):\n"
+            << std::fixed << std::setprecision(6) << "  P(first player wins)  " << solution.win(0, 0) << "\n"
+            << "  P(second player wins) " << 1 - solution.win(0, 0) << "\n"
+            << std::setprecision(3) << "  solved in " << seconds << " s (" << solution.passes
+            << (solution.passes == 1 ? " pass" : " passes") << " over the " << rules.goal * rules.goal
+            << " turn-start states), " << solution.policy.distinct_rows() << " distinct policy rows\n";
+}
+
+void print_matrix(const std::string& file) {
+  const json config = parse_json_file(file);
+  const JsonNode root(config, file);
+  const PigGame game(read_rules(root), root);
+  const std::vector<Strategy>& s = game.strategies();
+  std::cout << "P(row wins), the row playing first (exact):\n" << std::setw(20) << "";
+  for (const Strategy& column : s) std::cout << std::setw(16) << column.name.substr(0, 15);
+  std::cout << "\n" << std::fixed << std::setprecision(6);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    std::cout << std::left << std::setw(20) << s[i].name.substr(0, 19) << std::right;
+    for (std::size_t j = 0; j < s.size(); ++j)
+      std::cout << std::setw(16) << game.exact(Table{{int(i), int(j)}, true})->win[0];
+    std::cout << "\n";
+  }
+}
+
+void solve(SolveOptions options) {
+  if (!options.config.empty()) {
+    print_matrix(options.config);
+    return;
+  }
+  json config = {{"rules", {{"dice", options.dice}, {"goal", options.goal}}}, {"strategies", json::array()}};
+  const Rules rules = read_rules(JsonNode(config, "command line"));
+  std::cout << "Pig: " << rules.dice << (rules.dice == 1 ? " die" : " dice") << ", goal " << rules.goal << "\n\n";
+  if (options.turns == 0 && !options.optimal) options.turns = 4;
+  if (options.turns > 0) print_turns_tables(rules, options.turns);
+  if (options.turns > 0 && options.optimal) std::cout << "\n";
+  if (options.optimal) print_optimal(rules);
+}
+
+void add_solve_command(CLI::App& solve_cmd) {
+  auto options = std::make_shared<SolveOptions>();
+  CLI::App* cmd = solve_cmd.add_subcommand("pig", "the seed's reach-the-goal tables and the optimal win probability");
+  cmd->add_option("--dice", options->dice, "1 or 2 (default 1)")->check(CLI::Range(1, 2));
+  cmd->add_option("--goal", options->goal, "the goal (default 100)")->check(CLI::Range(1, kMaxGoal));
+  cmd->add_option("--turns", options->turns, "print P(reach the goal within N turns) and stop numbers, N = 1..turns")
+      ->check(CLI::Range(1, kMaxPhases));
+  cmd->add_flag("--optimal", options->optimal, "print the first player's P(win) under optimal play");
+  cmd->add_option("--config", options->config, "print the exact P(win) of every ordered pair of a config's strategies");
+  cmd->callback([options] { solve(*options); });
+}
+
+}  // namespace
+
+GameEntry pig_entry() {
+  return {"pig", "Pig: throw one or two dice until you hold or throw a 1; first to bank the goal wins", load, describe,
+          add_solve_command};
+}
+
+}  // namespace dicesim::pig

@@ -1,0 +1,47 @@
+// Dice Battle strategy families, each compiled to a Policy table over
+// (my score, the opponent's score):
+//   fixed    always d dice
+//   blind    the seed's d*: the most expected points per throw, whatever the scores
+//   optimal  sequential turns: d*(i, j) of the EG recursion;
+//            simultaneous turns: the equilibrium mixed strategy of each state
+//   random   d uniform in 1..D at every throw
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "../sim/battle.h"
+#include "../sim/battle_exact.h"
+#include "../sim/json_input.h"
+
+namespace dicesim::battle {
+
+struct Family {
+  std::string_view name;
+  std::string_view parameters;  // for `dicesim list`
+  std::string_view description;
+};
+const std::vector<Family>& families();
+
+// Solutions that several strategies share, computed once on demand.
+class Solutions {
+ public:
+  explicit Solutions(const Rules& rules) : rules_(rules) {}
+  const SequentialSolution& sequential();
+  const SimultaneousSolution& simultaneous();
+
+ private:
+  Rules rules_;
+  std::optional<SequentialSolution> sequential_;
+  std::optional<SimultaneousSolution> simultaneous_;
+};
+
+// Compiles {"family": ..., params} (other keys such as "name" left to the
+// caller); errors name the JSON path.
+Policy compile_strategy(const JsonNode& spec, const Rules& rules, Solutions& solutions);
+
+// The optimal policy of the rules' turn order, compiled.
+Policy optimal_policy(const Rules& rules, Solutions& solutions);
+
+}  // namespace dicesim::battle

@@ -1,0 +1,79 @@
+#include "pig_strategies.h"
+
+#include <climits>
+#include <string>
+
+namespace dicesim::pig {
+
+const std::vector<Family>& families() {
+  static const std::vector<Family> all = {
+      {"hold_at", "at: smallest throw (2 one die, 4 two dice)..goal",
+       "hold once the turn total reaches `at` (and, as every strategy, when the goal is reached)"},
+      {"optimal_turns", "turns: 1..50",
+       "maximise P(reach the goal within `turns` turns) (the seed's stop numbers); then plan the next `turns`"},
+      {"optimal_win", "(none)", "maximise P(win) against a player who does the same (Neller and Presser)"},
+  };
+  return all;
+}
+
+const WinSolution& Solutions::optimal_win() {
+  if (!win_) win_ = solve_optimal_win(rules_);
+  return *win_;
+}
+
+const TurnsSolution& Solutions::turns(int turns) {
+  if (!turns_ || static_cast<int>(turns_->reach.size()) <= turns) turns_ = solve_turns(rules_, turns);
+  return *turns_;
+}
+
+Policy hold_at(const Rules& rules, int at) {
+  Policy policy(rules, 1);
+  std::vector<std::uint8_t> hold(rules.goal);
+  for (int k = 0; k < rules.goal; ++k) hold[k] = k >= at;
+  for (int i = 0; i < rules.goal; ++i)
+    for (int j = 0; j < rules.goal; ++j) policy.set_row(0, i, j, hold);
+  return policy;
+}
+
+// Turn t of the plan (0-based) has turns - t turns left; the opponent's
+// score does not matter. After the last turn of a plan, a new plan starts.
+Policy optimal_turns(const Rules& rules, const TurnsSolution& solution, int turns) {
+  Policy policy(rules, turns);
+  for (int phase = 0; phase < turns; ++phase)
+    for (int i = 0; i < rules.goal; ++i)
+      for (int j = 0; j < rules.goal; ++j) policy.set_row(phase, i, j, solution.hold[turns - phase][i]);
+  return policy;
+}
+
+Policy compile_strategy(const JsonNode& spec, const Rules& rules, Solutions& solutions) {
+  const JsonNode family_node = spec.at("family");
+  const std::string family = family_node.string();
+  if (family == "hold_at") {
+    spec.only_keys({"name", "family", "at"});
+    const JsonNode at = spec.at("at");
+    const std::int64_t value = at.integer(INT32_MIN, INT32_MAX);
+    const std::string range = ": use " + std::to_string(rules.smallest_throw()) + ".." + std::to_string(rules.goal);
+    if (value < rules.smallest_throw())
+      at.fail("hold_at " + std::to_string(value) + " is never reached with " + std::to_string(rules.dice) +
+              (rules.dice == 1 ? " die" : " dice") + " (a scoring throw adds at least " +
+              std::to_string(rules.smallest_throw()) + ")" + range);
+    if (value > rules.goal)
+      at.fail("hold_at " + std::to_string(value) + " is never reached: reaching the goal (" +
+              std::to_string(rules.goal) + ") ends the turn" + range);
+    return hold_at(rules, static_cast<int>(value));
+  }
+  if (family == "optimal_turns") {
+    spec.only_keys({"name", "family", "turns"});
+    const int turns = static_cast<int>(spec.at("turns").integer(1, kMaxPhases));
+    return optimal_turns(rules, solutions.turns(turns), turns);
+  }
+  if (family == "optimal_win") {
+    spec.only_keys({"name", "family"});
+    return solutions.optimal_win().policy;
+  }
+  std::string known;
+  for (const Family& f : families()) known += (known.empty() ? "" : ", ") + std::string(f.name);
+  family_node.fail("unknown strategy family \"" + family + "\" for pig (known: " + known + ")");
+}
+
+}  // namespace dicesim::pig
