@@ -183,9 +183,14 @@ EngineOutput run_contests(const std::vector<Contest>& contests, const EngineOpti
         for (std::size_t i = 0; i < sums.size(); ++i) total[i] += sums[i];
       next = chunk.end;
       const double took = seconds_since(chunk_start);
+      // A whole number of blocks per thread: every thread waits at the end
+      // of a chunk for the last block, and a block of a slow game (Pig,
+      // 10,000) is tens of milliseconds, a sizeable part of a chunk.
+      const std::uint64_t threads = std::max(1, options.threads);
       chunk_blocks =
           std::clamp<std::uint64_t>(took > 0 ? std::uint64_t(double(chunk_blocks) * 0.25 / took) : chunk_blocks * 2,
-                                    std::max(1, options.threads), 1 << 16);
+                                    threads, 1 << 16) /
+          threads * threads;
       if (options.checkpoint && next < range.end &&
           std::chrono::duration<double>(Clock::now() - last_checkpoint).count() >= options.checkpoint_seconds) {
         snapshot();

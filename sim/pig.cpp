@@ -13,10 +13,10 @@ ThrowOdds throw_odds(const Rules& rules) {
   std::vector<int> ways(rules.largest_throw() + 1, 0);
   for (int a = 1; a <= 6; ++a)
     for (int b = 1; b <= (rules.dice == 1 ? 1 : 6); ++b) {
-      const int ones = (a == 1) + (rules.dice == 2 && b == 1);
-      if (ones == 1) ++odds.bust;
-      if (ones == 2) ++odds.reset;
-      if (ones == 0) ++ways[a + (rules.dice == 2 ? b : 0)];
+      const int points = throw_points(rules.dice, a, b);
+      if (points == kBust) ++odds.bust;
+      if (points == kReset) ++odds.reset;
+      if (points > 0) ++ways[points];
     }
   for (int points = 0; points < static_cast<int>(ways.size()); ++points)
     if (ways[points] > 0) odds.points.emplace_back(points, ways[points]);

@@ -31,6 +31,14 @@ struct Rules {
   int score_bins() const { return goal + largest_throw(); }
 };
 
+// What one throw does to the turn: the points it adds (> 0), kBust for a
+// single 1, kReset for two 1s. Faces 1..6; with one die `second` is unused.
+constexpr int kBust = 0, kReset = -1;
+constexpr int throw_points(int dice, int first, int second) {
+  const int ones = (first == 1) + (dice == 2 && second == 1);
+  return ones == 0 ? first + (dice == 2 ? second : 0) : ones == 1 ? kBust : kReset;
+}
+
 // One throw of the rules' dice, by what it does to the turn.
 struct ThrowOdds {
   int outcomes = 6;                         // 6^dice equally likely outcomes
@@ -87,16 +95,13 @@ class ThrowStream {
   static constexpr std::uint64_t kRange = 131621703842267136ULL;  // 6^22 = 36^11
 
   explicit ThrowStream(Rng& rng) : rng_(rng) {
-    for (int a = 0; a < 6; ++a)
-      for (int b = 0; b < (Dice == 1 ? 1 : 6); ++b) {
-        const int ones = (a == 0) + (Dice == 2 && b == 0);
-        code_[a * (Dice == 1 ? 1 : 6) + b] = static_cast<std::int8_t>(ones == 0   ? a + 1 + (Dice == 2 ? b + 1 : 0)
-                                                                      : ones == 1 ? 0
-                                                                                  : -1);
-      }
+    for (std::uint64_t digit = 0; digit < kBase; ++digit) {
+      const int first = int(Dice == 1 ? digit : digit / 6) + 1, second = int(digit % 6) + 1;
+      code_[digit] = static_cast<std::int8_t>(throw_points(Dice, first, second));
+    }
   }
 
-  // Points added by the next throw: > 0; 0 = bust (a single 1); -1 = two 1s.
+  // throw_points of the next throw.
   int next() {
     if (left_ == 0) refill();
     const auto digit = static_cast<unsigned>(pool_ % kBase);
@@ -106,15 +111,12 @@ class ThrowStream {
   }
 
  private:
+  // One accepted draw in [0, 6^22) per refill: no digit is used twice and
+  // none is skipped, and a rejected draw carries no digits.
   void refill() {
-    for (;;) {  // Lemire's multiply-shift on 64 bits, rejecting the few biased products
-      const unsigned __int128 product = static_cast<unsigned __int128>(rng_()) * kRange;
-      const auto low = static_cast<std::uint64_t>(product);
-      if (low < kRange && low < (0 - kRange) % kRange) continue;
-      pool_ = static_cast<std::uint64_t>(product >> 64);
-      left_ = kDigits;
-      return;
+    while (!multiply_shift_below<std::uint64_t, unsigned __int128>(rng_(), kRange, pool_)) {
     }
+    left_ = kDigits;
   }
 
   Rng& rng_;
@@ -130,7 +132,7 @@ inline int play_turn(const std::uint8_t* hold, int score, ThrowStream<Dice>& dic
   int total = 0;
   for (;;) {
     const int points = dice.next();
-    if (points <= 0) return points == 0 ? score : 0;
+    if (points <= 0) return points == kBust ? score : 0;
     total += points;
     if (hold[total]) return score + total;
   }

@@ -56,6 +56,17 @@ inline bool lemire_below(std::uint32_t random, std::uint32_t range, std::uint32_
   return true;
 }
 
+// The same multiply-shift for any word width (Wide holds twice Word's
+// bits), so that a test can check every input of a small word.
+template <class Word, class Wide>
+constexpr bool multiply_shift_below(Word random, Word range, Word& out) {
+  const Wide product = Wide(random) * range;
+  const auto low = static_cast<Word>(product);
+  if (low < range && low < static_cast<Word>(static_cast<Word>(Word(0) - range) % range)) return false;
+  out = static_cast<Word>(product >> (8 * sizeof(Word)));
+  return true;
+}
+
 inline std::uint32_t uniform_below(Rng& rng, std::uint32_t range) {
   std::uint32_t out;
   while (!lemire_below(static_cast<std::uint32_t>(rng()), range, out)) {

@@ -1,5 +1,6 @@
 #include "pig_strategies.h"
 
+#include <algorithm>
 #include <climits>
 #include <string>
 
@@ -7,7 +8,7 @@ namespace dicesim::pig {
 
 const std::vector<Family>& families() {
   static const std::vector<Family> all = {
-      {"hold_at", "at: smallest throw (2 one die, 4 two dice)..goal",
+      {"hold_at", "at: smallest throw (2 one die, 4 two dice)..goal (a smaller goal: the goal)",
        "hold once the turn total reaches `at` (and, as every strategy, when the goal is reached)"},
       {"optimal_turns", "turns: 1..50",
        "maximise P(reach the goal within `turns` turns) (the seed's stop numbers); then plan the next `turns`"},
@@ -45,22 +46,33 @@ Policy optimal_turns(const Rules& rules, const TurnsSolution& solution, int turn
   return policy;
 }
 
+namespace {
+
+// hold_at's `at`: a turn total the turn can stop at. Below the smallest
+// scoring throw it would act as that throw, above the goal as the goal; a
+// goal below the smallest throw leaves only `at` = goal (throw to the goal).
+int read_hold_at(const JsonNode& at, const Rules& rules) {
+  const std::int64_t value = at.integer(INT64_MIN, INT64_MAX);  // out-of-range values get the reason below
+  const int lowest = std::min(rules.smallest_throw(), rules.goal);
+  const std::string range = ": use " + std::to_string(lowest) + ".." + std::to_string(rules.goal);
+  if (value < lowest)
+    at.fail("hold_at " + std::to_string(value) + " is never reached with " + std::to_string(rules.dice) +
+            (rules.dice == 1 ? " die" : " dice") + " (a scoring throw adds at least " +
+            std::to_string(rules.smallest_throw()) + ")" + range);
+  if (value > rules.goal)
+    at.fail("hold_at " + std::to_string(value) + " is never reached: reaching the goal (" + std::to_string(rules.goal) +
+            ") ends the turn" + range);
+  return static_cast<int>(value);
+}
+
+}  // namespace
+
 Policy compile_strategy(const JsonNode& spec, const Rules& rules, Solutions& solutions) {
   const JsonNode family_node = spec.at("family");
   const std::string family = family_node.string();
   if (family == "hold_at") {
     spec.only_keys({"name", "family", "at"});
-    const JsonNode at = spec.at("at");
-    const std::int64_t value = at.integer(INT32_MIN, INT32_MAX);
-    const std::string range = ": use " + std::to_string(rules.smallest_throw()) + ".." + std::to_string(rules.goal);
-    if (value < rules.smallest_throw())
-      at.fail("hold_at " + std::to_string(value) + " is never reached with " + std::to_string(rules.dice) +
-              (rules.dice == 1 ? " die" : " dice") + " (a scoring throw adds at least " +
-              std::to_string(rules.smallest_throw()) + ")" + range);
-    if (value > rules.goal)
-      at.fail("hold_at " + std::to_string(value) + " is never reached: reaching the goal (" +
-              std::to_string(rules.goal) + ") ends the turn" + range);
-    return hold_at(rules, static_cast<int>(value));
+    return hold_at(rules, read_hold_at(spec.at("at"), rules));
   }
   if (family == "optimal_turns") {
     spec.only_keys({"name", "family", "turns"});

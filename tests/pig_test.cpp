@@ -75,6 +75,57 @@ TEST(PigRules, ThrowStreamsDrawTheExactOdds) {
   expect_stream_matches_odds<2>();
 }
 
+// Exact uniformity of the multiply-shift the throw stream uses, on every
+// input of an 8-bit word (every range) and of a 16-bit word (6^6, the
+// 16-bit analogue of 6^22): each output comes from equally many inputs.
+template <class Word, class Wide>
+void expect_every_output_equally_often(Word range) {
+  std::vector<int> hits(range, 0);
+  const std::uint64_t words = std::uint64_t(1) << (8 * sizeof(Word));
+  for (std::uint64_t r = 0; r < words; ++r) {
+    Word out = 0;
+    if (multiply_shift_below<Word, Wide>(static_cast<Word>(r), range, out)) ++hits.at(out);
+  }
+  const int each = static_cast<int>(words / range);
+  for (Word v = 0; v < range; ++v) ASSERT_EQ(hits[v], each) << "range " << +range << " output " << +v;
+}
+
+TEST(PigRules, MultiplyShiftIsExactlyUniform) {
+  for (int range = 1; range < 256; ++range) expect_every_output_equally_often<std::uint8_t, std::uint16_t>(range);
+  expect_every_output_equally_often<std::uint16_t, std::uint32_t>(6 * 6 * 6 * 6 * 6 * 6);
+}
+
+// The stream is the base-6 (two dice: base-36) digits of consecutive
+// accepted draws, least significant first: no digit skipped or used twice,
+// across refills and games alike.
+template <int Dice>
+void expect_stream_is_the_digits_of_the_draws() {
+  using Stream = ThrowStream<Dice>;
+  static_assert(Stream::kRange == [] {
+    std::uint64_t r = 1;
+    for (int d = 0; d < Stream::kDigits; ++d) r *= Stream::kBase;
+    return r;
+  }());
+  Rng rng = block_rng(3, 5, Dice), reference = rng;
+  Stream stream(rng);
+  for (int draw = 0; draw < 2000; ++draw) {
+    std::uint64_t value = 0;
+    while (!multiply_shift_below<std::uint64_t, unsigned __int128>(reference(), Stream::kRange, value)) {
+    }
+    for (int d = 0; d < Stream::kDigits; ++d, value /= Stream::kBase) {
+      const int digit = static_cast<int>(value % Stream::kBase);
+      const int first = Dice == 1 ? digit + 1 : digit / 6 + 1, second = digit % 6 + 1;
+      ASSERT_EQ(stream.next(), throw_points(Dice, first, second)) << draw << " " << d;
+    }
+  }
+  EXPECT_TRUE(rng == reference);  // and not a draw more
+}
+
+TEST(PigRules, ThrowStreamIsTheDigitsOfConsecutiveDraws) {
+  expect_stream_is_the_digits_of_the_draws<1>();
+  expect_stream_is_the_digits_of_the_draws<2>();
+}
+
 TEST(PigRules, ATurnEndsAtTheGoalOrAHoldOrAOne) {
   const Rules rules = rules_of(1, 10);
   const Policy policy = hold_at(rules, 4);
@@ -89,6 +140,18 @@ TEST(PigRules, ATurnEndsAtTheGoalOrAHoldOrAOne) {
   EXPECT_TRUE(fresh.hold(2, 5, 7, 5));
   EXPECT_FALSE(fresh.hold(1, 0, 9, 9));
   EXPECT_TRUE(fresh.hold(1, 0, 9, 10));
+}
+
+// With a goal below the smallest scoring throw every throw that scores wins:
+// hold_at the goal (throw to the goal) is the one value that means anything.
+TEST(PigStrategies, HoldAtTheGoalBelowTheSmallestThrow) {
+  const Rules rules = rules_of(2, 3);
+  Solutions solutions(rules);
+  const json spec = {{"family", "hold_at"}, {"at", 3}};
+  const Policy policy = compile_strategy(JsonNode(spec, "test"), rules, solutions);
+  EXPECT_TRUE(policy.hold(0, 0, 0, 4));
+  const json below = {{"family", "hold_at"}, {"at", 2}};
+  EXPECT_THROW(compile_strategy(JsonNode(below, "test"), rules, solutions), InputError);
 }
 
 // The seed's probability table, columns N = 1, 2 as printed.
@@ -218,40 +281,67 @@ TEST(PigEvaluation, ThreeOrMoreSeatsHaveNoExactOdds) {
 }
 
 // An independent optimal_win: value iteration over every (i, j, k) state,
-// swept until nothing changes.
-std::vector<double> state_value_iteration(const Rules& rules) {
+// swept until nothing changes. P(win) of the player to throw at turn total k,
+// and what throwing is worth there.
+struct StateValues {
+  int goal;
+  std::vector<double> best, roll;
+  std::size_t index(int i, int j, int k) const { return (std::size_t(i) * goal + j) * goal + k; }
+  double start(int i, int j) const { return best[index(i, j, 0)]; }
+  double hold(int i, int j, int k) const { return 1 - start(j, i + k); }
+};
+
+StateValues state_value_iteration(const Rules& rules) {
   const int g = rules.goal;
   const ThrowOdds odds = throw_odds(rules);
-  std::vector<double> p(std::size_t(g) * g * g, 0.5);
-  const auto at = [&](int i, int j, int k) -> double& { return p[(std::size_t(i) * g + j) * g + k]; };
+  StateValues v{g, std::vector<double>(std::size_t(g) * g * g, 0.5), std::vector<double>(std::size_t(g) * g * g, 0)};
   for (double change = 1; change > 1e-15;) {
     change = 0;
     for (int i = g - 1; i >= 0; --i)
       for (int j = g - 1; j >= 0; --j)
         for (int k = g - 1 - i; k >= 0; --k) {
           double roll =
-              odds.probability(odds.bust) * (1 - at(j, i, 0)) + odds.probability(odds.reset) * (1 - at(j, 0, 0));
+              odds.probability(odds.bust) * (1 - v.start(j, i)) + odds.probability(odds.reset) * (1 - v.start(j, 0));
           for (const auto& [points, ways] : odds.points)
-            roll += odds.probability(ways) * (i + k + points >= g ? 1 : at(i, j, k + points));
-          const double best = k > 0 ? std::max(roll, 1 - at(j, i + k, 0)) : roll;
-          change = std::max(change, std::abs(best - at(i, j, k)));
-          at(i, j, k) = best;
+            roll += odds.probability(ways) * (i + k + points >= g ? 1 : v.best[v.index(i, j, k + points)]);
+          const double best = k > 0 ? std::max(roll, v.hold(i, j, k)) : roll;
+          change = std::max(change, std::abs(best - v.best[v.index(i, j, k)]));
+          v.best[v.index(i, j, k)] = best;
+          v.roll[v.index(i, j, k)] = roll;
         }
   }
-  std::vector<double> start(std::size_t(g) * g);
-  for (int i = 0; i < g; ++i)
-    for (int j = 0; j < g; ++j) start[std::size_t(i) * g + j] = at(i, j, 0);
-  return start;
+  return v;
 }
 
 TEST(PigOptimalWin, AgreesWithStateByStateValueIteration) {
   for (int dice : {1, 2}) {
     const Rules rules = rules_of(dice, 30);
     const WinSolution solution = solve_optimal_win(rules);
-    const std::vector<double> reference = state_value_iteration(rules);
-    for (std::size_t s = 0; s < reference.size(); ++s)
-      ASSERT_NEAR(solution.value[s], reference[s], 1e-12) << dice << " " << s;
+    const StateValues reference = state_value_iteration(rules);
+    for (int i = 0; i < rules.goal; ++i)
+      for (int j = 0; j < rules.goal; ++j)
+        ASSERT_NEAR(solution.win(i, j), reference.start(i, j), 1e-12) << dice << " " << i << " " << j;
   }
+}
+
+// The policy, not only the values: at the full goal, every decision whose
+// two values differ by more than rounding is the reference's choice.
+TEST(PigOptimalWin, PolicyIsTheStateByStateIterationsChoice) {
+  const Rules rules = rules_of(1);
+  const WinSolution solution = solve_optimal_win(rules);
+  const StateValues reference = state_value_iteration(rules);
+  EXPECT_NEAR(solution.win(0, 0), reference.start(0, 0), 1e-12);
+  int decided = 0, different = 0;
+  for (int i = 0; i < rules.goal; ++i)
+    for (int j = 0; j < rules.goal; ++j)
+      for (int k = 1; i + k < rules.goal; ++k) {
+        const double margin = reference.hold(i, j, k) - reference.roll[reference.index(i, j, k)];
+        if (std::abs(margin) < 1e-9) continue;
+        ++decided;
+        different += solution.policy.hold(0, i, j, k) != (margin > 0);
+      }
+  EXPECT_EQ(different, 0);
+  EXPECT_GT(decided, rules.goal * rules.goal * rules.goal / 3);
 }
 
 TEST(PigOptimalWin, ItsOwnEvaluationIsItsValue) {
@@ -266,12 +356,12 @@ TEST(PigOptimalWin, ItsOwnEvaluationIsItsValue) {
 }
 
 // Every family with parameters a sensible player might choose.
-std::vector<std::pair<std::string, Policy>> sensible_strategies(const Rules& rules) {
+std::vector<std::pair<std::string, Policy>> sensible_strategies(const Rules& rules, const Policy& optimal_win) {
   const TurnsSolution turns = solve_turns(rules, 4);
   std::vector<std::pair<std::string, Policy>> all;
   for (int at : {15, 20, 25}) all.emplace_back("hold_at " + std::to_string(at), hold_at(rules, at));
   for (int n : {4}) all.emplace_back("optimal_turns " + std::to_string(n), optimal_turns(rules, turns, n));
-  all.emplace_back("optimal_win", solve_optimal_win(rules).policy);
+  all.emplace_back("optimal_win", optimal_win);
   return all;
 }
 
@@ -279,7 +369,7 @@ TEST(PigOptimalWin, AtLeastAsGoodAsHoldAt20AgainstEveryStrategy) {
   for (int dice : {1, 2}) {
     const Rules rules = rules_of(dice);
     const Policy best = solve_optimal_win(rules).policy, twenty = hold_at(rules, 20);
-    for (const auto& [name, opponent] : sensible_strategies(rules)) {
+    for (const auto& [name, opponent] : sensible_strategies(rules, best)) {
       SCOPED_TRACE(std::to_string(dice) + " dice against " + name);
       const Evaluation best_first = *evaluate(rules, {&best, &opponent}, 201);
       const Evaluation twenty_first = *evaluate(rules, {&twenty, &opponent}, 201);
