@@ -435,6 +435,7 @@ SimultaneousSolution solve_simultaneous(const Rules& rules) {
         }
         MatrixGameSolution solution = solve_matrix_game(matrix, max_dice, max_dice);
         s.linear_programs += solution.linear_program;
+        s.largest_gap = std::max(s.largest_gap, solution.gap);
         s.value[std::size_t(row) * goal + j] = solution.value;
         s.strategy[std::size_t(row) * goal + j] = std::move(solution.row_strategy);
       }

@@ -51,6 +51,7 @@ struct SimultaneousSolution {
   std::vector<double> value;                  // [i * goal + j]
   std::vector<std::vector<double>> strategy;  // [i * goal + j][d - 1]
   int linear_programs = 0;                    // states without a pure saddle point, solved by LP
+  double largest_gap = 0;                     // the largest duality gap of a state's LP
   double seconds = 0;                         // wall time of the solve
   double game_value(int i, int j) const { return value[std::size_t(i) * goal + j]; }
   const std::vector<double>& mixed(int i, int j) const { return strategy[std::size_t(i) * goal + j]; }

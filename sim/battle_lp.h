@@ -11,6 +11,9 @@ struct MatrixGameSolution {
   std::vector<double> column_strategy;  // the minimiser's, from the LP's duals
   double value = 0;                     // what the row player is guaranteed
   bool linear_program = false;          // false: a pure saddle point, found without the LP
+  // The most the column strategy concedes minus the least the row strategy
+  // guarantees: the value is known to within this (0 at a saddle point).
+  double gap = 0;
 };
 
 // payoff[r * columns + c]: what the row player gains (the column player

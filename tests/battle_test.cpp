@@ -346,6 +346,17 @@ TEST(BattleSimultaneous, ValuesAreAntisymmetricAndEveryStateIsAnEquilibrium) {
     }
 }
 
+// The largest game the rules allow per state (D = 20) over a longer race:
+// with GLPK's default 1e-7 tolerances a few states stopped one pivot short
+// (V(i,j) + V(j,i) = 1.8e-8, strategies 5e-8 from an equilibrium).
+TEST(BattleSimultaneous, TwentyDiceGameIsSolvedToRoundOff) {
+  const Rules rules{20, 200, Turns::simultaneous};
+  const SimultaneousSolution s = solve_simultaneous(rules);
+  EXPECT_LT(s.largest_gap, 1e-12);
+  for (int i = 0; i < rules.goal; ++i)
+    for (int j = 0; j < rules.goal; ++j) ASSERT_NEAR(s.game_value(i, j), -s.game_value(j, i), 1e-12) << i << " " << j;
+}
+
 TEST(BattleSimultaneous, OptimalNeverLosesOnAverageAndBeatsEveryFamily) {
   const Rules rules{10, 100, Turns::simultaneous};
   Solutions solutions(rules);
