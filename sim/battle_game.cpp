@@ -126,8 +126,7 @@ void describe(std::ostream& out) {
       << "    turns     \"sequential\" (default: players alternate) or \"simultaneous\" (both choose, then throw;\n"
       << "              both at or past the goal: the higher total wins, equal totals tie)\n"
       << "  strategy families:\n";
-  for (const Family& f : families())
-    out << "    " << std::left << std::setw(10) << f.name << std::setw(14) << f.parameters << f.description << "\n";
+  describe_families(out, families());
 }
 
 // -0.000000 is 0.

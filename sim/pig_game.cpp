@@ -113,10 +113,7 @@ void describe(std::ostream& out) {
       << "    goal       1.." << kMaxGoal << ", default 100 (reaching it with the turn total wins at once)\n"
       << "  contests: sequential and sequential_tables only (turns; the row plays first)\n"
       << "  strategy families:\n";
-  for (const Family& f : families())
-    out << "    " << std::left << std::setw(16) << f.name << f.parameters << "\n"
-        << "    " << std::setw(16) << ""
-        << "  " << f.description << "\n";
+  describe_families(out, families());
 }
 
 struct SolveOptions {

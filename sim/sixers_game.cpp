@@ -99,10 +99,7 @@ void describe(std::ostream& out) {
       << "    rolls      1.." << kMaxRolls << ", default 3 (rolls >= dice: roll until every die is kept)\n"
       << "    zero_face  0..6, default 3 (the face that scores 0; 0 = none)\n"
       << "  strategy families:\n";
-  for (const Family& f : families())
-    out << "    " << std::left << std::setw(22) << f.name << " (" << f.short_name << ")  " << f.parameters << "\n"
-        << "    " << std::setw(22) << ""
-        << "      " << f.description << "\n";
+  describe_families(out, families());
 }
 
 struct SolveOptions {

@@ -129,9 +129,7 @@ void describe(std::ostream& out) {
   out << "  rules (all optional): \"preset\": \"seed000\" (default) or \"seed003\", then any key of\n"
       << "    " << rules_json(preset("seed000")).dump() << "\n"
       << "  strategy families (all take \"chase\": true/false, default true):\n";
-  for (const Family& f : families())
-    out << "    " << std::left << std::setw(18) << f.name << f.parameters << "\n"
-        << "    " << std::setw(18) << "" << f.description << "\n";
+  describe_families(out, families());
 }
 
 struct SolveOptions {

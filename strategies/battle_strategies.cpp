@@ -15,8 +15,8 @@ Policy constant_policy(const Rules& rules, int dice) {
 
 }  // namespace
 
-const std::vector<Family>& families() {
-  static const std::vector<Family> all = {
+const std::vector<StrategyFamily>& families() {
+  static const std::vector<StrategyFamily> all = {
       {"fixed", "dice: 1..D", "always throw `dice` dice"},
       {"blind", "(none)", "the seed's d*: the most expected points per throw, 4d(5/6)^d + 1 - (5/6)^d"},
       {"optimal", "(none)",
@@ -51,13 +51,7 @@ Policy optimal_policy(const Rules& rules, Solutions& solutions) {
 Policy compile_strategy(const JsonNode& spec, const Rules& rules, Solutions& solutions) {
   const JsonNode family_node = spec.at("family");
   const std::string family = family_node.string();
-  const bool known_family =
-      std::any_of(families().begin(), families().end(), [&](const Family& f) { return f.name == family; });
-  if (!known_family) {
-    std::string known;
-    for (const Family& f : families()) known += (known.empty() ? "" : ", ") + std::string(f.name);
-    family_node.fail("unknown strategy family \"" + family + "\" for battle (known: " + known + ")");
-  }
+  require_known_family(family_node, "battle", families());
   if (family == "fixed") {
     spec.only_keys({"name", "family", "dice"});
     return constant_policy(rules, static_cast<int>(spec.at("dice").integer(1, rules.max_dice)));

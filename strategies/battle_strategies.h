@@ -14,15 +14,11 @@
 #include "../sim/battle.h"
 #include "../sim/battle_exact.h"
 #include "../sim/json_input.h"
+#include "family.h"
 
 namespace dicesim::battle {
 
-struct Family {
-  std::string_view name;
-  std::string_view parameters;  // for `dicesim list`
-  std::string_view description;
-};
-const std::vector<Family>& families();
+const std::vector<StrategyFamily>& families();
 
 // Solutions that several strategies share, computed once on demand.
 class Solutions {

@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <climits>
+#include <stdexcept>
 #include <string>
 
 namespace dicesim::pig {
 
-const std::vector<Family>& families() {
-  static const std::vector<Family> all = {
+const std::vector<StrategyFamily>& families() {
+  static const std::vector<StrategyFamily> all = {
       {"hold_at", "at: smallest throw (2 one die, 4 two dice)..goal (a smaller goal: the goal)",
        "hold once the turn total reaches `at` (and, as every strategy, when the goal is reached)"},
       {"optimal_turns", "turns: 1..50",
@@ -83,9 +84,8 @@ Policy compile_strategy(const JsonNode& spec, const Rules& rules, Solutions& sol
     spec.only_keys({"name", "family"});
     return solutions.optimal_win().policy;
   }
-  std::string known;
-  for (const Family& f : families()) known += (known.empty() ? "" : ", ") + std::string(f.name);
-  family_node.fail("unknown strategy family \"" + family + "\" for pig (known: " + known + ")");
+  require_known_family(family_node, "pig", families());
+  throw std::logic_error("pig family " + family + " is listed but not compiled");
 }
 
 }  // namespace dicesim::pig

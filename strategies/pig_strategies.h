@@ -10,15 +10,11 @@
 #include "../sim/json_input.h"
 #include "../sim/pig.h"
 #include "../sim/pig_exact.h"
+#include "family.h"
 
 namespace dicesim::pig {
 
-struct Family {
-  std::string_view name;
-  std::string_view parameters;  // for `dicesim list`
-  std::string_view description;
-};
-const std::vector<Family>& families();
+const std::vector<StrategyFamily>& families();
 
 // Solver results that several strategies share, computed once on demand.
 class Solutions {

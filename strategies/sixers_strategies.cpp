@@ -1,6 +1,7 @@
 #include "sixers_strategies.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace dicesim::sixers {
 namespace {
@@ -55,17 +56,17 @@ Policy compile_threshold(const ThresholdFamily& family, const JsonNode& spec, co
 
 }  // namespace
 
-const std::vector<Family>& families() {
-  static const std::vector<Family> all = {
-      {"dice_value_threshold", "dv", "per_roll: [s_1, ..., s_{R-1}], each 0..6",
-       "f^dv: keep every die whose score is at most s_i", true},
-      {"dice_number_kept", "dn", "per_roll: [n_1, ..., n_{R-1}], each 1..dice",
-       "f^dn: keep the n_i lowest-scoring dice", true},
-      {"turn_score_threshold", "ts", "per_roll: [t_1, ..., t_{R-1}], each 0..6*dice",
-       "f^ts: keep the lowest dice while their sum stays at most t_i", true},
-      {"optimal_mean", "best", "(none)", "exact policy minimising the expected total", false},
-      {"target_aware", "ta", "(none)",
-       "exact policy maximising P(total < score to beat); plays optimal_mean when there is none", false},
+const std::vector<StrategyFamily>& families() {
+  static const std::vector<StrategyFamily> all = {
+      {"dice_value_threshold", "per_roll: [s_1, ..., s_{R-1}], each 0..6",
+       "f^dv: keep every die whose score is at most s_i", "dv"},
+      {"dice_number_kept", "per_roll: [n_1, ..., n_{R-1}], each 1..dice", "f^dn: keep the n_i lowest-scoring dice",
+       "dn"},
+      {"turn_score_threshold", "per_roll: [t_1, ..., t_{R-1}], each 0..6*dice",
+       "f^ts: keep the lowest dice while their sum stays at most t_i", "ts"},
+      {"optimal_mean", "(none)", "exact policy minimising the expected total", "best"},
+      {"target_aware", "(none)",
+       "exact policy maximising P(total < score to beat); plays optimal_mean when there is none", "ta"},
   };
   return all;
 }
@@ -89,9 +90,8 @@ Policy compile_strategy(const JsonNode& spec, const Hands& hands, Solutions& sol
     spec.only_keys({"name", "family"});
     return family == "optimal_mean" ? solutions.mean().policy : solutions.target_aware();
   }
-  std::string known;
-  for (const Family& f : families()) known += (known.empty() ? "" : ", ") + std::string(f.name);
-  family_node.fail("unknown strategy family \"" + family + "\" for sixers (known: " + known + ")");
+  require_known_family(family_node, "sixers", families());
+  throw std::logic_error("sixers family " + family + " is listed but not compiled");
 }
 
 json strategy_from_text(std::string_view text) {
@@ -99,7 +99,7 @@ json strategy_from_text(std::string_view text) {
   const std::string_view family = text.substr(0, open);
   json spec = json::object();
   spec["family"] = std::string(family);
-  for (const Family& f : families())
+  for (const StrategyFamily& f : families())
     if (f.short_name == family) spec["family"] = std::string(f.name);
   if (open == std::string_view::npos) return spec;
   if (text.back() != ')') throw InputError(std::string(text) + ": expected FAMILY(a,b,...)");

@@ -10,17 +10,11 @@
 #include "../sim/json_input.h"
 #include "../sim/sixers.h"
 #include "../sim/sixers_exact.h"
+#include "family.h"
 
 namespace dicesim::sixers {
 
-struct Family {
-  std::string_view name;
-  std::string_view short_name;  // for "dv(2,2)" on the command line
-  std::string_view parameters;  // for `dicesim list`
-  std::string_view description;
-  bool per_roll;  // takes one parameter per roll that is not the last
-};
-const std::vector<Family>& families();
+const std::vector<StrategyFamily>& families();
 
 // Solver results that several strategies share, computed once on demand.
 class Solutions {

@@ -1,6 +1,7 @@
 #include "tenk_strategies.h"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace dicesim::tenk {
 namespace {
@@ -72,14 +73,14 @@ Policy ev_heuristic(const JsonNode& spec, const Scoring& scoring) {
 
 }  // namespace
 
-const std::vector<Family>& families() {
-  static const std::vector<Family> all = {
+const std::vector<StrategyFamily>& families() {
+  static const std::vector<StrategyFamily> all = {
       {"bank_at", "total: T, or per_dice: [T_1, ..., T_dice]",
        "bank once the turn total reaches T (T_n with n dice for the next throw)"},
-      {"critical_score", "none", "seed 000: bank once the turn total is above Cs(n) for the n dice in hand"},
-      {"ev_heuristic", "none",
+      {"critical_score", "(none)", "seed 000: bank once the turn total is above Cs(n) for the n dice in hand"},
+      {"ev_heuristic", "(none)",
        "seed 003's AI: throw while the expected gain of the next throw exceeds turn total x P(zero)"},
-      {"optimal_expected", "none", "maximises the expected score of a turn exactly"},
+      {"optimal_expected", "(none)", "maximises the expected score of a turn exactly"},
   };
   return all;
 }
@@ -116,9 +117,8 @@ Policy compile_strategy(const JsonNode& spec, const Scoring& scoring, Solutions&
     spec.only_keys({"name", "family", "chase"});
     policy = solutions.optimal();
   } else {
-    std::string known;
-    for (const Family& f : families()) known += (known.empty() ? "" : ", ") + std::string(f.name);
-    family.fail("unknown family \"" + name + "\" (known: " + known + ")");
+    require_known_family(family, "tenk", families());
+    throw std::logic_error("tenk family " + name + " is listed but not compiled");
   }
   if (auto chase = spec.find("chase")) policy.chase = chase->boolean();
   return policy;

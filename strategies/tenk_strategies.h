@@ -12,15 +12,11 @@
 #include "../sim/json_input.h"
 #include "../sim/tenk.h"
 #include "../sim/tenk_exact.h"
+#include "family.h"
 
 namespace dicesim::tenk {
 
-struct Family {
-  std::string_view name;
-  std::string_view parameters;  // for `dicesim list`
-  std::string_view description;
-};
-const std::vector<Family>& families();
+const std::vector<StrategyFamily>& families();
 
 // Solver results several strategies share, computed once on demand.
 class Solutions {
