@@ -26,19 +26,25 @@ class NotebookTest(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stderr[-3000:])
         return nbformat.read(out, as_version=4)
 
-    def test_sixers_paper_produces_every_figure(self):
-        directory = tempfile.TemporaryDirectory()
-        self.addCleanup(directory.cleanup)
-        notebook = self.execute("sixers_paper.ipynb", directory.name)
+    def execute_and_count_figures(self, name, directory, figure_count):
+        """Runs the notebook; asserts `figure_count` figure cells with one image each and no
+        error; returns every printed output as one text."""
+        notebook = self.execute(name, directory)
         code = [c for c in notebook.cells if c.cell_type == "code"]
         figures = [c for c in code if "figure" in c.metadata.get("tags", [])]
-        self.assertEqual(len(figures), 8)  # Figs. 2, 3, 4, 5, 6, 7, the matrix and the z-scores
+        self.assertEqual(len(figures), figure_count)
         for cell in figures:
             images = [o for o in cell.outputs if "image/png" in o.get("data", {})]
             self.assertEqual(len(images), 1, cell.source[:80])
         errors = [o for c in code for o in c.outputs if o.output_type == "error"]
         self.assertEqual(errors, [])
-        text = "".join(o.get("text", "") + str(o.get("data", {}).get("text/plain", "")) for c in code for o in c.outputs)
+        return "".join(o.get("text", "") + str(o.get("data", {}).get("text/plain", "")) for c in code for o in c.outputs)
+
+    def test_sixers_paper_produces_every_figure(self):
+        directory = tempfile.TemporaryDirectory()
+        self.addCleanup(directory.cleanup)
+        # Figs. 2, 3, 4, 5, 6, 7, the matrix and the z-scores
+        text = self.execute_and_count_figures("sixers_paper.ipynb", directory.name, 8)
         self.assertIn("paper (100,000 games)", text)  # Table I, three versions side by side
         with h5py.File(Path(directory.name) / "sixers_paper_notebook.h5") as f:
             p = f["exact/distributions/dv(2,2)/probability"][()]
@@ -47,16 +53,7 @@ class NotebookTest(unittest.TestCase):
     def test_race_games_checks_every_config_and_draws_every_figure(self):
         directory = tempfile.TemporaryDirectory()
         self.addCleanup(directory.cleanup)
-        notebook = self.execute("race_games.ipynb", directory.name)
-        code = [c for c in notebook.cells if c.cell_type == "code"]
-        figures = [c for c in code if "figure" in c.metadata.get("tags", [])]
-        self.assertEqual(len(figures), 7)  # Pig x2, Dice Battle x2, 10,000 x3
-        for cell in figures:
-            images = [o for o in cell.outputs if "image/png" in o.get("data", {})]
-            self.assertEqual(len(images), 1, cell.source[:80])
-        errors = [o for c in code for o in c.outputs if o.output_type == "error"]
-        self.assertEqual(errors, [])
-        text = "".join(o.get("text", "") + str(o.get("data", {}).get("text/plain", "")) for c in code for o in c.outputs)
+        text = self.execute_and_count_figures("race_games.ipynb", directory.name, 7)  # Pig x2, Dice Battle x2, 10,000 x3
         for config in ("pig_one_die", "pig_two_dice", "battle_sequential", "battle_simultaneous", "tenk_seed000"):
             self.assertRegex(text, config + r": check: \d+ numbers compared with the exact solver, 0 beyond")
         # The exact first-turn distribution reached the file, so the figure has its exact ticks.
