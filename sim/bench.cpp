@@ -121,7 +121,7 @@ int run_bench(const BenchOptions& options) {
   if (threads.empty()) threads = {1, available_cpus()};
   threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
 
-  std::cout << std::left << std::setw(52) << "case" << std::right << std::setw(8) << "threads" << std::setw(14)
+  std::cout << std::left << std::setw(58) << "case" << std::right << std::setw(8) << "threads" << std::setw(14)
             << "games/s" << std::setw(10) << "speedup"
             << "  signature\n";
   std::uint64_t bench_signature = 0;
@@ -140,7 +140,7 @@ int run_bench(const BenchOptions& options) {
       }
       if (first_case_rate == 0) first_case_rate = rate;
       consistent = consistent && sig == first_signature;
-      std::cout << std::left << std::setw(52) << c.label << std::right << std::setw(8) << t << std::setw(14)
+      std::cout << std::left << std::setw(58) << c.label << std::right << std::setw(8) << t << std::setw(14)
                 << std::setprecision(4) << std::scientific << rate << std::fixed << std::setprecision(2)
                 << std::setw(10) << rate / one_thread << "  " << std::hex << sig << std::dec << "\n";
     }
@@ -148,7 +148,7 @@ int run_bench(const BenchOptions& options) {
   }
   if (!options.skip_naive) {
     const double naive = naive_sixers_rate(std::max<std::uint64_t>(*games / 10, 1));
-    std::cout << std::left << std::setw(52) << "naive sixers dv(2,2) (mt19937, vector, sort)" << std::right
+    std::cout << std::left << std::setw(58) << "naive sixers dv(2,2) (mt19937, vector, sort)" << std::right
               << std::setw(8) << 1 << std::setw(14) << std::setprecision(4) << std::scientific << naive << std::fixed
               << "\n"
               << "engine / naive, one thread: " << std::setprecision(1) << first_case_rate / naive << "x\n";

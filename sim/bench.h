@@ -14,7 +14,7 @@ class App;
 namespace dicesim {
 
 struct BenchOptions {
-  std::string games = "5e7";
+  std::string games = "2e7";
   std::vector<int> threads;  // default: 1 and all available CPUs
   bool skip_naive = false;
 };
