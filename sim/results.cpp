@@ -55,13 +55,25 @@ MeasurePaths measure_paths(const std::string& table_group, const std::vector<Mea
 }
 
 // The value of every bin of a measure, as a dimension scale, with the
-// measure's description, units, min and step on its group.
+// measure's description, units, min and step on its group: `min_score` and
+// `score_step` beside a `score` scale in a table's own group (as in format
+// 1.0), `min` and `step` beside the `value` scale of every measure subgroup
+// (the score's too, in the pair sections).
 void write_measure_scale(h5::Writer& file, const MeasurePaths& paths, const Measure& measure) {
   std::vector<std::int64_t> values(measure.bins);
   for (int i = 0; i < measure.bins; ++i) values[i] = measure.value(i);
   write_described(file, paths.scale, values, {}, measure.units, measure.description);
-  file.attribute(paths.group, measure.name == "score" ? "min_score" : "min", std::int64_t(measure.min));
-  file.attribute(paths.group, measure.name == "score" ? "score_step" : "step", std::int64_t(measure.step));
+  const bool score_scale = paths.scale == paths.group + "/score";
+  file.attribute(paths.group, score_scale ? "min_score" : "min", std::int64_t(measure.min));
+  file.attribute(paths.group, score_scale ? "score_step" : "step", std::int64_t(measure.step));
+}
+
+// The units of a histogram: the score's counts are games (each game lands in
+// exactly one bin, as in format 1.0); another measure may count several
+// values a game (one a turn, say), so its counts are plain counts.
+std::string histogram_units(const std::string& dataset, int measure) {
+  if (dataset != "counts") return "probability";
+  return measure == 0 ? "games" : "count";
 }
 
 // What fills the cells nobody played (counts: 0) or the solver does not know
@@ -99,7 +111,7 @@ void write_measures(h5::Writer& file, const std::string& table_group, const std:
     const std::string what = dataset == "counts" ? "number of each " : "exact probability of each ";
     h5::Dims dims;
     if (by_seat) dims = {std::size_t(seats), std::size_t(measures[m].bins)};
-    write_described(file, path, all, dims, dataset == "counts" ? "count" : "probability",
+    write_described(file, path, all, dims, histogram_units(dataset, m),
                     what + "value of: " + measures[m].description + (by_seat ? ", per seat" : ""));
     write_measure_scale(file, paths, measures[m]);
     file.dimension_scale(paths.scale, {path}, by_seat ? 1 : 0);
@@ -222,7 +234,7 @@ void write_pair_histograms(h5::Writer& file, const std::string& group, const Run
     if (!known) continue;
     const MeasurePaths paths{group + "/" + measures[m].name, group + "/" + measures[m].name + "/value"};
     const std::string path = paths.group + "/" + dataset;
-    write_described(file, path, all, {n, n, 2, bins}, dataset == "counts" ? "count" : "probability",
+    write_described(file, path, all, {n, n, 2, bins}, histogram_units(dataset, m),
                     (dataset == "counts" ? "number of each value of: " : "exact probability of each value of: ") +
                         measures[m].description +
                         ", per pair (row strategy in seat 0, column strategy in seat 1) "
@@ -289,6 +301,10 @@ void write_groups(h5::Writer& file, const std::string& section, const RunConfig&
       const std::string exact_path = "/exact" + path;
       file.write(exact_path + "/strategy", names);
       file.describe(exact_path + "/strategy", "", "the strategies in seating order");
+      // A scale even when nothing in the group itself uses it (the solver
+      // knowing neither the win odds nor the score, only some other measure):
+      // generic tools refuse a group with an unnamed axis.
+      file.dimension_scale(exact_path + "/strategy", {}, 0);
       if (!odds.win.empty()) {
         write_described(file, exact_path + "/win", odds.win, {}, "probability", "exact P(the seat wins outright)");
         file.dimension_scale(exact_path + "/strategy", {exact_path + "/win"}, 0);

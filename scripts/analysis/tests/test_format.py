@@ -1,0 +1,230 @@
+"""The results format on files of every game: documented, labelled, read back right.
+
+One `dicesim check` file per game (Sixers, 10,000, Pig, Dice Battle both
+ways), each with every contest the game allows, so that every measure
+subgroup, exact or not, known at every seat or at some, is in some file.
+"""
+
+import json
+import re
+import tempfile
+import unittest
+from pathlib import Path
+
+import h5py
+import numpy as np
+
+from common import CONFIG, ROOT, make_results
+from dicesim_analysis import load
+
+
+def _game_config(file, contests, strategies=3):
+    config = json.loads((ROOT / "configs" / file).read_text())
+    config.pop("description", None)
+    config["strategies"] = config["strategies"][:strategies]
+    names = [s["name"] for s in config["strategies"]]
+    config["contests"] = {key: value(names) if callable(value) else value for key, value in contests.items()}
+    config["games"] = 20000
+    return config
+
+
+def _configs():
+    return {
+        "sixers": CONFIG,
+        # 10,000: no one-player tables; the solver knows only the first turn,
+        # and only at some seats.
+        "tenk": _game_config("tenk_seed000.json", {
+            "distributions": False, "headtohead": True, "sequential": True, "nway": lambda n: [n],
+            "sequential_tables": lambda n: [n, n[:2]]}),
+        # Pig: no blind tables.
+        "pig": _game_config("pig_two_dice.json", {
+            "distributions": True, "sequential": True, "sequential_tables": lambda n: [n[:2]]}),
+        # Dice Battle: two seats at most.
+        "battle": _game_config("battle_simultaneous.json", {
+            "distributions": True, "headtohead": True, "sequential": True, "nway": lambda n: [n[:2]],
+            "sequential_tables": lambda n: [n[:2]]}),
+        "battle_sequential": _game_config("battle_sequential.json", {
+            "distributions": True, "sequential": True, "sequential_tables": lambda n: [n[:2]]}),
+    }
+
+
+def _documented_paths():
+    """Regular expressions of the paths sim/README.md names (in backticks)."""
+    text = (ROOT / "sim" / "README.md").read_text()
+    patterns = []
+    for token in re.findall(r"`(/[^`\s]*)`", text):
+        alternatives = [token]
+        while any("{" in a for a in alternatives):  # expand {a,b,c}
+            expanded = []
+            for a in alternatives:
+                m = re.search(r"\{([^}]*)\}", a)
+                if not m:
+                    expanded.append(a)
+                    continue
+                expanded += [a[:m.start()] + choice + a[m.end():] for choice in m.group(1).split(",")]
+            alternatives = expanded
+        for a in alternatives:
+            if a.endswith("/..."):
+                continue  # "the same as ...": every path it stands for is listed elsewhere
+            regex = re.escape(a.lstrip("/"))
+            regex = re.sub(r"<[^>]*>", "[^/]+", regex.replace(r"\<", "<").replace(r"\>", ">"))
+            patterns.append((a, re.compile(regex + "$")))
+    return patterns
+
+
+class FilesOfEveryGame(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.directory = tempfile.TemporaryDirectory()
+        cls.paths = {}
+        for game, config in _configs().items():
+            directory = Path(cls.directory.name) / game
+            directory.mkdir()
+            cls.paths[game] = make_results(directory, config=config)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.directory.cleanup()
+
+    def objects(self, game):
+        """[(name, object)] of every group and dataset but /engine's."""
+        out = []
+        with h5py.File(self.paths[game]) as f:
+            f.visititems(lambda name, obj: out.append((name, obj)) if not name.startswith("engine") else None)
+            yield f, out
+
+    def test_every_group_opens_in_xarray_with_named_axes(self):
+        import xarray as xr
+        for game, path in self.paths.items():
+            groups = []
+            with h5py.File(path) as f:
+                f.visititems(lambda name, obj: groups.append(name) if isinstance(obj, h5py.Group) and any(
+                    isinstance(v, h5py.Dataset) for v in obj.values()) and not name.startswith("engine") else None)
+            for group in groups:
+                with self.subTest(game=game, group=group):
+                    ds = xr.open_dataset(path, group=group, engine="h5netcdf")
+                    for name, variable in ds.data_vars.items():
+                        for dim in variable.dims:
+                            self.assertFalse(dim.startswith("phony"), f"{group}/{name}")
+                            self.assertIn(dim, ds.coords, f"{group}/{name}")
+
+    def test_measure_subgroups_open_with_their_axes(self):
+        import xarray as xr
+        path = self.paths["tenk"]
+        table = xr.open_dataset(path, group="sequential_tables/0/turn_score", engine="h5netcdf")
+        self.assertEqual(table["counts"].dims, ("strategy", "value"))
+        self.assertEqual(table["value"].attrs["units"], "points")
+        pairs = xr.open_dataset(path, group="sequential/turns", engine="h5netcdf")
+        self.assertEqual(pairs["counts"].dims, ("strategy", "opponent", "seat", "value"))
+        exact = xr.open_dataset(path, group="exact/nway/0/first_turn", engine="h5netcdf")
+        self.assertEqual(exact["probability"].dims, ("strategy", "value"))
+        self.assertTrue(np.isnan(exact["probability"].values).any())  # known at some seats only
+        distribution = xr.open_dataset(self.paths["pig"], group="exact/distributions/optimal_win/turns",
+                                       engine="h5netcdf")
+        self.assertEqual(distribution["probability"].dims, ("value",))
+
+    def test_every_data_set_has_a_description_and_units(self):
+        for game in self.paths:
+            for _, objects in self.objects(game):
+                for name, obj in objects:
+                    if not isinstance(obj, h5py.Dataset):
+                        continue
+                    with self.subTest(game=game, dataset=name):
+                        self.assertIn("description", obj.attrs)
+                        if obj.dtype.kind in "iuf":
+                            self.assertIn("units", obj.attrs)
+
+    def test_score_counts_are_games_as_in_format_1_0(self):
+        for game in self.paths:
+            for f, objects in self.objects(game):
+                measures = [m.decode() for m in f["measures/name"][()]]
+                for name, obj in objects:
+                    if not (isinstance(obj, h5py.Dataset) and name.endswith("/counts")):
+                        continue
+                    parent = name.rsplit("/", 2)
+                    measure = parent[-2] if parent[-2] in measures[1:] or parent[-2] == "score" else "score"
+                    with self.subTest(game=game, dataset=name):
+                        self.assertEqual(obj.attrs["units"], "games" if measure == "score" else "count")
+
+    def test_min_and_step_sit_beside_every_scale(self):
+        for game in self.paths:
+            for f, objects in self.objects(game):
+                for name, obj in objects:
+                    if not isinstance(obj, h5py.Group):
+                        continue
+                    with self.subTest(game=game, group=name):
+                        values = None
+                        if "value" in obj:
+                            self.assertNotIn("min_score", obj.attrs)
+                            values, first, step = obj["value"][()], obj.attrs["min"], obj.attrs["step"]
+                        elif "score" in obj and isinstance(obj["score"], h5py.Dataset):
+                            values, first, step = obj["score"][()], obj.attrs["min_score"], obj.attrs["score_step"]
+                        if values is not None:
+                            self.assertEqual(list(values), list(first + step * np.arange(len(values))))
+
+    def test_every_path_is_documented_and_every_documented_path_exists(self):
+        patterns = _documented_paths()
+        seen = set()
+        undocumented = []
+        for game in self.paths:
+            for _, objects in self.objects(game):
+                for name, obj in objects:
+                    matches = [token for token, regex in patterns if regex.match(name)]
+                    seen.update(matches)
+                    if not matches and isinstance(obj, h5py.Dataset):
+                        undocumented.append(f"{game}: {name}")
+        self.assertEqual(undocumented, [])
+        # /engine is documented but not visited above.
+        never = {token for token, _ in patterns if not token.startswith("/engine")} - seen
+        self.assertEqual(sorted(never), [])
+
+    def test_every_attribute_is_documented(self):
+        text = (ROOT / "sim" / "README.md").read_text()
+        documented = set(re.findall(r"`([A-Za-z_]+)`", text))
+        hdf5_own = {"CLASS", "NAME", "DIMENSION_LIST", "REFERENCE_LIST", "_Netcdf4Dimid", "_Netcdf4Coordinates"}
+        missing = set()
+        for game, path in self.paths.items():
+            with h5py.File(path) as f:
+                objects = [("/", f)]
+                f.visititems(lambda name, obj: objects.append((name, obj)))
+                for name, obj in objects:
+                    for attribute in obj.attrs:
+                        if attribute not in hdf5_own and attribute not in documented:
+                            missing.add(f"{attribute} (on {name})")
+        self.assertEqual(sorted(missing), [])
+
+    def test_load_measures_matches_the_raw_histograms(self):
+        for game, path in self.paths.items():
+            r = load(path)
+            with h5py.File(path) as f:
+                names = [n.decode() for n in f["strategies/names"][()]]
+                measures = [m.decode() for m in f["measures/name"][()]]
+                first, step = f["measures/min"][()], f["measures/step"][()]
+                self.assertEqual(set(r.measures["measure"]), set(measures))
+                for row in r.measures.sample(n=400, random_state=1).itertuples():
+                    m = measures.index(row.measure)
+                    b = (row.value - first[m]) // step[m]
+                    sub = "" if m == 0 else f"/{row.measure}"
+                    if row.section == "distributions":
+                        path_, index = f"distributions/{row.strategy}{sub}", (b,)
+                    elif row.section in ("nway", "sequential_tables"):
+                        path_ = f"{row.section}/{row.table}"
+                        self.assertEqual(f[path_ + "/strategy"][row.seat].decode(), row.strategy)
+                        path_, index = path_ + sub, (row.seat, b)
+                    else:
+                        i, j = names.index(row.strategy), names.index(row.opponent)
+                        if row.seat == 1:
+                            i, j = j, i
+                        path_, index = f"{row.section}/{row.measure}", (i, j, row.seat, b)
+                    with self.subTest(game=game, row=row):
+                        self.assertEqual(f[path_ + "/counts"][index], row.count)
+                        exact = f"exact/{path_}/probability"
+                        expected = f[exact][index] if exact in f else np.nan
+                        if np.isnan(expected):
+                            self.assertTrue(np.isnan(row.exact_probability))
+                        else:
+                            self.assertEqual(expected, row.exact_probability)
+
+
+if __name__ == "__main__":
+    unittest.main()
