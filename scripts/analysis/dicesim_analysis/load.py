@@ -122,7 +122,7 @@ def _read_distributions(f):
             continue
         group = f[path]
         counts = group["counts"][()].astype(np.int64)
-        scores = group["score"][()] if "score" in group else group.attrs["min_score"] + np.arange(len(counts))
+        scores = group["score"][()] if "score" in group else (group.attrs["min_score"] + group.attrs.get("score_step", 1) * np.arange(len(counts)))
         games = int(group.attrs["games"])
         exact_path = f"exact/{path}/probability"
         exact = f[exact_path][()] if exact_path in f else np.full(len(counts), np.nan)
@@ -237,7 +237,8 @@ def _read_pair_measures(f, names):
             exact = f[exact_path][()] if exact_path in f else None
             for i, a in enumerate(names):
                 for j, b in enumerate(names):
-                    if games[i, j] == 0:
+                    # A blind pair is stored twice, [j, i] mirroring [i, j]: one row set per game.
+                    if games[i, j] == 0 or (section == "headtohead" and j < i):
                         continue
                     for seat, (strategy, opponent) in enumerate(((a, b), (b, a))):
                         total = counts[i, j, seat].sum()

@@ -124,6 +124,12 @@ class LoadTest(ResultsFile, unittest.TestCase):
             seat1 = f["sequential/score/counts"][i, j, 1]
             self.assertEqual(int(f["sequential/games"][i, j]), seat1.sum())
         self.assertEqual(list(pair[pair["seat"] == 1]["count"]), list(seat1))
+        # Blind pairs are stored mirrored in the file; the long form holds each game once, seen from both seats.
+        blind = m[(m["section"] == "headtohead") & (m["measure"] == "score")]
+        with h5py.File(self.path) as f:
+            games = f["headtohead/games"][()]
+        for seat in (0, 1):
+            self.assertEqual(blind[blind["seat"] == seat]["count"].sum(), games.sum() // 2)
 
     def test_checks(self):
         c = self.r.checks
