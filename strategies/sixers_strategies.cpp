@@ -62,7 +62,7 @@ const std::vector<StrategyFamily>& families() {
        "f^dv: keep every die whose score is at most s_i", "dv"},
       {"dice_number_kept", "per_roll: [n_1, ..., n_{R-1}], each 1..dice", "f^dn: keep the n_i lowest-scoring dice",
        "dn"},
-      {"turn_score_threshold", "per_roll: [t_1, ..., t_{R-1}], each 0..6*dice",
+      {"turn_score_threshold", "per_roll: [t_1, ..., t_{R-1}], each 0..max score (6*dice; 5*dice if zero_face is 6)",
        "f^ts: keep the lowest dice while their sum stays at most t_i", "ts"},
       {"optimal_mean", "(none)", "exact policy minimising the expected total", "best"},
       {"target_aware", "(none)",

@@ -619,6 +619,10 @@ TEST(TenkRules, BadRulesNameThePath) {
   EXPECT_EQ(error({{"bank_minimum", 20000}}), "test: /bank_minimum: bank minimum 20000 is above the target 10000");
   EXPECT_EQ(error({{"preset", "seed001"}}), "test: /preset: unknown preset \"seed001\" (known: seed000, seed003)");
   EXPECT_EQ(error({{"triple", {{"2", 210}}}}), "test: /triple/2: points must be a multiple of 50");
+  EXPECT_EQ(error({{"target", 1000000}}), "accepted");  // a target may pass any one combination's points
+  EXPECT_EQ(rules_from({{"target", 250000}}).target, 250000);
+  EXPECT_EQ(error({{"target", 0}}), "test: /target: expected a target from 50 to 1000000");
+  EXPECT_NE(error({{"target", 1000050}}), "accepted");
   const Scoring every_face_scores(rules_from({{"single", {{"2", 50}, {"3", 50}, {"4", 50}, {"6", 50}}}}));
   EXPECT_THROW(compile(every_face_scores, {{"family", "ev_heuristic"}}), InputError);
   EXPECT_THROW(compile(every_face_scores, {{"family", "critical_score"}}), InputError);
