@@ -18,8 +18,8 @@ constexpr std::pair<const char*, bool Rules::*> kSwitches[] = {
     {"exact_target", &Rules::exact_target},           {"partial_set_aside", &Rules::partial_set_aside},
     {"continue_previous", &Rules::continue_previous}, {"last_turn", &Rules::last_turn}};
 
-int read_points(const JsonNode& node, int most = kMaxPoints) {
-  const int points = static_cast<int>(node.integer(0, most));
+int read_points(const JsonNode& node, int least = 0, int most = kMaxPoints) {
+  const int points = static_cast<int>(node.integer(least, most));
   if (points % kPoint != 0) node.fail("points must be a multiple of " + std::to_string(kPoint));
   return points;
 }
@@ -112,10 +112,7 @@ Rules read_rules(const std::optional<JsonNode>& node) {
   };
   six_dice_combination("straight", rules.straight);
   six_dice_combination("three_pairs", rules.three_pairs);
-  if (auto v = node->find("target")) {
-    rules.target = read_points(*v, kMaxTarget);
-    if (rules.target < kPoint) v->fail("expected a target from 50 to 1000000");
-  }
+  if (auto v = node->find("target")) rules.target = read_points(*v, kPoint, kMaxTarget);
   read_bank_minimums(*node, rules);
   if (auto v = node->find("high_from")) rules.high_from = static_cast<int>(v->integer(0, kMaxTarget));
   for (const auto& [key, member] : kSwitches)

@@ -621,8 +621,8 @@ TEST(TenkRules, BadRulesNameThePath) {
   EXPECT_EQ(error({{"triple", {{"2", 210}}}}), "test: /triple/2: points must be a multiple of 50");
   EXPECT_EQ(error({{"target", 1000000}}), "accepted");  // a target may pass any one combination's points
   EXPECT_EQ(rules_from({{"target", 250000}}).target, 250000);
-  EXPECT_EQ(error({{"target", 0}}), "test: /target: expected a target from 50 to 1000000");
-  EXPECT_NE(error({{"target", 1000050}}), "accepted");
+  EXPECT_EQ(error({{"target", 0}}), "test: /target: expected an integer from 50 to 1000000, got 0");
+  EXPECT_EQ(error({{"target", 1000050}}), "test: /target: expected an integer from 50 to 1000000, got 1000050");
   const Scoring every_face_scores(rules_from({{"single", {{"2", 50}, {"3", 50}, {"4", 50}, {"6", 50}}}}));
   EXPECT_THROW(compile(every_face_scores, {{"family", "ev_heuristic"}}), InputError);
   EXPECT_THROW(compile(every_face_scores, {{"family", "critical_score"}}), InputError);
