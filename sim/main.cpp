@@ -16,7 +16,7 @@
 #include "git_revision.h"  // generated at build time
 #include "results.h"
 #include "run_config.h"
-#include "run_file.h"
+#include "run_state.h"
 
 #ifndef DICESIM_VERSION
 #define DICESIM_VERSION "unknown"

@@ -13,7 +13,7 @@
 
 #include "git_revision.h"  // generated at build time
 #include "h5.h"
-#include "run_file.h"
+#include "run_state.h"
 #include "stats.h"
 
 #ifndef DICESIM_VERSION

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "contests.h"
+#include "contest_plan.h"
 #include "engine.h"
 #include "game.h"
 #include "json_input.h"

@@ -11,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
-#include "../sim/battle.h"
-#include "../sim/battle_exact.h"
-#include "../sim/json_input.h"
 #include "family.h"
+#include "games/battle/battle.h"
+#include "games/battle/battle_exact.h"
+#include "json_input.h"
 
 namespace dicesim::battle {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../sim/json_input.h"
+#include "json_input.h"
 
 namespace dicesim {
 

@@ -7,10 +7,10 @@
 #include <string_view>
 #include <vector>
 
-#include "../sim/json_input.h"
-#include "../sim/pig.h"
-#include "../sim/pig_exact.h"
 #include "family.h"
+#include "games/pig/pig.h"
+#include "games/pig/pig_exact.h"
+#include "json_input.h"
 
 namespace dicesim::pig {
 

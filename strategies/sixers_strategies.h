@@ -7,10 +7,10 @@
 #include <string_view>
 #include <vector>
 
-#include "../sim/json_input.h"
-#include "../sim/sixers.h"
-#include "../sim/sixers_exact.h"
 #include "family.h"
+#include "games/sixers/sixers.h"
+#include "games/sixers/sixers_exact.h"
+#include "json_input.h"
 
 namespace dicesim::sixers {
 

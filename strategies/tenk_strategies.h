@@ -9,10 +9,10 @@
 #include <string_view>
 #include <vector>
 
-#include "../sim/json_input.h"
-#include "../sim/tenk.h"
-#include "../sim/tenk_exact.h"
 #include "family.h"
+#include "games/tenk/tenk.h"
+#include "games/tenk/tenk_exact.h"
+#include "json_input.h"
 
 namespace dicesim::tenk {
 

@@ -2,7 +2,7 @@
 // blind d*, the sequential recursion, the LP equilibria against best
 // responses and a closed form, exact evaluation against Monte Carlo, and
 // the optimal policies against every other family.
-#include "battle.h"
+#include "games/battle/battle.h"
 
 #include <gtest/gtest.h>
 
@@ -12,10 +12,10 @@
 #include <numeric>
 #include <sstream>
 
-#include "battle_exact.h"
-#include "battle_lp.h"
 #include "battle_strategies.h"
+#include "games/battle/battle_exact.h"
 #include "h5.h"
+#include "matrix_game.h"
 #include "stats.h"
 #include "test_util.h"
 
@@ -169,7 +169,7 @@ void expect_equilibrium(const std::vector<double>& a, int rows, int columns, con
   }
 }
 
-TEST(BattleLp, OneTurnGameIsAntisymmetricWithValueZeroAndAnEquilibrium) {
+TEST(MatrixGame, OneTurnGameIsAntisymmetricWithValueZeroAndAnEquilibrium) {
   for (int max_dice : {1, 2, 5, 10, 20}) {
     const std::vector<double> a = one_turn_matrix(max_dice);
     for (int i = 0; i < max_dice; ++i)
@@ -180,7 +180,7 @@ TEST(BattleLp, OneTurnGameIsAntisymmetricWithValueZeroAndAnEquilibrium) {
   }
 }
 
-TEST(BattleLp, OneTurnMatrixIsTheProbabilityOfMorePointsMinusLess) {
+TEST(MatrixGame, OneTurnMatrixIsTheProbabilityOfMorePointsMinusLess) {
   // By simulation-free brute force for tiny throws: every pair of outcomes.
   const std::vector<double> a = one_turn_matrix(2);
   const auto gain = [](int d1, int d2) {
@@ -205,7 +205,7 @@ TEST(BattleLp, OneTurnMatrixIsTheProbabilityOfMorePointsMinusLess) {
     for (int d2 = 1; d2 <= 2; ++d2) EXPECT_NEAR(a[(d1 - 1) * 2 + d2 - 1], gain(d1, d2), 1e-15);
 }
 
-TEST(BattleLp, MixedGamesMatchTheClosedFormOfTwoByTwo) {
+TEST(MatrixGame, MixedGamesMatchTheClosedFormOfTwoByTwo) {
   // Matching pennies and a skewed 2x2 game without a saddle point: p1 =
   // (d - c) / (a - b - c + d), value = (ad - bc) / (a - b - c + d).
   for (const std::vector<double>& m : {std::vector<double>{1, -1, -1, 1}, std::vector<double>{3, -1, -2, 4}}) {
@@ -222,7 +222,7 @@ TEST(BattleLp, MixedGamesMatchTheClosedFormOfTwoByTwo) {
   EXPECT_EQ(s.row_strategy, (std::vector<double>{1, 0}));
 }
 
-TEST(BattleLp, RectangularGamesHaveEquilibria) {
+TEST(MatrixGame, RectangularGamesHaveEquilibria) {
   Rng rng = block_rng(5, 6, 7);
   for (int trial = 0; trial < 50; ++trial) {
     const int rows = 1 + static_cast<int>(uniform_below(rng, 7)), columns = 1 + static_cast<int>(uniform_below(rng, 7));

@@ -11,11 +11,11 @@
 #include <sstream>
 #include <thread>
 
+#include "games/sixers/sixers.h"
+#include "games/sixers/sixers_exact.h"
 #include "h5.h"
 #include "json_input.h"
 #include "results.h"
-#include "sixers.h"
-#include "sixers_exact.h"
 #include "test_util.h"
 
 namespace dicesim {

@@ -2,7 +2,7 @@
 // their printed precision), optimal_win and policy evaluation against
 // independent state-by-state iterations, and the Monte Carlo hot loop
 // against the exact evaluation.
-#include "pig.h"
+#include "games/pig/pig.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "pig_exact.h"
+#include "games/pig/pig_exact.h"
 #include "pig_strategies.h"
 #include "stats.h"
 #include "test_util.h"

@@ -1,6 +1,6 @@
 // Sixers rules, the strategy families on hand-picked rolls, and the exact
 // solver against brute force and small cases worked by hand.
-#include "sixers.h"
+#include "games/sixers/sixers.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <numeric>
 #include <tuple>
 
-#include "sixers_exact.h"
+#include "games/sixers/sixers_exact.h"
 #include "sixers_strategies.h"
 #include "stats.h"
 

@@ -2,7 +2,7 @@
 // tables from the rules (the only typed numbers are the seeds', at their
 // printed precision), the strategy families, the exact turn odds against
 // Monte Carlo, and whole games.
-#include "tenk.h"
+#include "games/tenk/tenk.h"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 #include <cmath>
 #include <map>
 
+#include "games/tenk/tenk_exact.h"
+#include "games/tenk/tenk_rules.h"
 #include "stats.h"
-#include "tenk_exact.h"
-#include "tenk_rules.h"
 #include "tenk_strategies.h"
 #include "test_util.h"
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "h5.h"
-#include "run_file.h"
+#include "run_state.h"
 
 namespace {
 

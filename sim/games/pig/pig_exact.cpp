@@ -1,4 +1,4 @@
-#include "pig_exact.h"
+#include "games/pig/pig_exact.h"
 
 #include <algorithm>
 #include <cmath>

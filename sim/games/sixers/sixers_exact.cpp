@@ -1,4 +1,4 @@
-#include "sixers_exact.h"
+#include "games/sixers/sixers_exact.h"
 
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-#include "battle_lp.h"
+#include "matrix_game.h"
 
 #include <glpk.h>
 
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace dicesim::battle {
+namespace dicesim {
 namespace {
 
 // The LP's small negative round-off (-1e-17) is not a probability.
@@ -128,4 +128,4 @@ MatrixGameSolution solve_matrix_game(const std::vector<double>& payoff, int rows
   return out;
 }
 
-}  // namespace dicesim::battle
+}  // namespace dicesim

@@ -6,11 +6,11 @@
 #include <iomanip>
 #include <iostream>
 
-#include "../strategies/tenk_strategies.h"
 #include "game.h"
+#include "games/tenk/tenk.h"
+#include "games/tenk/tenk_exact.h"
 #include "stats.h"
-#include "tenk.h"
-#include "tenk_exact.h"
+#include "tenk_strategies.h"
 
 namespace dicesim::tenk {
 namespace {

@@ -5,10 +5,10 @@
 #include <iomanip>
 #include <iostream>
 
-#include "../strategies/pig_strategies.h"
 #include "game.h"
-#include "pig.h"
-#include "pig_exact.h"
+#include "games/pig/pig.h"
+#include "games/pig/pig_exact.h"
+#include "pig_strategies.h"
 
 namespace dicesim::pig {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-namespace dicesim::battle {
+namespace dicesim {
 
 struct MatrixGameSolution {
   std::vector<double> row_strategy;     // the maximiser's optimal mixed strategy
@@ -23,4 +23,4 @@ struct MatrixGameSolution {
 // Throws std::runtime_error if GLPK fails (it should not on a finite matrix).
 MatrixGameSolution solve_matrix_game(const std::vector<double>& payoff, int rows, int columns);
 
-}  // namespace dicesim::battle
+}  // namespace dicesim

@@ -1,4 +1,4 @@
-#include "battle.h"
+#include "games/battle/battle.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "tenk_rules.h"
+#include "games/tenk/tenk_rules.h"
 
 #include <algorithm>
 #include <functional>

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "sixers.h"
+#include "games/sixers/sixers.h"
 #include "table.h"
 
 namespace dicesim::sixers {

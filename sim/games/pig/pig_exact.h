@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "pig.h"
+#include "games/pig/pig.h"
 
 namespace dicesim::pig {
 

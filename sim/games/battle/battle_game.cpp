@@ -7,10 +7,10 @@
 #include <iostream>
 #include <sstream>
 
-#include "../strategies/battle_strategies.h"
-#include "battle.h"
-#include "battle_exact.h"
+#include "battle_strategies.h"
 #include "game.h"
+#include "games/battle/battle.h"
+#include "games/battle/battle_exact.h"
 
 namespace dicesim::battle {
 namespace {

@@ -1,4 +1,4 @@
-#include "contests.h"
+#include "contest_plan.h"
 
 namespace dicesim {
 namespace {

@@ -1,4 +1,4 @@
-#include "tenk_exact.h"
+#include "games/tenk/tenk_exact.h"
 
 #include <algorithm>
 #include <cmath>

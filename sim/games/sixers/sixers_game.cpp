@@ -7,10 +7,10 @@
 #include <iomanip>
 #include <iostream>
 
-#include "../strategies/sixers_strategies.h"
 #include "game.h"
-#include "sixers.h"
-#include "sixers_exact.h"
+#include "games/sixers/sixers.h"
+#include "games/sixers/sixers_exact.h"
+#include "sixers_strategies.h"
 #include "stats.h"
 
 namespace dicesim::sixers {

@@ -1,4 +1,4 @@
-#include "run_file.h"
+#include "run_state.h"
 
 #include <sstream>
 

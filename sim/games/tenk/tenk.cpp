@@ -1,4 +1,4 @@
-#include "tenk.h"
+#include "games/tenk/tenk.h"
 
 #include <algorithm>
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "games/tenk/tenk_rules.h"
 #include "rng.h"
-#include "tenk_rules.h"
 
 namespace dicesim::tenk {
 

@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "battle.h"
-#include "battle_lp.h"
+#include "games/battle/battle.h"
+#include "matrix_game.h"
 
 namespace dicesim::battle {
 

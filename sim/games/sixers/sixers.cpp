@@ -1,4 +1,4 @@
-#include "sixers.h"
+#include "games/sixers/sixers.h"
 
 #include <algorithm>
 #include <stdexcept>

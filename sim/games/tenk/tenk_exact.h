@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "tenk.h"
-#include "tenk_rules.h"
+#include "games/tenk/tenk.h"
+#include "games/tenk/tenk_rules.h"
 
 namespace dicesim::tenk {
 

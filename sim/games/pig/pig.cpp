@@ -1,4 +1,4 @@
-#include "pig.h"
+#include "games/pig/pig.h"
 
 #include <algorithm>
 #include <stdexcept>

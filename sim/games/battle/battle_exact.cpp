@@ -1,4 +1,4 @@
-#include "battle_exact.h"
+#include "games/battle/battle_exact.h"
 
 #include <algorithm>
 #include <chrono>
