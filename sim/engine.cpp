@@ -2,6 +2,7 @@
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
+#include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 #include <sched.h>
@@ -67,6 +68,11 @@ int available_cpus() {
   cpu_set_t mask;
   if (sched_getaffinity(0, sizeof(mask), &mask) == 0) return std::max(1, CPU_COUNT(&mask));
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+int usable_threads(int wanted) {
+  const std::size_t limit = tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
+  return static_cast<int>(std::min<std::size_t>(std::max(1, wanted), limit));
 }
 
 std::vector<std::uint64_t> first_blocks(const std::vector<Contest>& contests) {

@@ -79,4 +79,8 @@ inline std::uint64_t block_count(std::uint64_t games) { return (games + kBlockGa
 // The CPUs this process may run on (its affinity mask, as set by a scheduler).
 int available_cpus();
 
+// The threads oneTBB will actually run for a request of `wanted`: at most its
+// global limit (by default the CPUs of the affinity mask).
+int usable_threads(int wanted);
+
 }  // namespace dicesim

@@ -35,6 +35,11 @@ RunConfig load_run_config(json document, const std::string& file) {
   return config;
 }
 
+TableCountsView table_counts(const RunConfig& config, const EngineOutput& output, int t) {
+  return {output.counters[t].data(), static_cast<int>(config.plan.tables[t].table.seats.size()),
+          config.game->measure_bins()};
+}
+
 std::vector<Contest> make_contests(const RunConfig& config) {
   std::vector<Contest> contests;
   const std::vector<int> bins = config.game->measure_bins();

@@ -32,6 +32,9 @@ RunConfig load_run_config(const std::string& file);
 // The same from a JSON document; source names it in error messages.
 RunConfig load_run_config(json document, const std::string& source);
 
+// Read access to planned table t's counters in an engine output.
+TableCountsView table_counts(const RunConfig& config, const EngineOutput& output, int t);
+
 // The engine's view of a config: one contest per planned table.
 std::vector<Contest> make_contests(const RunConfig& config);
 

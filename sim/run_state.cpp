@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "results.h"
+#include "results_file.h"
 
 namespace dicesim {
 namespace {

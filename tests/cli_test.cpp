@@ -15,7 +15,7 @@
 #include "games/sixers/sixers_exact.h"
 #include "h5.h"
 #include "json_input.h"
-#include "results.h"
+#include "results_file.h"
 #include "test_util.h"
 
 namespace dicesim {

@@ -6,7 +6,7 @@
 #include <numeric>
 #include <thread>
 
-#include "results.h"
+#include "exact_checks.h"
 #include "run_config.h"
 
 namespace dicesim {

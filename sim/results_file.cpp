@@ -1,20 +1,16 @@
-#include "results.h"
+#include "results_file.h"
 
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <deque>
 #include <filesystem>
-#include <iomanip>
 #include <limits>
-#include <ostream>
 #include <type_traits>
 
 #include "git_revision.h"  // generated at build time
 #include "h5.h"
 #include "run_state.h"
-#include "stats.h"
 
 #ifndef DICESIM_VERSION
 #define DICESIM_VERSION "unknown"
@@ -23,15 +19,7 @@
 namespace dicesim {
 namespace {
 
-// Read access to one planned table's counters.
-TableCountsView table_counts(const RunConfig& config, const EngineOutput& output, int t) {
-  return {output.counters[t].data(), static_cast<int>(config.plan.tables[t].table.seats.size()),
-          config.game->measure_bins()};
-}
-
 using Matrix = std::vector<std::int64_t>;
-
-double fraction(std::int64_t count, std::uint64_t games) { return games ? double(count) / double(games) : 0.0; }
 
 // A dataset with its units and a sentence saying what it holds, which
 // generic tools show beside the numbers.
@@ -400,6 +388,7 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
   file.attribute("/", "ranks", static_cast<std::int64_t>(info.ranks));
   file.attribute("/", "shard", info.shard);
   file.attribute("/", "planned_complete", static_cast<std::int64_t>(output.done == info.planned));
+  if (info.command == "check") file.attribute("/", "exact_skipped", static_cast<std::int64_t>(info.exact_skipped));
   write_run_state(file, config, output, info.planned, info.shard);
   file.attribute("/", "score_description", measures[0].description);
   write_measure_list(file, measures);
@@ -445,71 +434,6 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
 
 }  // namespace
 
-ExactTables exact_tables(const RunConfig& config) {
-  ExactTables out;
-  for (const PlannedTable& t : config.plan.tables) out.push_back(config.game->exact(t.table));
-  return out;
-}
-
-namespace {
-
-double two_sided_p(double z) { return std::erfc(std::abs(z) / std::sqrt(2.0)); }
-
-// A seat's mean of a measure (z against the exact mean and sd) and its whole
-// histogram (chi-square). n is the histogram's total: one value a game for
-// the score, possibly several (one a turn, say) for other measures; as long
-// as those are independent draws of the exact distribution the z and the
-// chi-square hold, the number of draws being a stopping time (Wald).
-void check_histogram(std::vector<Check>& checks, const std::string& prefix, const std::vector<std::int64_t>& counts,
-                     const std::vector<double>& exact, const Measure& measure) {
-  std::uint64_t n = 0;
-  for (std::int64_t c : counts) n += std::uint64_t(c);
-  if (n == 0) return;
-  const stats::Moments moments = stats::exact_moments(exact, measure.min, measure.step);
-  const double mean = stats::histogram_moments(counts, measure.min, measure.step).mean;
-  const double z = stats::mean_z(mean, n, moments);
-  checks.push_back({prefix + "/mean", "mean", mean, moments.mean, z, two_sided_p(z)});
-  // Only an excess of discrepancy fails: a fit better than chance (or no
-  // degrees of freedom at all) gives z = 0, not a large negative z.
-  const stats::ChiSquare chi = stats::chi_square(counts, exact);
-  checks.push_back({prefix + "/distribution", "chi_square", chi.statistic, double(chi.dof),
-                    std::max(0.0, stats::z_for_tail(chi.p_value)), chi.p_value});
-}
-
-void check_rate(std::vector<Check>& checks, const std::string& name, const std::string& kind, std::int64_t count,
-                std::uint64_t games, double exact) {
-  const double z = stats::rate_z(count, games, exact);
-  checks.push_back({name, kind, double(count) / double(games), exact, z, two_sided_p(z)});
-}
-
-}  // namespace
-
-std::vector<Check> compare(const RunConfig& config, const EngineOutput& output, const ExactTables& exact) {
-  std::vector<Check> checks;
-  const std::vector<Measure> measures = config.game->measures();
-  for (std::size_t t = 0; t < config.plan.tables.size(); ++t) {
-    const std::uint64_t games = output.games_done[t];
-    if (!exact[t] || games == 0) continue;  // no solver, or nothing played (an interrupted run)
-    const PlannedTable& planned = config.plan.tables[t];
-    const TableCountsView counts = table_counts(config, output, static_cast<int>(t));
-    const TableOdds& odds = *exact[t];
-    const bool rates = counts.seats() > 1 && !odds.win.empty();
-    for (int s = 0; s < counts.seats(); ++s) {
-      const std::string& name = config.game->strategies()[planned.table.seats[s]].name;
-      for (int m = 0; m < static_cast<int>(measures.size()); ++m) {
-        const std::vector<double>* exact_distribution = odds.distribution(m, s);
-        if (!exact_distribution) continue;
-        // The score keeps its 1.0 check names; other measures add their name.
-        const std::string prefix = planned.key + "/" + name + (m == 0 ? "" : "/" + measures[m].name);
-        check_histogram(checks, prefix, counts.histogram_of(m, s), *exact_distribution, measures[m]);
-      }
-      if (rates) check_rate(checks, planned.key + "/win/" + name, "win_rate", counts.wins(s), games, odds.win[s]);
-    }
-    if (rates) check_rate(checks, planned.key + "/tie", "tie_rate", counts.tie_games(), games, odds.tie);
-  }
-  return checks;
-}
-
 void write_results(const std::string& path, const RunConfig& config, const EngineOutput& output, const RunInfo& info,
                    const ExactTables* exact, const std::vector<Check>* checks) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
@@ -522,93 +446,6 @@ void write_results(const std::string& path, const RunConfig& config, const Engin
     throw h5::Error(path + ": cannot write the results file: " + e.what());
   }
   h5::sync_directory(std::filesystem::path(path).parent_path().string());
-}
-
-void print_summary(std::ostream& out, const RunConfig& config, const EngineOutput& output) {
-  const std::vector<Strategy>& strategies = config.game->strategies();
-  const std::vector<Measure> measures = config.game->measures();
-  const std::size_t width = 4 + std::max_element(strategies.begin(), strategies.end(), [](auto& a, auto& b) {
-                                  return a.name.size() < b.name.size();
-                                })->name.size();
-  out << std::fixed;
-  if (std::any_of(config.plan.distribution.begin(), config.plan.distribution.end(), [](int t) { return t >= 0; })) {
-    out << std::left << std::setw(width) << "strategy" << std::right << std::setw(14) << "games" << std::setw(10)
-        << "mean" << std::setw(10) << "sd" << std::setw(12) << "P(min)";
-    for (std::size_t m = 1; m < measures.size(); ++m) out << std::setw(16) << ("mean " + measures[m].name);
-    out << "\n";
-    for (std::size_t s = 0; s < strategies.size(); ++s) {
-      const int t = config.plan.distribution[s];
-      if (t < 0) continue;
-      const TableCountsView counts = table_counts(config, output, t);
-      const std::vector<std::int64_t> scores = counts.scores_of(0);
-      const stats::Moments m = stats::histogram_moments(scores, measures[0].min, measures[0].step);
-      out << std::left << std::setw(width) << strategies[s].name << std::right << std::setw(14) << output.games_done[t]
-          << std::setprecision(4) << std::setw(10) << m.mean << std::setw(10) << m.sd << std::setw(12)
-          << fraction(scores[0], output.games_done[t]);
-      for (std::size_t k = 1; k < measures.size(); ++k)
-        out << std::setw(16)
-            << stats::histogram_moments(counts.histogram_of(int(k), 0), measures[k].min, measures[k].step).mean;
-      out << "\n";
-    }
-  }
-  const auto print_pairs = [&](const std::string& title, const std::vector<std::vector<int>>& pairs, bool mirror) {
-    bool any = false;
-    for (const auto& row : pairs)
-      for (int t : row) any = any || t >= 0;
-    if (!any) return;
-    out << "\n" << title << "\n" << std::setw(width) << "";
-    for (const Strategy& s : strategies) out << std::setw(12) << s.name.substr(0, 11);
-    out << "\n";
-    for (std::size_t a = 0; a < strategies.size(); ++a) {
-      out << std::left << std::setw(width) << strategies[a].name << std::right;
-      for (std::size_t b = 0; b < strategies.size(); ++b) {
-        int t = pairs[a][b], seat = 0;
-        if (t < 0 && mirror && pairs[b][a] >= 0) t = pairs[b][a], seat = 1;
-        if (t < 0) {
-          out << std::setw(12) << "-";
-          continue;
-        }
-        out << std::setprecision(4) << std::setw(12)
-            << fraction(table_counts(config, output, t).wins(seat), output.games_done[t]);
-      }
-      out << "\n";
-    }
-  };
-  print_pairs("head to head: fraction of games the row strategy wins (ties count for neither)", config.plan.headtohead,
-              true);
-  print_pairs("sequential: fraction of games the row strategy, playing first, wins", config.plan.sequential, false);
-  const auto print_groups = [&](const std::string& title, const std::vector<int>& groups) {
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      const TableCountsView c = table_counts(config, output, groups[g]);
-      const std::uint64_t games = output.games_done[groups[g]];
-      out << "\n" << title << " " << g << " (" << games << " games): wins";
-      for (int s = 0; s < c.seats(); ++s)
-        out << "  " << strategies[config.plan.tables[groups[g]].table.seats[s]].name << " " << std::setprecision(4)
-            << fraction(c.wins(s), games);
-      out << "  ties " << fraction(c.tie_games(), games) << "\n";
-    }
-  };
-  print_groups("n-way table", config.plan.nway);
-  print_groups("sequential table", config.plan.sequential_tables);
-}
-
-void print_checks(std::ostream& out, const std::vector<Check>& checks) {
-  std::size_t failures = 0;
-  double worst = 0;
-  out << "\nMonte Carlo against exact (chi_square: statistic against degrees of freedom)\n"
-      << std::right << std::setw(9) << "z"
-      << "  " << std::left << std::setw(11) << "kind" << std::right << std::setw(14) << "Monte Carlo" << std::setw(14)
-      << "exact"
-      << "  number\n";
-  for (const Check& c : checks) {
-    worst = std::max(worst, std::abs(c.z));
-    failures += !c.passed();
-    out << std::right << std::fixed << std::setprecision(2) << std::setw(9) << c.z << "  " << std::left << std::setw(11)
-        << c.kind << std::right << std::setprecision(6) << std::setw(14) << c.observed << std::setw(14) << c.expected
-        << "  " << c.name << (c.passed() ? "" : "  <-- DISAGREES") << "\n";
-  }
-  out << "\ncheck: " << checks.size() << " numbers compared with the exact solver, " << failures << " beyond |z| > "
-      << std::setprecision(0) << kZLimit << "; largest |z| " << std::setprecision(2) << worst << "\n";
 }
 
 }  // namespace dicesim
