@@ -78,6 +78,10 @@ struct GameEntry {
 const std::vector<GameEntry>& games();
 const GameEntry* find_game(std::string_view name);
 
+// The config of `dicesim solve <game> --config FILE`; another game's config
+// is refused with the command that solves it.
+json read_solve_config(const std::string& file, std::string_view game);
+
 // Reads the "strategies" array: names (unique, usable as HDF5 group names),
 // with compile(spec) called for each; a game's load uses it.
 template <class Compile>
@@ -86,9 +90,7 @@ std::vector<Strategy> read_strategies(const JsonNode& config, Compile compile) {
   for (const JsonNode& spec : config.at("strategies").elements(1)) {
     const JsonNode name_node = spec.at("name");
     const std::string name = name_node.string();
-    const bool control =
-        std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
-    if (name.empty() || name == "." || name.find('/') != std::string::npos || control)
+    if (name.empty() || name == "." || name.find('/') != std::string::npos || has_control_character(name))
       name_node.fail("a strategy name must be non-empty, not \".\", and contain no \"/\" or control characters");
     for (const Strategy& s : out)
       if (s.name == name) name_node.fail("duplicate strategy name \"" + name + "\"");

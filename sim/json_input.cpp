@@ -1,10 +1,14 @@
 #include "json_input.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <cerrno>
 #include <cmath>
-#include <fstream>
+#include <cstring>
 #include <set>
-#include <sstream>
 #include <vector>
 
 namespace dicesim {
@@ -68,14 +72,41 @@ void check_nesting(const std::string& text, const std::string& source_name) {
   }
 }
 
+// The number literals of a JSON text, in document order (the order in which
+// the parser reports its values).
+std::vector<std::string_view> number_literals(std::string_view text) {
+  std::vector<std::string_view> out;
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '-' || std::isdigit(static_cast<unsigned char>(c))) {
+      const std::size_t end = text.find_first_not_of("0123456789+-.eE", i);
+      out.push_back(text.substr(i, end - i));
+      if (end == std::string_view::npos) break;
+      i = end - 1;
+    }
+  }
+  return out;
+}
+
 // Refuses a key repeated within one object, which nlohmann/json would
 // otherwise resolve silently (the last one wins): {"games": 10, "games": 20}
 // is almost certainly a mistake. Tracks the JSON path as the parser goes.
 class DuplicateKeyCheck {
  public:
-  explicit DuplicateKeyCheck(const std::string& source_name) : source_name_(source_name) {}
+  DuplicateKeyCheck(const std::string& source_name, std::vector<std::string_view> numbers)
+      : source_name_(source_name), numbers_(std::move(numbers)) {}
 
-  bool operator()(int, json::parse_event_t event, const json& parsed) {
+  bool operator()(int, json::parse_event_t event, json& parsed) {
     switch (event) {
       case json::parse_event_t::object_start:
       case json::parse_event_t::array_start:
@@ -95,6 +126,7 @@ class DuplicateKeyCheck {
       }
       case json::parse_event_t::value:
         next_element();
+        if (parsed.is_number()) read_exponent_integer(parsed);
         break;
     }
     return true;
@@ -118,14 +150,23 @@ class DuplicateKeyCheck {
     }
     return out;
   }
+  // 1e6 or 2.5e6 becomes the integer it denotes; 2.0 stays a double.
+  void read_exponent_integer(json& parsed) {
+    if (next_number_ >= numbers_.size()) return;
+    const std::string_view literal = numbers_[next_number_++];
+    if (!parsed.is_number_float() || literal.find_first_of("eE") == std::string_view::npos) return;
+    if (const std::optional<std::uint64_t> value = parse_count(literal)) parsed = *value;
+  }
   std::string source_name_;
   std::vector<Frame> frames_;
+  std::vector<std::string_view> numbers_;
+  std::size_t next_number_ = 0;
 };
 
 json parse_json_text(const std::string& text, const std::string& source_name) {
   check_nesting(text, source_name);
   try {
-    return json::parse(text, DuplicateKeyCheck(source_name));
+    return json::parse(text, DuplicateKeyCheck(source_name, number_literals(text)));
   } catch (const json::parse_error& e) {
     // nlohmann reports a byte offset; people want line and column.
     std::size_t line = 1, column = 1;
@@ -150,12 +191,43 @@ json parse_json_text(const std::string& text, const std::string& source_name) {
   }
 }
 
+namespace {
+
+// Closes a file descriptor on every way out.
+struct FileDescriptor {
+  int fd;
+  ~FileDescriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+std::string too_large(const std::string& file) {
+  return file + ": larger than the " + std::to_string(kMaxJsonFileBytes >> 20) + " MiB a JSON file may have";
+}
+
+}  // namespace
+
 json parse_json_file(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file + ": cannot read the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_json_text(text.str(), file);
+  // O_NONBLOCK: opening a FIFO without a writer must not hang.
+  const FileDescriptor in{::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (in.fd < 0) throw InputError(file + ": cannot read the file (" + std::strerror(errno) + ")");
+  struct stat st;
+  if (::fstat(in.fd, &st) != 0) throw InputError(file + ": cannot read the file (" + std::strerror(errno) + ")");
+  if (S_ISDIR(st.st_mode)) throw InputError(file + ": is a directory, not a JSON file");
+  if (!S_ISREG(st.st_mode)) throw InputError(file + ": is not a regular file (a device, FIFO or socket)");
+  if (st.st_size > static_cast<off_t>(kMaxJsonFileBytes)) throw InputError(too_large(file));
+  std::string text(kMaxJsonFileBytes + 1, '\0');  // one byte more: a file that grew past the limit
+  std::size_t size = 0;
+  while (size < text.size()) {
+    const ssize_t n = ::read(in.fd, text.data() + size, text.size() - size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw InputError(file + ": cannot read the file (" + std::strerror(errno) + ")");
+    if (n == 0) break;
+    size += static_cast<std::size_t>(n);
+  }
+  if (size > kMaxJsonFileBytes) throw InputError(too_large(file));
+  text.resize(size);
+  return parse_json_text(text, file);
 }
 
 void JsonNode::fail(const std::string& message) const { throw InputError(file_ + ": " + path() + ": " + message); }
@@ -215,8 +287,8 @@ std::uint64_t JsonNode::unsigned_integer(std::uint64_t lo, std::uint64_t hi) con
   std::optional<std::uint64_t> v;
   if (value_->is_number_unsigned())
     v = value_->get<std::uint64_t>();
-  else if (value_->is_number_float())
-    v = parse_count(value_->dump());
+  else if (value_->is_number_integer() && value_->get<std::int64_t>() == 0)
+    v = 0;  // -0
   if (!v || *v < lo || *v > hi) fail(message());
   return *v;
 }
@@ -229,6 +301,18 @@ std::string JsonNode::string() const {
 bool JsonNode::boolean() const {
   if (!value_->is_boolean()) fail("expected true or false, got " + describe(*value_));
   return value_->get<bool>();
+}
+
+bool has_control_character(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte < 0x20 || byte == 0x7f) return true;
+    // U+0080..U+009F are 0xC2 0x80..0x9F in UTF-8.
+    if (byte == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) <= 0x9f &&
+        static_cast<unsigned char>(text[i + 1]) >= 0x80)
+      return true;
+  }
+  return false;
 }
 
 std::optional<std::uint64_t> parse_count(std::string_view text) {

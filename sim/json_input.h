@@ -20,8 +20,16 @@ struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Parses a JSON file; a syntax error reports "file:line:column: ...".
+// The largest JSON file dicesim reads: configs are a few kilobytes.
+constexpr std::size_t kMaxJsonFileBytes = 4 << 20;
+
+// Parses a JSON file; a syntax error reports "file:line:column: ...". Only a
+// regular file of at most kMaxJsonFileBytes is read (not a directory, device
+// or FIFO); an unreadable one is an InputError with the reason.
 json parse_json_file(const std::string& file);
+// Also in parse_json_text: an integer written with an exponent (1e6, 2.5e6)
+// is read as an integer, so counts may be written that way; 2.0 stays a
+// floating-point number, which no integer key accepts.
 json parse_json_text(const std::string& text, const std::string& source_name);
 
 // A JSON value together with where it came from.
@@ -57,6 +65,10 @@ class JsonNode {
   std::string file_;
   std::string path_;
 };
+
+// Whether UTF-8 text holds a control character: C0 (below 0x20), DEL (0x7f)
+// or C1 (U+0080 to U+009F).
+bool has_control_character(std::string_view text);
 
 // "got ..." text for error messages: the offending value, shortened.
 std::string describe(const json& value);

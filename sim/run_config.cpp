@@ -16,8 +16,9 @@ RunConfig load_run_config(json document, const std::string& file) {
   config.name = std::filesystem::path(file).stem().string();
   if (const std::optional<JsonNode> name = root.find("name")) {
     config.name = name->string();
-    if (config.name.empty() || config.name.find_first_of("/\\") != std::string::npos || config.name[0] == '.')
-      name->fail("a name must be a plain file name (no slashes, not starting with a dot)");
+    if (config.name.empty() || config.name.find_first_of("/\\") != std::string::npos || config.name[0] == '.' ||
+        has_control_character(config.name))
+      name->fail("a name must be a plain file name (no slashes or control characters, not starting with a dot)");
   }
   if (const std::optional<JsonNode> description = root.find("description")) description->string();
 

@@ -1,5 +1,9 @@
 #include "run_state.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 #include <sstream>
 
 #include "results_file.h"
@@ -102,6 +106,10 @@ void write_run_state(h5::Writer& file, const RunConfig& config, const EngineOutp
 }
 
 RunState read_run_state(const std::string& path) {
+  // HDF5 would call a missing file "unreadable": say why it cannot be read.
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    throw InputError(path + ": cannot read the results file (" + std::strerror(errno) + ")");
   try {
     const h5::Reader file(path);
     if (!file.exists("/engine") || file.string_attribute("/", "format") != "dicesim-results")

@@ -160,7 +160,7 @@ void print_optimal(const Rules& rules) {
 }
 
 void print_matrix(const std::string& file) {
-  const json config = parse_json_file(file);
+  const json config = read_solve_config(file, "pig");
   const JsonNode root(config, file);
   const PigGame game(read_rules(root), root);
   const std::vector<Strategy>& s = game.strategies();

@@ -112,7 +112,7 @@ struct SolveOptions {
 
 void print_solution(const SolveOptions& options) {
   json config = json::object();
-  if (!options.config.empty()) config = parse_json_file(options.config);
+  if (!options.config.empty()) config = read_solve_config(options.config, "sixers");
   json& rules = config["rules"];
   if (!rules.is_object()) rules = json::object();
   if (options.dice) rules["dice"] = *options.dice;

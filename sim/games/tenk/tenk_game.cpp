@@ -221,7 +221,7 @@ void print_bank_totals(const TenkGame& game) {
 void print_solution(const SolveOptions& options) {
   json config = json::object();
   if (!options.config.empty()) {
-    config = parse_json_file(options.config);
+    config = read_solve_config(options.config, "tenk");
   } else {
     config["rules"] = {{"preset", options.rules}};
   }

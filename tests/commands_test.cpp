@@ -1,0 +1,352 @@
+// The commands run, check and merge: called directly from the library, and
+// through the binary for what only a process shows (signals, locks, devices,
+// exit codes).
+#include "commands.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <sstream>
+#include <thread>
+
+#include "engine.h"
+#include "exit_codes.h"
+#include "h5.h"
+#include "json_input.h"
+#include "output_file.h"
+#include "test_util.h"
+
+namespace dicesim {
+namespace {
+
+using testing::dicesim;
+using testing::TempDir;
+
+// Five blocks per table, three tables: room for three shards.
+const char* kConfig = R"J({
+  "game": "sixers", "seed": 11, "games": 300000,
+  "strategies": [
+    {"name": "dv(2,2)", "family": "dice_value_threshold", "per_roll": [2, 2]},
+    {"name": "aware", "family": "target_aware"}
+  ],
+  "contests": {"distributions": true, "sequential_tables": [["dv(2,2)", "aware"]]}
+})J";
+
+// The datasets that hold results (not timings or how the file was made).
+std::vector<std::vector<std::int64_t>> result_data(const std::string& file) {
+  const h5::Reader r(file);
+  std::vector<std::vector<std::int64_t>> out;
+  for (const char* path : {"/engine/counters", "/engine/games_done", "/engine/done", "/distributions/dv(2,2)/counts",
+                           "/distributions/aware/counts", "/sequential_tables/0/wins", "/sequential_tables/0/counts"})
+    out.push_back(r.int64s(path));
+  out.push_back({r.int_attribute("/", "complete")});
+  return out;
+}
+
+// A cluster of one, as the tests run outside mpirun.
+const Cluster& single_process() {
+  static int argc = 0;
+  static char** argv = nullptr;
+  static const Cluster cluster(argc, argv);
+  return cluster;
+}
+
+// The config with one key replaced by raw JSON text.
+std::string config_with(const std::string& key, const std::string& raw_value) {
+  json config = json::parse(kConfig);
+  config[key] = "@@";
+  std::string text = config.dump();
+  text.replace(text.find("\"@@\""), 4, raw_value);
+  return text;
+}
+
+// Bad input: exit 2 and exactly one line.
+void expect_refused(const testing::CommandResult& result, const std::string& says) {
+  EXPECT_EQ(result.exit_code, kExitBadInput) << result.out;
+  EXPECT_EQ(std::count(result.out.begin(), result.out.end(), '\n'), 1) << result.out;
+  EXPECT_NE(result.out.find(says), std::string::npos) << result.out;
+}
+
+// The binary with its stderr in a file, signalled once it says it reached a
+// point: returns its wait status.
+class Child {
+ public:
+  Child(const std::vector<std::string>& args, const std::string& log) : log_(log) {
+    pid_ = fork();
+    if (pid_ == 0) {
+      const int out = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(out, STDOUT_FILENO);
+      dup2(out, STDERR_FILENO);
+      std::vector<char*> argv{const_cast<char*>(DICESIM_BINARY)};
+      for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      execv(DICESIM_BINARY, argv.data());
+      _exit(99);
+    }
+  }
+  // Waits (up to a minute) until the log or a file shows `what`.
+  bool wait_for(const std::function<bool()>& ready) const {
+    for (int i = 0; i < 6000; ++i) {
+      if (ready()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+  }
+  bool wait_for_log(const std::string& text) const {
+    return wait_for([&] {
+      std::ifstream in(log_);
+      const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      return log.find(text) != std::string::npos;
+    });
+  }
+  int signal_and_wait(int signal) const {
+    kill(pid_, signal);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    return status;
+  }
+
+ private:
+  std::string log_;
+  pid_t pid_;
+};
+
+TEST(Commands, RunAndMergeCalledFromTheLibraryGiveTheBinarysFile) {
+  TempDir dir;
+  const std::string config = dir.write("run.json", kConfig);
+  ASSERT_EQ(dicesim("run " + config + " -o " + dir.file("binary.h5") + " --quiet").exit_code, 0);
+  for (const char* shard : {"1/2", "2/2"}) {
+    RunOptions options;
+    options.config = config;
+    options.shard = shard;
+    options.output = dir.file(std::string("shard") + shard[0] + ".h5");
+    options.quiet = true;
+    std::ostringstream out;
+    EXPECT_EQ(run_command(options, false, single_process(), out), kExitOk);
+    EXPECT_NE(out.str().find("wrote " + options.output), std::string::npos) << out.str();
+  }
+  std::ostringstream out;
+  EXPECT_EQ(merge_command({{dir.file("shard1.h5"), dir.file("shard2.h5")}, dir.file("merged.h5")}, out), kExitOk);
+  EXPECT_NE(out.str().find("complete"), std::string::npos) << out.str();
+  EXPECT_EQ(result_data(dir.file("merged.h5")), result_data(dir.file("binary.h5")));
+
+  // Bad input is an InputError, before anything is written.
+  RunOptions bad;
+  bad.config = config;
+  bad.output = config;
+  EXPECT_THROW(run_command(bad, false, single_process(), out), InputError);
+}
+
+TEST(Commands, AnOutputThatIsNoRegularFileOrIsTheConfigIsRefusedBeforePlaying) {
+  TempDir dir;
+  const std::string config = dir.write("run.json", kConfig);
+  ASSERT_EQ(mkfifo(dir.file("fifo").c_str(), 0600), 0);
+  dir.write("target.h5", "keep");
+  std::filesystem::create_symlink(dir.file("target.h5"), dir.file("link.h5"));
+  for (const std::string& out : {std::string("/dev/null"), dir.file("fifo"), dir.file("link.h5")}) {
+    expect_refused(dicesim("run " + config + " -o " + out + " --games 1000"), "not a regular file");
+    expect_refused(dicesim("merge " + dir.file("any.h5") + " -o " + out), "not a regular file");
+  }
+  struct stat st;
+  ASSERT_EQ(stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  EXPECT_TRUE(std::filesystem::is_fifo(dir.file("fifo")));
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.file("link.h5")));
+  EXPECT_EQ(std::ifstream(dir.file("target.h5")).rdbuf()->sgetc(), 'k');
+
+  expect_refused(dicesim("run " + config + " -o " + config), "refusing to overwrite it");
+  EXPECT_EQ(json::parse(std::ifstream(config)), json::parse(kConfig));
+}
+
+TEST(Commands, ALockedOutputIsRefused) {
+  TempDir dir;
+  const std::string out = dir.file("out.h5");
+  {
+    const OutputLock first(out, {});
+    EXPECT_TRUE(std::filesystem::exists(out + ".lock"));
+    EXPECT_THROW(OutputLock(out, {}), InputError);
+  }
+  EXPECT_FALSE(std::filesystem::exists(out + ".lock"));  // released and removed
+  const OutputLock again(out, {});
+
+  // Two processes: the second run on the same output is refused while the first plays.
+  const std::string config = dir.write("run.json", kConfig);
+  const std::string shared = dir.file("shared.h5");
+  const Child first({"run", config, "-o", shared, "--games", "1e14", "--quiet"}, dir.file("first.log"));
+  ASSERT_TRUE(first.wait_for([&] { return std::filesystem::exists(shared + ".lock"); }));
+  expect_refused(dicesim("run " + config + " -o " + shared + " --games 1000"), "another dicesim is writing");
+  const int status = first.signal_and_wait(SIGINT);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), kExitInterrupted);
+  EXPECT_EQ(h5::Reader(shared).int_attribute("/", "complete"), 0);
+  EXPECT_FALSE(std::filesystem::exists(shared + ".lock"));
+}
+
+TEST(Commands, ASignalDuringTheExactPhaseWritesTheSimulationAndExits130) {
+  TempDir dir;
+  const std::string config = dir.write("run.json", kConfig);
+  const std::string out = dir.file("check.h5");
+  const Child child({"check", config, "-o", out, "--quiet", "--test-pause-at", "exact"}, dir.file("log"));
+  ASSERT_TRUE(child.wait_for_log("paused at exact"));
+  const int status = child.signal_and_wait(SIGINT);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), kExitInterrupted);
+  const h5::Reader r(out);
+  EXPECT_EQ(r.int_attribute("/", "complete"), 1);  // the whole simulation
+  EXPECT_EQ(r.int_attribute("/", "exact_skipped"), 1);
+  EXPECT_FALSE(r.exists("/checks"));
+  EXPECT_EQ(r.int_attribute("/distributions/dv(2,2)", "games"), 300000);
+}
+
+TEST(Commands, ASignalDuringSetupWritesWhatWasPlayedAndExits130) {
+  TempDir dir;
+  const std::string config = dir.write("run.json", kConfig);
+  const std::string out = dir.file("run.h5");
+  const Child child({"run", config, "-o", out, "--quiet", "--test-pause-at", "setup"}, dir.file("log"));
+  ASSERT_TRUE(child.wait_for_log("paused at setup"));
+  const int status = child.signal_and_wait(SIGTERM);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), kExitInterrupted);
+  const h5::Reader r(out);
+  EXPECT_EQ(r.int_attribute("/", "complete"), 0);
+  EXPECT_EQ(r.int_attribute("/distributions/dv(2,2)", "games"), 0);
+}
+
+TEST(Commands, AConfigMustBeAReadableRegularFileOfAtMostTheLimit) {
+  TempDir dir;
+  ASSERT_EQ(mkfifo(dir.file("fifo").c_str(), 0600), 0);
+  std::filesystem::create_symlink(dir.file("loop"), dir.file("loop"));
+  dir.write("huge.json", std::string(kMaxJsonFileBytes + 1, ' '));
+  const std::pair<std::string, std::string> cases[] = {
+      {"/dev/zero", "is not a regular file"},
+      {dir.file("fifo"), "is not a regular file"},
+      {dir.path().string(), "is a directory"},
+      {dir.file("missing.json"), "cannot read the file (No such file or directory)"},
+      {dir.file("loop"), "cannot read the file (Too many levels of symbolic links)"},
+      {dir.file("huge.json"), "larger than the 4 MiB"}};
+  for (const auto& [file, says] : cases) {
+    const auto result = testing::run_shell("timeout 20 " + std::string(DICESIM_BINARY) + " run " + file);
+    expect_refused(result, file + ": " + says);
+  }
+  if (geteuid() != 0) {  // root reads anything
+    const std::string locked = dir.write("locked.json", kConfig);
+    std::filesystem::permissions(locked, std::filesystem::perms::none);
+    expect_refused(dicesim("run " + locked), "cannot read the file (Permission denied)");
+  }
+}
+
+TEST(Commands, AnEmptyOptionValueIsRefused) {
+  TempDir dir;
+  const std::string config = dir.write("run.json", kConfig);
+  ASSERT_EQ(dicesim("run " + config + " -o " + dir.file("saved.h5") + " --quiet").exit_code, 0);
+  const std::vector<std::int64_t> saved = h5::Reader(dir.file("saved.h5")).int64s("/engine/counters");
+  for (const char* option : {"--resume", "--games", "--seed", "-o", "--shard"})
+    for (const char* command : {"run", "check"})
+      expect_refused(dicesim(std::string(command) + " " + config + " " + option + " ''"), "empty");
+  expect_refused(dicesim("run ''"), "empty");
+  expect_refused(dicesim("merge " + dir.file("saved.h5") + " -o ''"), "empty");
+  expect_refused(dicesim("solve sixers --config ''"), "empty");
+  expect_refused(dicesim("solve tenk --rules ''"), "--rules:");  // refused by its list of presets
+  expect_refused(dicesim("solve pig --config ''"), "empty");
+  EXPECT_EQ(h5::Reader(dir.file("saved.h5")).int64s("/engine/counters"), saved);
+}
+
+TEST(Commands, AConfigNameWithControlCharactersIsRefusedBeforeAnythingIsCreated) {
+  TempDir dir;
+  for (const char* name : {R"("a\u0000b")", R"("a\nb")", R"("a\u007fb")", R"("a\u0085b")"}) {
+    dir.write("named.json", config_with("name", name));
+    expect_refused(dicesim("run named.json --games 1000 --quiet", dir.path().string()), "/name: a name must be");
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "results")) << name;
+  }
+}
+
+TEST(Commands, AnOverlongOutputNameIsBadInput) {
+  TempDir dir;
+  dir.write("long.json", config_with("name", "\"" + std::string(300, 'x') + "\""));
+  expect_refused(dicesim("run long.json --games 1000 --quiet", dir.path().string()), "File name too long");
+  expect_refused(dicesim("run long.json --games 1000 -o " + std::string(300, 'y') + ".h5", dir.path().string()),
+                 "File name too long");
+}
+
+TEST(Commands, NegativeNumbersOfSolveCommandsAreRefused) {
+  expect_refused(dicesim("solve sixers --z-games -5"), "--z-games");
+  expect_refused(dicesim("solve sixers --z-games ' -5'"), "--z-games");
+}
+
+TEST(Commands, TheThreadsRecordedAreTheThreadsUsed) {
+  TempDir dir;
+  const std::string config = dir.write("run.json", kConfig);
+  const auto result = testing::run_shell(std::string(DICESIM_BINARY) + " run " + config + " -o " + dir.file("t.h5") +
+                                         " --threads 1000 --quiet 2>" + dir.file("stderr"));
+  ASSERT_EQ(result.exit_code, 0) << result.out;
+  const std::int64_t threads = h5::Reader(dir.file("t.h5")).int_attribute("/", "threads");
+  EXPECT_GE(threads, 1);
+  EXPECT_LE(threads, available_cpus());
+  EXPECT_NE(result.out.find(", " + std::to_string(threads) + " threads)"), std::string::npos) << result.out;
+  EXPECT_EQ(std::filesystem::file_size(dir.file("stderr")), 0u);  // --quiet is quiet
+}
+
+TEST(Commands, AMergeOfTheFirstShardsResumesToThePlainRunsFile) {
+  TempDir dir;
+  const std::string config = dir.write("run.json", kConfig);
+  ASSERT_EQ(dicesim("run " + config + " -o " + dir.file("plain.h5") + " --quiet").exit_code, 0);
+  for (int k = 1; k <= 3; ++k) {
+    const std::string shard = std::to_string(k) + "/3";
+    ASSERT_EQ(
+        dicesim("run " + config + " --shard " + shard + " -o " + dir.file("s" + std::to_string(k) + ".h5") + " --quiet")
+            .exit_code,
+        0);
+  }
+  ASSERT_EQ(dicesim("merge " + dir.file("s1.h5") + " " + dir.file("s2.h5") + " -o " + dir.file("first.h5")).exit_code,
+            0);
+  const auto resumed = dicesim("run " + config + " --resume " + dir.file("first.h5") + " --quiet");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out;
+  EXPECT_EQ(result_data(dir.file("first.h5")), result_data(dir.file("plain.h5")));
+
+  // The last two shards do not start at the first block: the true reason.
+  ASSERT_EQ(dicesim("merge " + dir.file("s2.h5") + " " + dir.file("s3.h5") + " -o " + dir.file("last.h5")).exit_code,
+            0);
+  expect_refused(dicesim("run " + config + " --resume " + dir.file("last.h5")), "which do not start at block 0");
+}
+
+TEST(Commands, IntegersAreWrittenAsIntegers) {
+  TempDir dir;
+  expect_refused(dicesim("run " + dir.write("a.json", config_with("seed", "2.0"))), "/seed: expected an integer");
+  expect_refused(dicesim("run " + dir.write("b.json", config_with("games", "2.0"))), "/games: expected an integer");
+  // 1e3 is an integer; -0 is 0.
+  ASSERT_EQ(dicesim("run " + dir.write("c.json", config_with("games", "1e3")) + " -o " + dir.file("c.h5") + " --quiet")
+                .exit_code,
+            0);
+  EXPECT_EQ(h5::Reader(dir.file("c.h5")).int_attribute("/", "games"), 1000);
+  ASSERT_EQ(dicesim("run " + dir.write("d.json", config_with("seed", "-0")) + " -o " + dir.file("d.h5") + " --quiet")
+                .exit_code,
+            0);
+  EXPECT_EQ(h5::Reader(dir.file("d.h5")).int_attribute("/", "seed"), 0);
+}
+
+TEST(Commands, SmallerInputDefects) {
+  TempDir dir;
+  const std::string config = dir.write("run.json", kConfig);
+  for (const char* seconds : {"nan", "0", "-1", "inf"}) {
+    const auto result = dicesim("run " + config + " --checkpoint-every " + seconds);
+    expect_refused(result, "--checkpoint-every: expected a positive number of seconds");
+    EXPECT_LT(result.out.size(), 100u) << result.out;
+  }
+  for (const char* name : {"x\x7f", "x\xc2\x85", "x\xc2\x9f"}) {
+    json bad = json::parse(kConfig);
+    bad["strategies"][0]["name"] = name;
+    bad["contests"] = {{"distributions", true}};
+    expect_refused(dicesim("run " + dir.write("bad.json", bad.dump())), "/strategies/0/name: a strategy name");
+  }
+  expect_refused(dicesim("merge " + dir.file("missing.h5") + " -o " + dir.file("m.h5")),
+                 "missing.h5: cannot read the results file (No such file or directory)");
+  expect_refused(dicesim("solve sixers --config " + testing::source_path("configs/pig_one_die.json")),
+                 "/game: this is a pig config; use solve pig");
+}
+
+}  // namespace
+}  // namespace dicesim
