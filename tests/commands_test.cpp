@@ -88,31 +88,39 @@ class Child {
       _exit(99);
     }
   }
-  // Waits (up to a minute) until the log or a file shows `what`.
-  bool wait_for(const std::function<bool()>& ready) const {
-    for (int i = 0; i < 6000; ++i) {
+  ~Child() {  // a test that failed half-way leaves no process behind
+    if (running_) signal_and_wait(SIGKILL);
+  }
+  // Waits (up to a minute) until ready() holds; false if it never does or the process ended.
+  bool wait_for(const std::function<bool()>& ready) {
+    for (int i = 0; i < 6000 && running_; ++i) {
       if (ready()) return true;
+      running_ = waitpid(pid_, &status_, WNOHANG) == 0;
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     return false;
   }
-  bool wait_for_log(const std::string& text) const {
+  bool wait_for_log(const std::string& text) {
     return wait_for([&] {
       std::ifstream in(log_);
       const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       return log.find(text) != std::string::npos;
     });
   }
-  int signal_and_wait(int signal) const {
-    kill(pid_, signal);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    return status;
+  int signal_and_wait(int signal) {
+    if (running_) {
+      kill(pid_, signal);
+      waitpid(pid_, &status_, 0);
+      running_ = false;
+    }
+    return status_;
   }
 
  private:
   std::string log_;
   pid_t pid_;
+  bool running_ = true;
+  int status_ = 0;
 };
 
 TEST(Commands, RunAndMergeCalledFromTheLibraryGiveTheBinarysFile) {
@@ -176,7 +184,7 @@ TEST(Commands, ALockedOutputIsRefused) {
   // Two processes: the second run on the same output is refused while the first plays.
   const std::string config = dir.write("run.json", kConfig);
   const std::string shared = dir.file("shared.h5");
-  const Child first({"run", config, "-o", shared, "--games", "1e14", "--quiet"}, dir.file("first.log"));
+  Child first({"run", config, "-o", shared, "--games", "1e14", "--quiet"}, dir.file("first.log"));
   ASSERT_TRUE(first.wait_for([&] { return std::filesystem::exists(shared + ".lock"); }));
   expect_refused(dicesim("run " + config + " -o " + shared + " --games 1000"), "another dicesim is writing");
   const int status = first.signal_and_wait(SIGINT);
@@ -190,7 +198,7 @@ TEST(Commands, ASignalDuringTheExactPhaseWritesTheSimulationAndExits130) {
   TempDir dir;
   const std::string config = dir.write("run.json", kConfig);
   const std::string out = dir.file("check.h5");
-  const Child child({"check", config, "-o", out, "--quiet", "--test-pause-at", "exact"}, dir.file("log"));
+  Child child({"check", config, "-o", out, "--quiet", "--test-pause-at", "exact"}, dir.file("log"));
   ASSERT_TRUE(child.wait_for_log("paused at exact"));
   const int status = child.signal_and_wait(SIGINT);
   ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
@@ -206,7 +214,7 @@ TEST(Commands, ASignalDuringSetupWritesWhatWasPlayedAndExits130) {
   TempDir dir;
   const std::string config = dir.write("run.json", kConfig);
   const std::string out = dir.file("run.h5");
-  const Child child({"run", config, "-o", out, "--quiet", "--test-pause-at", "setup"}, dir.file("log"));
+  Child child({"run", config, "-o", out, "--quiet", "--test-pause-at", "setup"}, dir.file("log"));
   ASSERT_TRUE(child.wait_for_log("paused at setup"));
   const int status = child.signal_and_wait(SIGTERM);
   ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
@@ -246,7 +254,7 @@ TEST(Commands, AnEmptyOptionValueIsRefused) {
   const std::vector<std::int64_t> saved = h5::Reader(dir.file("saved.h5")).int64s("/engine/counters");
   for (const char* option : {"--resume", "--games", "--seed", "-o", "--shard"})
     for (const char* command : {"run", "check"})
-      expect_refused(dicesim(std::string(command) + " " + config + " " + option + " ''"), "empty");
+      expect_refused(dicesim(std::string(command) + " " + config + " " + option + " ''", dir.path().string()), "empty");
   expect_refused(dicesim("run ''"), "empty");
   expect_refused(dicesim("merge " + dir.file("saved.h5") + " -o ''"), "empty");
   expect_refused(dicesim("solve sixers --config ''"), "empty");
@@ -313,11 +321,16 @@ TEST(Commands, AMergeOfTheFirstShardsResumesToThePlainRunsFile) {
   expect_refused(dicesim("run " + config + " --resume " + dir.file("last.h5")), "which do not start at block 0");
 }
 
-TEST(Commands, IntegersAreWrittenAsIntegers) {
+TEST(Commands, TwoPointZeroIsNoSeedOrGameCount) {
   TempDir dir;
-  expect_refused(dicesim("run " + dir.write("a.json", config_with("seed", "2.0"))), "/seed: expected an integer");
-  expect_refused(dicesim("run " + dir.write("b.json", config_with("games", "2.0"))), "/games: expected an integer");
-  // 1e3 is an integer; -0 is 0.
+  expect_refused(dicesim("run " + dir.write("a.json", config_with("seed", "2.0")), dir.path().string()),
+                 "/seed: expected an integer");
+  expect_refused(dicesim("run " + dir.write("b.json", config_with("games", "2.0")), dir.path().string()),
+                 "/games: expected an integer");
+}
+
+TEST(Commands, AnExponentIntegerIsAnIntegerAndMinusZeroIsZero) {
+  TempDir dir;
   ASSERT_EQ(dicesim("run " + dir.write("c.json", config_with("games", "1e3")) + " -o " + dir.file("c.h5") + " --quiet")
                 .exit_code,
             0);
@@ -328,22 +341,34 @@ TEST(Commands, IntegersAreWrittenAsIntegers) {
   EXPECT_EQ(h5::Reader(dir.file("d.h5")).int_attribute("/", "seed"), 0);
 }
 
-TEST(Commands, SmallerInputDefects) {
+TEST(Commands, CheckpointEveryNeedsAPositiveFiniteNumber) {
   TempDir dir;
   const std::string config = dir.write("run.json", kConfig);
   for (const char* seconds : {"nan", "0", "-1", "inf"}) {
-    const auto result = dicesim("run " + config + " --checkpoint-every " + seconds);
+    const auto result = dicesim("run " + config + " --checkpoint-every " + seconds, dir.path().string());
     expect_refused(result, "--checkpoint-every: expected a positive number of seconds");
     EXPECT_LT(result.out.size(), 100u) << result.out;
   }
+}
+
+TEST(Commands, DelAndC1ControlsInAStrategyNameAreRefused) {
+  TempDir dir;
   for (const char* name : {"x\x7f", "x\xc2\x85", "x\xc2\x9f"}) {
     json bad = json::parse(kConfig);
     bad["strategies"][0]["name"] = name;
     bad["contests"] = {{"distributions", true}};
-    expect_refused(dicesim("run " + dir.write("bad.json", bad.dump())), "/strategies/0/name: a strategy name");
+    expect_refused(dicesim("run " + dir.write("bad.json", bad.dump()), dir.path().string()),
+                   "/strategies/0/name: a strategy name");
   }
+}
+
+TEST(Commands, AMissingMergeInputIsSaidToBeMissing) {
+  TempDir dir;
   expect_refused(dicesim("merge " + dir.file("missing.h5") + " -o " + dir.file("m.h5")),
                  "missing.h5: cannot read the results file (No such file or directory)");
+}
+
+TEST(Commands, SolveNamesTheGameOfAnotherGamesConfig) {
   expect_refused(dicesim("solve sixers --config " + testing::source_path("configs/pig_one_die.json")),
                  "/game: this is a pig config; use solve pig");
 }
