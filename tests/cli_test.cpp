@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "exit_codes.h"
 #include "games/sixers/sixers.h"
 #include "games/sixers/sixers_exact.h"
 #include "h5.h"
@@ -127,13 +128,13 @@ TEST(Cli, BadConfigIsOneLineExitTwoAndNoFile) {
   bad["strategies"][1]["per_roll"][0] = "two";
   const std::string config = dir.write("bad.json", bad.dump(2));
   const auto result = dicesim("run " + config + " -o " + dir.file("out.h5"));
-  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.exit_code, kExitBadInput);
   EXPECT_EQ(result.out, config + ": /strategies/1/per_roll/0: expected an integer from 0 to 36, got \"two\"\n");
   EXPECT_FALSE(std::filesystem::exists(dir.file("out.h5")));
 
   const std::string broken = dir.write("broken.json", "{\"game\": \"sixers\",\n \"seed\": }");
   const auto malformed = dicesim("run " + broken + " -o " + dir.file("out.h5"));
-  EXPECT_EQ(malformed.exit_code, 2);
+  EXPECT_EQ(malformed.exit_code, kExitBadInput);
   EXPECT_EQ(malformed.out.rfind(broken + ":2:10: malformed JSON", 0), 0u) << malformed.out;
 }
 
@@ -144,7 +145,7 @@ TEST(Cli, UnwritableOutputIsRefusedBeforePlaying) {
   // A missing directory, and a "directory" that is a file (root may write anywhere else).
   for (const std::string& out : {dir.file("missing/dir/out.h5"), dir.file("plain-file/out.h5")}) {
     const auto result = dicesim("run " + config + " -o " + out);
-    EXPECT_EQ(result.exit_code, 2) << out;
+    EXPECT_EQ(result.exit_code, kExitBadInput) << out;
     EXPECT_NE(result.out.find("cannot write the results file"), std::string::npos) << result.out;
   }
 }
@@ -154,21 +155,21 @@ TEST(Cli, ADirectoryAsOutputIsRefusedBeforePlaying) {
   const std::string config = dir.write("small.json", kConfig);
   std::filesystem::create_directories(dir.file("out.h5"));
   const auto result = dicesim("run " + config + " -o " + dir.file("out.h5"));
-  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.exit_code, kExitBadInput);
   EXPECT_EQ(result.out, dir.file("out.h5") + ": is a directory, not a results file\n");
 }
 
 TEST(Cli, BadUsageExitsTwo) {
   TempDir dir;
   const std::string config = dir.write("small.json", kConfig);
-  EXPECT_EQ(dicesim("run " + config + " --seed -1").exit_code, 2);
-  EXPECT_EQ(dicesim("run " + config + " --seed 18446744073709551616").exit_code, 2);
-  EXPECT_EQ(dicesim("run " + config + " --games ten").exit_code, 2);
-  EXPECT_EQ(dicesim("run " + config + " --games 0").exit_code, 2);
-  EXPECT_EQ(dicesim("run " + config + " --games 1e16").exit_code, 2);
-  EXPECT_EQ(dicesim("run " + config + " --no-such-flag").exit_code, 2);
-  EXPECT_EQ(dicesim("frobnicate").exit_code, 2);
-  EXPECT_EQ(dicesim("").exit_code, 2);
+  EXPECT_EQ(dicesim("run " + config + " --seed -1").exit_code, kExitBadInput);
+  EXPECT_EQ(dicesim("run " + config + " --seed 18446744073709551616").exit_code, kExitBadInput);
+  EXPECT_EQ(dicesim("run " + config + " --games ten").exit_code, kExitBadInput);
+  EXPECT_EQ(dicesim("run " + config + " --games 0").exit_code, kExitBadInput);
+  EXPECT_EQ(dicesim("run " + config + " --games 1e16").exit_code, kExitBadInput);
+  EXPECT_EQ(dicesim("run " + config + " --no-such-flag").exit_code, kExitBadInput);
+  EXPECT_EQ(dicesim("frobnicate").exit_code, kExitBadInput);
+  EXPECT_EQ(dicesim("").exit_code, kExitBadInput);
 }
 
 TEST(Cli, HelpVersionAndList) {
@@ -196,7 +197,7 @@ TEST(Cli, SolvePrintsTheSolversNumbers) {
   EXPECT_NE(result.out.find("dv(2)"), std::string::npos);
   EXPECT_EQ(dicesim("solve sixers --dice 2").exit_code, 0);  // more rolls than dice is fine
   const auto bad = dicesim("solve sixers 'dv(9,9)'");
-  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.exit_code, kExitBadInput);
   EXPECT_NE(bad.out.find("/strategies/0/per_roll"), std::string::npos) << bad.out;
 }
 
@@ -219,7 +220,7 @@ TEST(Cli, CtrlCWritesWhatWasPlayedMarkedIncomplete) {
   int status = 0;
   waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_EQ(WEXITSTATUS(status), kExitInterrupted);
   h5::Reader r(out);
   EXPECT_EQ(r.int_attribute("/", "complete"), 0);
   const std::int64_t played = r.int_attribute("/distributions/dv(2,2)", "games");

@@ -10,6 +10,7 @@
 #include <random>
 #include <thread>
 
+#include "exit_codes.h"
 #include "h5.h"
 #include "test_util.h"
 
@@ -94,15 +95,15 @@ TEST_F(Cluster, MismatchedMergesAreRefused) {
   ASSERT_EQ(dicesim("run " + config + " --shard 2/2 --seed 6 -o " + dir.file("b.h5") + " --quiet").exit_code, 0);
   ASSERT_EQ(dicesim("run " + config + " --shard 1/3 -o " + dir.file("c.h5") + " --quiet").exit_code, 0);
   const auto seed = dicesim("merge " + dir.file("a.h5") + " " + dir.file("b.h5") + " -o " + dir.file("x.h5"));
-  EXPECT_EQ(seed.exit_code, 2);
+  EXPECT_EQ(seed.exit_code, kExitBadInput);
   EXPECT_NE(seed.out.find("not from the same run"), std::string::npos) << seed.out;
   const auto overlap = dicesim("merge " + dir.file("a.h5") + " " + dir.file("c.h5") + " -o " + dir.file("x.h5"));
-  EXPECT_EQ(overlap.exit_code, 2);
+  EXPECT_EQ(overlap.exit_code, kExitBadInput);
   EXPECT_NE(overlap.out.find("overlaps"), std::string::npos) << overlap.out;
   EXPECT_FALSE(std::filesystem::exists(dir.file("x.h5")));
-  EXPECT_EQ(dicesim("run " + config + " --shard 4/3").exit_code, 2);
-  EXPECT_EQ(dicesim("run " + config + " --shard 0/3").exit_code, 2);
-  EXPECT_EQ(dicesim("run " + config + " --shard two").exit_code, 2);
+  EXPECT_EQ(dicesim("run " + config + " --shard 4/3").exit_code, kExitBadInput);
+  EXPECT_EQ(dicesim("run " + config + " --shard 0/3").exit_code, kExitBadInput);
+  EXPECT_EQ(dicesim("run " + config + " --shard two").exit_code, kExitBadInput);
 }
 
 // Starts a run in the background; returns its pid.
@@ -185,10 +186,10 @@ TEST_F(Cluster, MpiErrorsEndEveryRank) {
 TEST_F(Cluster, ResumeRefusesAnotherRunsFile) {
   ASSERT_EQ(dicesim("run " + config + " --shard 1/2 -o " + dir.file("a.h5") + " --quiet").exit_code, 0);
   const auto seed = dicesim("run " + config + " --seed 9 --resume " + dir.file("a.h5"));
-  EXPECT_EQ(seed.exit_code, 2);
+  EXPECT_EQ(seed.exit_code, kExitBadInput);
   EXPECT_NE(seed.out.find("another config, seed or game count"), std::string::npos) << seed.out;
   const auto shard = dicesim("run " + config + " --shard 2/2 --resume " + dir.file("a.h5"));
-  EXPECT_EQ(shard.exit_code, 2);
+  EXPECT_EQ(shard.exit_code, kExitBadInput);
   // A finished shard resumes to itself: nothing left to play.
   const auto done = dicesim("run " + config + " --resume " + dir.file("a.h5") + " --quiet");
   EXPECT_EQ(done.exit_code, 0) << done.out;
@@ -246,10 +247,10 @@ TEST_F(Cluster, DamagedResultsFilesAreRefusedNeverACrash) {
                                                        {"array.h5", "not a single value"}};
   for (const auto& [name, message] : cases) {
     const auto merged = dicesim("merge " + dir.file(name) + " " + good + " -o " + dir.file("m.h5"));
-    EXPECT_EQ(merged.exit_code, 2) << name << ": " << merged.out;
+    EXPECT_EQ(merged.exit_code, kExitBadInput) << name << ": " << merged.out;
     EXPECT_NE(merged.out.find(message), std::string::npos) << name << ": " << merged.out;
     const auto resumed = dicesim("run " + config + " --resume " + dir.file(name) + " -o " + dir.file("r.h5"));
-    EXPECT_EQ(resumed.exit_code, 2) << name << ": " << resumed.out;
+    EXPECT_EQ(resumed.exit_code, kExitBadInput) << name << ": " << resumed.out;
     EXPECT_NE(resumed.out.find(message), std::string::npos) << name << ": " << resumed.out;
   }
   EXPECT_FALSE(std::filesystem::exists(dir.file("m.h5")));
@@ -261,7 +262,7 @@ TEST_F(Cluster, AFullDiskLeavesNoFileAndTheLastCheckpointIntact) {
   const std::string fresh = dir.file("fresh.h5");
   const auto full = testing::run_shell("ulimit -f 8 && " + std::string(DICESIM_BINARY) + " run " + config + " -o " +
                                        fresh + " --quiet");
-  EXPECT_EQ(full.exit_code, 3) << full.out;  // a clear error, not a crash
+  EXPECT_EQ(full.exit_code, kExitInternal) << full.out;  // a clear error, not a crash
   EXPECT_NE(full.out.find(fresh + ": cannot write the results file: writing failed: File too large"), std::string::npos)
       << full.out;
   EXPECT_FALSE(std::filesystem::exists(fresh));
@@ -277,7 +278,7 @@ TEST_F(Cluster, AFullDiskLeavesNoFileAndTheLastCheckpointIntact) {
   const auto before = result_data(checkpoint);
   const auto resumed = testing::run_shell("ulimit -f 8 && " + std::string(DICESIM_BINARY) + " run " + config +
                                           " --resume " + checkpoint + " --checkpoint-every 0.05 --quiet");
-  EXPECT_EQ(resumed.exit_code, 3) << resumed.out;
+  EXPECT_EQ(resumed.exit_code, kExitInternal) << resumed.out;
   EXPECT_EQ(result_data(checkpoint), before);
 }
 
@@ -288,14 +289,14 @@ TEST(Bias, ALoadedDieMakesCheckFail) {
   EXPECT_EQ(fair.exit_code, 0) << fair.out;
   const auto loaded =
       dicesim("check " + config + " --games 200000 -o " + dir.file("loaded.h5") + " --quiet --test-biased-die");
-  EXPECT_EQ(loaded.exit_code, 1) << loaded.out;
+  EXPECT_EQ(loaded.exit_code, kExitFailedCheck) << loaded.out;
   EXPECT_NE(loaded.out.find("DISAGREES"), std::string::npos);
 }
 
 TEST(Games, UpToTenToTheFifteenAndNoFurther) {
   TempDir dir;
   const std::string config = dir.write("run.json", kConfig);
-  EXPECT_EQ(dicesim("run " + config + " --games 1000000000000001 -o " + dir.file("x.h5")).exit_code, 2);
+  EXPECT_EQ(dicesim("run " + config + " --games 1000000000000001 -o " + dir.file("x.h5")).exit_code, kExitBadInput);
   // 10^15 is accepted: stop it at once and look at what it planned.
   const pid_t pid = start({"run", config, "--games", "1e15", "-o", dir.file("big.h5"), "--quiet"});
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
@@ -303,7 +304,7 @@ TEST(Games, UpToTenToTheFifteenAndNoFurther) {
   int status = 0;
   waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_EQ(WEXITSTATUS(status), kExitInterrupted);
   EXPECT_EQ(h5::Reader(dir.file("big.h5")).int_attribute("/", "games"), 1'000'000'000'000'000LL);
 }
 
