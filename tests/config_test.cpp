@@ -72,7 +72,8 @@ const BadCase kCases[] = {
     {"/contests/nway/0", R"J(["best"])J", "bad.json: /contests/nway/0: expected at least 2 elements"},
     {"/contests", R"J({"distributions": false})J",
      "bad.json: /contests: no contest to play (enable distributions, headtohead, ... )"},
-    {"/name", R"J("../x")J", "bad.json: /name: a name must be a plain file name (no slashes, not starting with a dot)"},
+    {"/name", R"J("../x")J",
+     "bad.json: /name: a name must be a plain file name (no slashes or control characters, not starting with a dot)"},
 };
 
 TEST(ConfigErrors, EachNamesTheFileAndTheJsonPath) {
@@ -138,8 +139,10 @@ TEST(ConfigErrors, AMissingFileIsReported) { EXPECT_THROW(load_run_config("/none
 
 TEST(Config, GamesAcceptsScientificNotationAndNameDefaultsToTheFileStem) {
   json config = json::parse(kBase);
-  config["games"] = 1e9;
-  const RunConfig loaded = load_run_config(config, "configs/my_run.json");
+  config["games"] = "@@";
+  std::string text = config.dump();
+  text.replace(text.find("\"@@\""), 4, "1e9");  // as written in a file
+  const RunConfig loaded = load_run_config(parse_json_text(text, "configs/my_run.json"), "configs/my_run.json");
   EXPECT_EQ(loaded.games, 1'000'000'000u);
   EXPECT_EQ(loaded.name, "my_run");
 }
