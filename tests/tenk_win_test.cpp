@@ -95,11 +95,26 @@ class BruteForce {
           }
     }
   }
-  // The answering seat's value of its last turn against a reached score.
-  double answer(int theirs, int score) {
-    if (rules_.exact_target) return chase_at(units_ - theirs, rules_.dice, kNoPending) / 2;
-    const int need = std::max(score - theirs + 1, minimum(theirs));
-    return need > cap_ ? 0 : chase_at(need, rules_.dice, kNoPending);
+  // The answering seat's value of its last turn against a reached score,
+  // from a fresh hand or (IV.5) taking over the position banked.
+  double answer(int theirs, int score, int t, const ThrowOption& o) {
+    const int need = rules_.exact_target ? units_ - theirs : std::max(score - theirs + 1, minimum(theirs));
+    const auto from = [&](int left, int dice, int pending) {
+      if (rules_.exact_target) return left > 0 ? chase_at(left, dice, pending) : 0.0;
+      return chase_at(std::clamp(left, 0, cap_), dice, pending);
+    };
+    double chance = from(need, rules_.dice, kNoPending);
+    if (rules_.continue_previous) chance = std::max(chance, from(need - t, handed_dice(o), handed_pending(o)));
+    return rules_.exact_target ? chance / 2 : chance;
+  }
+  int handed_dice(const ThrowOption& o) const { return o.hot ? rules_.dice : o.dice; }
+  int handed_pending(const ThrowOption& o) const { return o.hot ? kNoPending : o.pending; }
+  // The other seat's value of its turn after a bank (not reaching).
+  double next_turn(int seat, int theirs, int score, int t, const ThrowOption& o) {
+    double value = start_at(1 - seat, theirs, score);
+    if (rules_.continue_previous)
+      value = std::max(value, turn_at(1 - seat, theirs, score, std::min(t, cap_), handed_dice(o), handed_pending(o)));
+    return value;
   }
   double& start_at(int seat, int mine, int theirs) {
     return start_[(std::size_t(seat) * units_ + mine) * units_ + theirs];
@@ -114,11 +129,15 @@ class BruteForce {
     const bool may_bank =
         (rules_.exact_target && reached) || (t >= minimum(mine) && !(o.hot && rules_.no_stop_on_hot_dice));
     const bool answered = seat == 0 || rules_.last_turn;
-    const double go = t <= cap_ ? turn_at(seat, mine, theirs, t, o.dice, o.pending) : 0;
+    // Past the cap nothing depends on the total any more (a fresh answer
+    // to the score is negligible): the states at the cap stand for them.
+    const double go = turn_at(seat, mine, theirs, std::min(t, cap_), o.dice, o.pending);
     if (!may_bank) return go;
-    const double bank = !reached ? 1 - start_at(1 - seat, theirs, score) : answered ? 1 - answer(theirs, score) : 1;
+    const double bank = !reached   ? 1 - next_turn(seat, theirs, score, t, o)
+                        : answered ? 1 - answer(theirs, score, t, o)
+                                   : 1;
     if (reached && !answered) return bank;
-    return t <= cap_ ? std::max(bank, go) : bank;
+    return std::max(bank, go);
   }
   double sweep_all() {
     double change = 0;
@@ -194,6 +213,17 @@ TEST(TenkWin, HotDiceAndPartialSettingAsideAgreeWithValueIteration) {
   rules.no_stop_on_hot_dice = false;
   rules.partial_set_aside = true;
   expect_solver_matches_brute_force(rules, "IV.4");
+}
+
+TEST(TenkWin, TakingOverAgreesWithValueIteration) {
+  Rules rules = small_rules("seed000", 500);
+  rules.continue_previous = true;
+  expect_solver_matches_brute_force(rules, "IV.5");
+  rules.last_turn = true;
+  expect_solver_matches_brute_force(rules, "IV.5 and last_turn");
+  rules.last_turn = false;
+  rules.exact_target = true;
+  expect_solver_matches_brute_force(rules, "IV.5 and exact_target");
 }
 
 TEST(TenkWin, Seed003AgreesWithValueIteration) {

@@ -12,10 +12,12 @@
 //
 // Value = P(win) + P(tie) / 2, which is what the solver maximises; ties only
 // arise with an exact target (IV.3), when both reach it in the same round.
+// Under IV.5 a turn may start from the position the other seat banked.
 // The game's max_rounds cap is ignored (it ends games of ~1e-100 probability
 // under the shipped rules).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -50,11 +52,14 @@ std::vector<ThrowOutcomes> throw_outcomes(const Scoring& scoring);
 class ReachTable {
  public:
   ReachTable(const Rules& rules, const std::vector<ThrowOutcomes>& throws, int most, bool exact);
-  double fresh(int need) const { return at(need < 0 ? 0 : need, rules_.dice, kNoPending); }
+  double fresh(int need) const { return at(need, rules_.dice, kNoPending); }
+  // The same from `dice` in hand with a pending face (a taken-over position).
+  double at(int need, int dice, int pending) const {
+    return reach_[(std::size_t(std::clamp(need, 0, most_)) * 7 + dice) * 7 + pending];
+  }
   int most() const { return most_; }
 
  private:
-  double at(int need, int dice, int pending) const { return reach_[(std::size_t(need) * 7 + dice) * 7 + pending]; }
   Rules rules_;
   int most_;
   std::vector<double> reach_;
