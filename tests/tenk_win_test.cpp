@@ -7,6 +7,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "rng.h"
+#include "stats.h"
+#include "tenk_strategies.h"
+
 namespace dicesim::tenk {
 namespace {
 
@@ -228,6 +232,96 @@ TEST(TenkWin, TakingOverAgreesWithValueIteration) {
 
 TEST(TenkWin, Seed003AgreesWithValueIteration) {
   expect_solver_matches_brute_force(small_rules("seed003", 500), "seed003, 500");
+}
+
+}  // namespace
+}  // namespace dicesim::tenk
+
+namespace dicesim::tenk {
+namespace {
+
+Policy compile(const Scoring& scoring, const json& spec) {
+  Solutions solutions(scoring);
+  return compile_strategy(JsonNode(spec, "test"), scoring, solutions);
+}
+
+// The solved policy, evaluated as a fixed strategy against itself, gives
+// the solver's values; against every shipped family it does at least as
+// well as the game's value, in either seat.
+void expect_optimal_is_unbeaten(const Rules& rules, const std::string& what) {
+  const Scoring scoring(rules);
+  const WinSolution solved = solve_win(scoring);
+  const WinRule optimal(solved.policy);
+  const WinSolution self = evaluate_win(scoring, optimal, optimal);
+  for (int seat = 0; seat < 2; ++seat)
+    for (int mine = 0; mine < solved.units(); ++mine)
+      for (int theirs = 0; theirs < solved.units(); ++theirs) {
+        ASSERT_NEAR(self.at(seat, mine, theirs).win, solved.at(seat, mine, theirs).win, 1e-12) << what;
+        ASSERT_NEAR(self.at(seat, mine, theirs).tie, solved.at(seat, mine, theirs).tie, 1e-12) << what;
+      }
+  const double value = solved.at(0, 0, 0).utility();  // the first seat's
+  for (const json& spec :
+       {json{{"family", "critical_score"}}, json{{"family", "ev_heuristic"}}, json{{"family", "optimal_expected"}},
+        json{{"family", "bank_at"}, {"total", 350}}, json{{"family", "bank_at"}, {"total", 1000}}}) {
+    const Policy policy = compile(scoring, spec);
+    const PolicyRule fixed(rules, policy);
+    const WinSolution as_first = evaluate_win(scoring, optimal, fixed);
+    const WinSolution as_second = evaluate_win(scoring, fixed, optimal);
+    EXPECT_GE(as_first.at(0, 0, 0).utility(), value - 1e-12) << what << " " << spec.dump();
+    EXPECT_LE(as_second.at(0, 0, 0).utility(), value + 1e-12) << what << " " << spec.dump();
+    EXPECT_NEAR(as_first.first_wins() + as_first.second_wins() + as_first.tie(), 1.0, 1e-12);
+  }
+}
+
+// The exact odds of two compiled strategies are those of play_game, the
+// Monte Carlo's hot loop, at |z| < 5.
+void expect_odds_match_play(const Rules& rules, const json& first, const json& second, const std::string& what) {
+  const Scoring scoring(rules);
+  const Policy a = compile(scoring, first), b = compile(scoring, second);
+  const WinSolution exact = evaluate_win(scoring, PolicyRule(rules, a), PolicyRule(rules, b));
+  const Policy* seats[2] = {&a, &b};
+  Rng rng(12345);
+  constexpr std::uint64_t kGames = 40000;
+  std::uint64_t first_wins = 0, ties = 0;
+  for (std::uint64_t g = 0; g < kGames; ++g) {
+    GameResult r;
+    play_game(scoring, seats, 2, rng, r, [](int, int) {});
+    first_wins += r.place[0] == 1 && r.place[1] == 2;
+    ties += r.place[0] == 1 && r.place[1] == 1;
+  }
+  EXPECT_LT(std::abs(stats::rate_z(first_wins, kGames, exact.first_wins())), 5) << what;
+  if (exact.tie() > 0) {
+    EXPECT_LT(std::abs(stats::rate_z(ties, kGames, exact.tie())), 5) << what;
+  }
+}
+
+TEST(TenkWin, ExactOddsOfTwoStrategiesMatchPlay) {
+  const json ev{{"family", "ev_heuristic"}}, critical{{"family", "critical_score"}};
+  const json bank{{"family", "bank_at"}, {"total", 500}};
+  expect_odds_match_play(small_rules("seed000", 2000), ev, critical, "seed000");
+  expect_odds_match_play(small_rules("seed003", 2000), bank, ev, "seed003");
+  Rules rules = small_rules("seed000", 2000);
+  rules.continue_previous = true;
+  expect_odds_match_play(rules, ev, bank, "IV.5");
+  rules = small_rules("seed000", 2000);
+  rules.exact_target = true;
+  rules.last_turn = true;
+  expect_odds_match_play(rules, critical, bank, "exact target, last turn");
+  rules = small_rules("seed000", 2000);
+  rules.no_stop_on_hot_dice = true;
+  expect_odds_match_play(rules, bank, critical, "IV.1");
+}
+
+TEST(TenkWin, OptimalAgainstItselfIsTheValueAndUnbeatenByTheFamilies) {
+  expect_optimal_is_unbeaten(small_rules("seed000", 2000), "seed000");
+  expect_optimal_is_unbeaten(small_rules("seed003", 1500), "seed003");
+  Rules rules = small_rules("seed000", 1500);
+  rules.continue_previous = true;
+  expect_optimal_is_unbeaten(rules, "IV.5");
+  rules.continue_previous = false;
+  rules.exact_target = true;
+  rules.last_turn = true;
+  expect_optimal_is_unbeaten(rules, "exact target, last turn");
 }
 
 }  // namespace

@@ -90,22 +90,57 @@ ReachTable::ReachTable(const Rules& rules, const std::vector<ThrowOutcomes>& thr
   for (int need = 1; need <= most; ++need) sweep(need);
 }
 
+Landings::Landings(const Rules& rules) : full_dice_(rules.dice) {
+  index_.fill(-1);
+  for (int dice = 1; dice <= rules.dice; ++dice)
+    for (int pending = 0; pending < rules.pending_faces(); ++pending)
+      if (rules.reachable(dice, pending)) {
+        index_[dice * 7 + pending] = static_cast<int>(dp_.size());
+        dp_.push_back(dice * 7 + pending);
+      }
+  count_ = static_cast<int>(dp_.size()) + 1;  // the last: hot dice
+}
+
+WinPolicy::WinPolicy(const Rules& rules, int units)
+    : units_(units), kinds_(Landings(rules).count()), top_(std::size_t(2) * units * units), bank_offset_(top_.size()) {
+  if (!rules.continue_previous) return;
+  take_offset_.resize(top_.size());
+  for (std::size_t s = 0; s < take_offset_.size(); ++s) {
+    take_offset_[s] = size_;
+    size_ += std::size_t(s % units_) * (kinds_ - 1);  // totals 1..theirs
+  }
+  bits_.resize((size_ + 63) / 64);
+}
+
+void WinPolicy::set_top(int seat, int mine, int theirs, int top) {
+  const std::size_t s = state(seat, mine, theirs);
+  top_[s] = static_cast<std::uint32_t>(top);
+  bank_offset_[s] = size_;
+  size_ += std::size_t(top + 1) * kinds_;  // totals 1..top, then one row for all above
+  bits_.resize((size_ + 63) / 64);
+}
+
 WinSolution::WinSolution(const Rules& rules)
     : units_(rules.target / kPoint), values_(std::size_t(2) * units_ * units_) {}
+
+bool PolicyRule::banks(int, int mine, int, int t, int kind) const {
+  const int banked = mine * kPoint, total = t * kPoint;
+  if (banked + total >= rules_.target) return true;
+  return !policy_.throws(regime_of(rules_, banked), landings_.pending(kind), landings_.dice(kind), total);
+}
+
+bool PolicyRule::takes_over(int, int mine, int, const Handed& h, int) const {
+  return policy_.takes_over(regime_of(rules_, mine * kPoint), h.pending, h.dice, h.total * kPoint);
+}
 
 namespace {
 
 // A turn's value under a fixed policy, linear in what a bust hands over:
 // (win, tie) + bust * (the mover's win and tie after a bust).
-struct Handed {
-  int total = 0, dice = 0, pending = kNoPending;  // a banked position (IV.5)
-};
-
 struct Linear {
   double win = 0, tie = 0, bust = 0;
   double utility(double bust_utility) const { return win + tie / 2 + bust * bust_utility; }
   void add(double p, const Linear& v) { win += p * v.win, tie += p * v.tie, bust += p * v.bust; }
-  bool operator==(const Linear&) const = default;
 };
 
 // The values of decisions stay optimal while the bust value's utility
@@ -125,35 +160,41 @@ struct Stability {
   bool holds(double u) const { return u >= low && u <= high; }
 };
 
+// What a bust hands the mover: the other seat to move at the same scores.
+WinValue handed_over(const WinValue& other) { return {1 - other.win - other.tie, other.tie}; }
+WinValue apply(const Linear& l, const WinValue& on_bust) {
+  return {l.win + l.bust * on_bust.win, l.tie + l.bust * on_bust.tie};
+}
+
+// Solves (seats without a rule) or evaluates (seats with one) the game,
+// turn start by turn start from high score sums to low.
 class Solver {
  public:
-  explicit Solver(const Scoring& scoring)
-      : rules_(scoring.rules()), throws_(throw_outcomes(scoring)), solution_(rules_), units_(solution_.units()) {
+  Solver(const Scoring& scoring, const SeatRule* first, const SeatRule* second)
+      : rules_(scoring.rules()),
+        throws_(throw_outcomes(scoring)),
+        landings_(rules_),
+        solution_(rules_),
+        units_(solution_.units()),
+        seat_rule_{first, second} {
     if (rules_.target % kPoint != 0) throw std::invalid_argument("the target is not a multiple of 50");
-    index_states();
-    pads_ = !rules_.exact_target;
-    if (pads_) {
-      // How far padding can matter: a chase of more than reach_span_ units
-      // succeeds with a chance below kNegligible.
-      const ReachTable probe(rules_, throws_, units_ + 4000, false);
-      reach_span_ = probe.most();
-      for (int need = 1; need <= probe.most(); ++need)
-        if (probe.fresh(need) < kNegligible) {
-          reach_span_ = need;
-          break;
-        }
-    }
+    if (rules_.partial_set_aside && (first || second))
+      throw std::invalid_argument(
+          "the exact odds of fixed strategies under partial setting aside (IV.4) are not known");
+    index_throws();
+    if (!rules_.exact_target) reach_span_ = negligible_chase();
+    reach_ = std::make_unique<ReachTable>(rules_, throws_, units_ + reach_span_ + 2, rules_.exact_target);
+    stop_ = std::make_unique<ReachTable>(rules_, throws_, 0, false);
     if (rules_.continue_previous) {
       handed_offset_.resize(std::size_t(2) * units_ * units_);
       std::size_t next = 0;
       for (std::size_t state = 0; state < handed_offset_.size(); ++state) {
         handed_offset_[state] = next;
-        next += std::size_t(state % units_) * dps_.size();  // totals 1..theirs
+        next += std::size_t(state % units_) * landings_.states();  // totals 1..theirs
       }
       handed_values_.resize(next);
     }
-    reach_ = std::make_unique<ReachTable>(rules_, throws_, units_ + reach_span_ + 2, rules_.exact_target);
-    stop_ = std::make_unique<ReachTable>(rules_, throws_, 0, false);
+    if (!first || !second) solution_.policy = WinPolicy(rules_, units_);
   }
 
   WinSolution solve() {
@@ -165,33 +206,22 @@ class Solver {
   }
 
  private:
-  // Dense numbering of the (dice, pending) states a throw starts from, and of
-  // the ways a throw lands: (dice, pending) for the next throw, or hot dice
-  // (a full hand, which IV.1 forbids banking on).
-  void index_states() {
-    dp_of_.fill(-1);
-    for (int dice = 1; dice <= rules_.dice; ++dice)
-      for (int pending = 0; pending < rules_.pending_faces(); ++pending)
-        if (rules_.reachable(dice, pending)) {
-          dp_of_[dice * 7 + pending] = static_cast<int>(dps_.size());
-          dps_.push_back(dice * 7 + pending);
-        }
-    kinds_ = static_cast<int>(dps_.size()) + 1;  // the last: hot dice
-    full_hand_ = dp_of_[rules_.dice * 7 + kNoPending];
-    hot_kind_ = kinds_ - 1;
-    bust_.resize(dps_.size());
+  // The throws' outcomes flattened: per starting state its groups, per
+  // group its options as offsets into a landing row.
+  void index_throws() {
+    const int kinds = landings_.count();
     first_group_.assign(1, 0);
-    for (std::size_t s = 0; s < dps_.size(); ++s) {
-      const ThrowOutcomes& t = throws_[dps_[s]];
-      bust_[s] = t.bust;
+    for (int s = 0; s < landings_.states(); ++s) {
+      const ThrowOutcomes& t = throws_[landings_.dice(s) * 7 + landings_.pending(s)];
+      bust_.push_back(t.bust);
       fewest_busts_ = std::min(fewest_busts_, t.bust);
       for (const ThrowGroup& g : t.groups) {
         group_probability_.push_back(g.probability);
         first_option_.push_back(static_cast<int>(option_offset_.size()));
         for (int k = g.first; k < g.first + g.count; ++k) {
           const ThrowOption& o = t.options[k];
-          const int kind = o.hot ? hot_kind_ : dp_of_[o.dice * 7 + o.pending];
-          option_offset_.push_back(o.points * kinds_ + kind);
+          const int kind = landings_.of(o.dice, o.pending, o.hot);
+          option_offset_.push_back(o.points * kinds + kind);
           option_kind_.push_back(kind);
           most_points_ = std::max(most_points_, o.points);
         }
@@ -199,6 +229,15 @@ class Solver {
       first_group_.push_back(static_cast<int>(group_probability_.size()));
     }
     first_option_.push_back(static_cast<int>(option_offset_.size()));
+  }
+
+  // Units past which a fresh chase succeeds with a chance below kNegligible:
+  // how far padding can matter.
+  int negligible_chase() const {
+    const ReachTable probe(rules_, throws_, units_ + 4000, false);
+    for (int need = 1; need <= probe.most(); ++need)
+      if (probe.fresh(need) < kNegligible) return need;
+    return probe.most();
   }
 
   int bank_minimum(int banked) const { return units_up(rules_.bank_minimum_at(banked * kPoint)); }
@@ -209,138 +248,95 @@ class Solver {
   // The other seat answers a reached target in the same round: seat 0 always
   // (seat 1 plays after it), seat 1 only with last turns.
   bool answered(int seat) const { return seat == 0 || rules_.last_turn; }
-  // The chance that the other seat, at `theirs`, answers a reached score
-  // in its last turn: from a fresh hand, or (IV.5) taking over the banked
-  // position `handed` (total, dice, pending) where that does better.
-  double chase(int theirs, int score, const Handed& handed) const {
-    const int need = std::max(score - theirs + 1, bank_minimum(theirs));
-    double chance = reach_->fresh(need);
-    if (rules_.continue_previous)
-      chance = std::max(chance, reach_->at(need - handed.total, handed.dice, handed.pending));
-    return chance;
-  }
-  double exact_hit(int theirs, const Handed& handed) const {
-    const int need = units_ - theirs;
-    double chance = reach_->fresh(need);
-    if (rules_.continue_previous && need > handed.total)
-      chance = std::max(chance, reach_->at(need - handed.total, handed.dice, handed.pending));
-    return chance;
+  Handed handed(int t, int kind) const { return {t, landings_.dice(kind), landings_.pending(kind)}; }
+
+  // The chance that `seat`, at `theirs`, answers a reached score in its last
+  // turn: from a fresh hand, or (IV.5) taking over the banked position.
+  double chase(int seat, int theirs, int score, const Handed& h) const {
+    const int need = rules_.exact_target ? units_ - theirs : std::max(score - theirs + 1, bank_minimum(theirs));
+    const double fresh = reach_->fresh(need);
+    if (!rules_.continue_previous || (rules_.exact_target && need <= h.total)) return fresh;
+    const double taken = reach_->at(need - h.total, h.dice, h.pending);
+    const SeatRule* rule = seat_rule_[seat];
+    if (!rule || rule->answers_optimally()) return std::max(fresh, taken);
+    return rule->takes_over(seat, theirs, score, h, landings_.of(h.dice, h.pending, false)) ? taken : fresh;
   }
 
-  // The mover's (win, tie) after banking a final score `score` that reaches
-  // the target, the other seat at `theirs`.
-  Linear reached_value(int seat, int theirs, int score, const Handed& handed) const {
+  // The mover's (win, tie) after banking a final score that reaches the
+  // target, the other seat at `theirs`.
+  Linear reached_value(int seat, int theirs, int score, const Handed& h) const {
     if (!answered(seat)) return {1, 0, 0};
-    if (rules_.exact_target) {
-      const double hit = exact_hit(theirs, handed);
-      return {1 - hit, hit, 0};
-    }
-    return {1 - chase(theirs, score, handed), 0, 0};
+    const double answer = chase(1 - seat, theirs, score, h);
+    if (rules_.exact_target) return {1 - answer, answer, 0};  // an answer ties
+    return {1 - answer, 0, 0};
   }
 
-  // The mover's (win, tie) after banking `handed.total` more units, not
-  // reaching: the other seat's turn, which under IV.5 may take over.
-  Linear banked_value(int seat, int mine, int theirs, const Handed& handed) const {
-    const int score = mine + handed.total;
-    const WinValue& next =
-        rules_.continue_previous ? taken_over(1 - seat, theirs, score, handed) : solution_.at(1 - seat, theirs, score);
+  // The mover's (win, tie) after banking h.total more units, not reaching:
+  // the other seat's turn, which under IV.5 may take over.
+  Linear banked_value(int seat, int mine, int theirs, const Handed& h) const {
+    const int score = mine + h.total;
+    const WinValue& next = rules_.continue_previous ? handed_values_[handed_index(1 - seat, theirs, score, h)]
+                                                    : solution_.at(1 - seat, theirs, score);
     return {1 - next.win - next.tie, next.tie, 0};
   }
 
-  // IV.5: the value of a turn start of `seat` at (mine, theirs) handed a
-  // banked position: the better of a fresh hand and taking it over.
-  std::size_t handed_index(int seat, int mine, int theirs, const Handed& handed) const {
-    const std::size_t state = (std::size_t(seat) * units_ + mine) * units_ + theirs;
-    return handed_offset_[state] + std::size_t(handed.total - 1) * dps_.size() +
-           dp_of_[handed.dice * 7 + handed.pending];
-  }
-  const WinValue& taken_over(int seat, int mine, int theirs, const Handed& handed) const {
-    return handed_values_[handed_index(seat, mine, theirs, handed)];
-  }
-
-  // The highest turn total that needs a state of its own: above it every
-  // total has reached the target and banking (where allowed) is best.
-  int top_total(int seat, int mine, int theirs, double bust_utility, Stability& stability) const {
-    if (rules_.exact_target) return units_ - mine;  // passing the target busts
-    const int top = std::max(units_ - mine, bank_minimum(mine));
-    if (!answered(seat)) return top;
-    const int last = theirs + reach_span_;  // chasing past it is negligible
-    if (rules_.no_stop_on_hot_dice || rules_.continue_previous || fewest_busts_ <= 0) return std::max(top, last - mine);
-    // Padding from any state risks at least fewest_busts_ of dropping from
-    // the bank value to bust_utility and gains at most the chase chance:
-    // once that chance is below half the risk, banking is best.
-    const double bound = 0.5 * fewest_busts_ * (1 - bust_utility);
-    int score = std::max(units_, mine + top);
-    while (score < last && chase(theirs, score + 1, {}) > bound) ++score;
-    stability.high = std::min(stability.high, 1 - chase(theirs, score + 1, {}) / fewest_busts_);
-    return std::max(top, score - mine);
-  }
-
-  // The position a bank at total t hands over, by how the throw landed.
-  Handed handed(int t, int kind) const {
-    if (kind == hot_kind_) return {t, rules_.dice, kNoPending};
-    return {t, dps_[kind] / 7, dps_[kind] % 7};
-  }
   Linear bank_value(int seat, int mine, int theirs, int t, int kind) const {
     const int score = mine + t;
     return reached(score) ? reached_value(seat, theirs, score, handed(t, kind))
                           : banked_value(seat, mine, theirs, handed(t, kind));
   }
 
-  // Where a throw lands past the top total t: the target is reached and a
-  // fresh chase of the score is negligible, so values no longer depend on
-  // the total. Banking is best unless a bank is forbidden (hot dice under
-  // IV.1) or (IV.5) the position handed over matters: then a small
-  // fixed point over the dice in hand.
-  void land_above_top(int seat, int mine, int theirs, int t, bool first, double bust_utility, Stability& stability,
-                      Linear* row) {
-    if (rules_.exact_target) {
-      std::fill(row, row + kinds_, Linear{0, 0, 1});
-      return;
-    }
-    if (stationary() && !first) {  // the same as the row below
-      std::copy_n(row - kinds_, kinds_, row);
-      return;
-    }
-    for (int kind = 0; kind < kinds_; ++kind) row[kind] = bank_value(seat, mine, theirs, t, kind);
-    if (!stationary()) return;
-    const std::vector<Linear> bank(row, row + kinds_);
-    std::vector<Linear> go(dps_.size());
-    for (int sweep = 0; sweep < 10000; ++sweep) {
-      Stability last;
-      for (std::size_t s = 0; s < dps_.size(); ++s)
-        go[s] = throw_value(static_cast<int>(s), row, option_kind_.data(), bust_utility, last);
-      double change = 0;
-      for (int kind = 0; kind < kinds_; ++kind) {
-        const Linear before = row[kind];
-        choose(kind == hot_kind_ && rules_.no_stop_on_hot_dice, bank[kind], go[kind == hot_kind_ ? full_hand_ : kind],
-               bust_utility, last, row[kind]);
-        change = std::max(change, std::abs(row[kind].utility(bust_utility) - before.utility(bust_utility)));
-      }
-      if (change < 1e-16) {
-        stability.low = std::max(stability.low, last.low);
-        stability.high = std::min(stability.high, last.high);
-        return;
-      }
-    }
+  // IV.5: where the value of a turn start handed a position is kept.
+  std::size_t handed_index(int seat, int mine, int theirs, const Handed& h) const {
+    const std::size_t state = (std::size_t(seat) * units_ + mine) * units_ + theirs;
+    return handed_offset_[state] + std::size_t(h.total - 1) * landings_.states() +
+           landings_.of(h.dice, h.pending, false);
   }
 
-  // Banking (unless forbidden) against throwing on: the better into `out`.
-  static void choose(bool forbidden, const Linear& bank, const Linear& on, double bust_utility, Stability& stability,
-                     Linear& out) {
+  // The highest turn total that needs a state of its own: above it every
+  // total has reached the target and the decisions no longer depend on it.
+  int top_total(int seat, int mine, int theirs, double bust_utility, Stability& stability) const {
+    if (rules_.exact_target) return units_ - mine;  // passing the target busts
+    int least = std::max(units_ - mine, bank_minimum(mine));
+    if (!answered(seat)) return least;
+    const int last = theirs + reach_span_;  // a fresh chase past it is negligible
+    // Past the top the rows are copies of one (stationary) or bank values.
+    if (stationary()) least = std::max(least, last - mine);
+    if (seat_rule_[seat]) return seat_rule_[seat]->top(seat, mine, theirs, least);
+    if (stationary() || fewest_busts_ <= 0) return std::max(least, last - mine);
+    // Padding from any state risks at least fewest_busts_ of dropping from
+    // the bank value to bust_utility and gains at most the chase chance:
+    // once that chance is below half the risk, banking is best.
+    const double bound = 0.5 * fewest_busts_ * (1 - bust_utility);
+    const Handed none{};
+    int score = std::max(units_, mine + least);
+    while (score < last && chase(1 - seat, theirs, score + 1, none) > bound) ++score;
+    stability.high = std::min(stability.high, 1 - chase(1 - seat, theirs, score + 1, none) / fewest_busts_);
+    return std::max(least, score - mine);
+  }
+
+  // Banking (unless forbidden) against throwing on, into `out`; the
+  // decision is recorded for the seat's policy.
+  void choose(int seat, int mine, int theirs, int t, int kind, bool forbidden, const Linear& bank, const Linear& on,
+              double bust_utility, Stability& stability, Linear& out) {
+    bool banks;
     if (forbidden) {
-      out = on;
-    } else if (on.utility(bust_utility) > bank.utility(bust_utility)) {
-      out = on;
-      stability.keep(on, bank);
+      banks = false;
+    } else if (const SeatRule* rule = seat_rule_[seat]) {
+      banks = rule->banks(seat, mine, theirs, t, kind);
     } else {
-      out = bank;
-      stability.keep(bank, on);
+      banks = bank.utility(bust_utility) >= on.utility(bust_utility);
+      if (banks)
+        stability.keep(bank, on);
+      else
+        stability.keep(on, bank);
     }
+    out = banks ? bank : on;
+    decided_[seat][std::size_t(t - 1) * landings_.count() + kind] = banks;
   }
 
-  // The value of a throw from dense state s, its outcomes landing in `from`
-  // (a landing row shifted back by the throw's points).
+  // The value of a throw from state s, its outcomes landing in `from` (a
+  // landing row at the throw's total, offsets adding the points).
   Linear throw_value(int s, const Linear* from, const int* offsets, double bust_utility, Stability& stability) const {
     Linear value{0, 0, bust_[s]};
     for (int g = first_group_[s]; g < first_group_[s + 1]; ++g) {
@@ -363,56 +359,94 @@ class Solver {
   // Where a throw lands at total t <= top: banking, where allowed, against
   // throwing on.
   void land(int seat, int mine, int theirs, int t, const Linear* go, double bust_utility, Stability& stability,
-            Linear* row) const {
+            Linear* row) {
+    const int kinds = landings_.count();
     if (rules_.exact_target && mine + t > units_) {  // past an exact target: a bust (IV.5 rows only)
-      std::fill(row, row + kinds_, Linear{0, 0, 1});
+      std::fill(row, row + kinds, Linear{0, 0, 1});
       return;
     }
     const bool reach = reached(mine + t);
     const int minimum = bank_minimum(mine);
-    for (int kind = 0; kind < kinds_; ++kind) {
-      const bool hot = kind == hot_kind_;
-      const Linear& on = go[hot ? full_hand_ : kind];
+    for (int kind = 0; kind < kinds; ++kind) {
+      const bool hot = kind == landings_.hot();
+      const Linear& on = go[hot ? full_hand() : kind];
       const bool may_bank = (rules_.exact_target && reach) || (t >= minimum && !(hot && rules_.no_stop_on_hot_dice));
       if (!may_bank) {
         row[kind] = on;
+        decided_[seat][std::size_t(t - 1) * kinds + kind] = false;
         continue;
       }
       const Linear bank = bank_value(seat, mine, theirs, t, kind);
-      if (reach && !answered(seat))
-        row[kind] = bank;
-      else
-        choose(false, bank, on, bust_utility, stability, row[kind]);
+      const bool must = reach && !answered(seat);  // reaching wins at once
+      choose(seat, mine, theirs, t, kind, false, bank, must ? bank : on, bust_utility, stability, row[kind]);
     }
   }
+
+  // Where a throw lands past the top total t: the target is reached and a
+  // fresh chase of the score is negligible, so values no longer depend on
+  // the total. Banking is best unless a bank is forbidden (hot dice under
+  // IV.1) or (IV.5) the position handed over matters: then a small fixed
+  // point over the dice in hand.
+  void land_above_top(int seat, int mine, int theirs, int t, bool first, double bust_utility, Stability& stability,
+                      Linear* row) {
+    const int kinds = landings_.count();
+    if (rules_.exact_target) {
+      std::fill(row, row + kinds, Linear{0, 0, 1});
+      return;
+    }
+    if (stationary() && !first) {  // the same as the row below
+      std::copy_n(row - kinds, kinds, row);
+      return;
+    }
+    for (int kind = 0; kind < kinds; ++kind) row[kind] = bank_value(seat, mine, theirs, t, kind);
+    if (first) std::fill_n(&decided_[seat][std::size_t(t - 1) * kinds], kinds, true);
+    if (!stationary()) return;
+    const std::vector<Linear> bank(row, row + kinds);
+    std::vector<Linear> go(landings_.states());
+    for (int sweep = 0; sweep < 10000; ++sweep) {
+      Stability last;
+      for (int s = 0; s < landings_.states(); ++s) go[s] = throw_value(s, row, option_kind_.data(), bust_utility, last);
+      double change = 0;
+      for (int kind = 0; kind < kinds; ++kind) {
+        const bool hot = kind == landings_.hot();
+        const Linear before = row[kind];
+        choose(seat, mine, theirs, t, kind, hot && rules_.no_stop_on_hot_dice, bank[kind], go[hot ? full_hand() : kind],
+               bust_utility, last, row[kind]);
+        change = std::max(change, std::abs(row[kind].utility(bust_utility) - before.utility(bust_utility)));
+      }
+      if (change < 1e-16) {
+        stability.low = std::max(stability.low, last.low);
+        stability.high = std::min(stability.high, last.high);
+        return;
+      }
+    }
+  }
+
+  int full_hand() const { return landings_.of(rules_.dice, kNoPending, false); }
 
   // The value of a turn for the seat to move at (mine, theirs), linear in
   // what a bust hands over; decisions are taken at on_bust.
   Linear turn(int seat, int mine, int theirs, const WinValue& on_bust, Stability& stability) {
-    const double u = on_bust.win + on_bust.tie / 2;
+    const double u = on_bust.utility();
     // IV.5: every total the other seat could hand over needs its state.
     const int top = std::max(top_total(seat, mine, theirs, u, stability), rules_.continue_previous ? theirs : 0);
-    const int states = static_cast<int>(dps_.size());
+    tops_[seat] = top;
+    const int states = landings_.states(), kinds = landings_.count();
     std::vector<Linear>& throwing = throwing_[seat];
     const std::size_t rows = std::size_t(top) + most_points_ + 1;
-    if (landing_.size() < rows * kinds_) landing_.resize(rows * kinds_);
+    if (landing_.size() < rows * kinds) landing_.resize(rows * kinds);
     if (throwing.size() < std::size_t(top + 1) * states) throwing.resize(std::size_t(top + 1) * states);
+    if (decided_[seat].size() < std::size_t(top + 1) * kinds) decided_[seat].resize(std::size_t(top + 1) * kinds);
     for (int t = top + 1; t < static_cast<int>(rows); ++t)
-      land_above_top(seat, mine, theirs, t, t == top + 1, u, stability, &landing_[std::size_t(t) * kinds_]);
+      land_above_top(seat, mine, theirs, t, t == top + 1, u, stability, &landing_[std::size_t(t) * kinds]);
     for (int t = top; t >= 0; --t) {
       Linear* go = &throwing[std::size_t(t) * states];
-      const Linear* from = &landing_[std::size_t(t) * kinds_];
+      const Linear* from = &landing_[std::size_t(t) * kinds];
       for (int s = 0; s < states; ++s) go[s] = throw_value(s, from, option_offset_.data(), u, stability);
-      if (t > 0) land(seat, mine, theirs, t, go, u, stability, &landing_[std::size_t(t) * kinds_]);
+      if (t > 0) land(seat, mine, theirs, t, go, u, stability, &landing_[std::size_t(t) * kinds]);
     }
     solution_.stats.turn_states += std::size_t(top + 1) * states;
-    return throwing[dp_of_[rules_.dice * 7 + kNoPending]];
-  }
-
-  // What a bust hands the mover: the other seat to move at the same scores.
-  static WinValue handed_over(const WinValue& other) { return {1 - other.win - other.tie, other.tie}; }
-  static WinValue apply(const Linear& l, const WinValue& on_bust) {
-    return {l.win + l.bust * on_bust.win, l.tie + l.bust * on_bust.tie};
+    return throwing[full_hand()];
   }
 
   // The two turn starts at scores (a, b): seat 0 to move with a, and seat 1
@@ -435,14 +469,14 @@ class Solver {
       const double both = 1 - lx.bust * ly.bust;
       if (both <= 0) {  // neither seat can ever bank: the game never ends
         x = y = {0, 1};
-        return;
+        return finish_pair(a, b);
       }
       x.tie = (lx.tie + lx.bust * ly.tie) / both;
       y.tie = ly.tie + ly.bust * x.tie;
       x.win = (lx.win + lx.bust * (1 - y.tie) - lx.bust * (ly.win + ly.bust * (1 - x.tie))) / both;
       y.win = ly.win + ly.bust * (1 - x.win - x.tie);
       if (keep_x.holds(handed_over(y).utility()) && keep_y.holds(handed_over(x).utility()))
-        return store_handed(a, b);  // the policies stand
+        return finish_pair(a, b);  // the policies stand
     }
     // Policy iteration may cycle between near-equal policies of the two
     // seats; the plain fixed-point iteration contracts by the product of
@@ -457,56 +491,72 @@ class Solver {
           1e-15)
         break;
     }
-    store_handed(a, b);
+    finish_pair(a, b);
   }
 
-  // IV.5: keeps, for the pair just solved, the value of each turn start
-  // handed a position: the better of a fresh hand and throwing on from it.
-  void store_handed(int a, int b) {
-    if (!rules_.continue_previous) return;
-    const int states = static_cast<int>(dps_.size());
+  // Keeps what later pairs and the policy need of the pair just solved: its
+  // decisions, and (IV.5) the value of each turn start handed a position,
+  // the better of a fresh hand and throwing on from it.
+  void finish_pair(int a, int b) {
+    const int states = landings_.states(), kinds = landings_.count();
     for (int seat = 0; seat < 2; ++seat) {
       const int mine = seat == 0 ? a : b, theirs = seat == 0 ? b : a;
+      if (!seat_rule_[seat]) {
+        WinPolicy& policy = solution_.policy;
+        policy.set_top(seat, mine, theirs, tops_[seat]);
+        for (int t = 1; t <= tops_[seat] + 1; ++t)
+          for (int kind = 0; kind < kinds; ++kind)
+            policy.set_bank(seat, mine, theirs, t, kind, decided_[seat][std::size_t(t - 1) * kinds + kind]);
+      }
+      if (!rules_.continue_previous) continue;
       const WinValue fresh = solution_.at(seat, mine, theirs);
       const WinValue on_bust = handed_over(solution_.at(1 - seat, theirs, mine));
       for (int t = 1; t <= theirs; ++t)
         for (int s = 0; s < states; ++s) {
+          const Handed h = handed(t, s);
           const WinValue take = apply(throwing_[seat][std::size_t(t) * states + s], on_bust);
-          handed_values_[handed_index(seat, mine, theirs, handed(t, s))] =
-              take.utility() > fresh.utility() ? take : fresh;
+          const SeatRule* rule = seat_rule_[seat];
+          const bool takes = rule ? rule->takes_over(seat, mine, theirs, h, s) : take.utility() > fresh.utility();
+          handed_values_[handed_index(seat, mine, theirs, h)] = takes ? take : fresh;
+          if (!rule) solution_.policy.set_take(seat, mine, theirs, h, s, takes);
         }
     }
   }
 
   Rules rules_;
   std::vector<ThrowOutcomes> throws_;
+  Landings landings_;
   WinSolution solution_;
   int units_;
-  bool pads_ = false;   // whether a seat may pad (not with an exact target)
-  int reach_span_ = 0;  // units beyond which a chase is negligible
+  std::array<const SeatRule*, 2> seat_rule_;  // nullptr: the seat maximises
+  int reach_span_ = 0;                        // units beyond which a fresh chase is negligible
   std::unique_ptr<ReachTable> reach_, stop_;
 
-  std::array<int, 49> dp_of_{};  // (dice * 7 + pending) -> dense state, -1 if unreachable
-  std::vector<int> dps_;         // dense state -> dice * 7 + pending
-  int kinds_ = 0, hot_kind_ = 0, full_hand_ = 0;
-  std::vector<double> bust_;                     // [state]
-  std::vector<int> first_group_;                 // [state]: its groups
-  std::vector<double> group_probability_;        // [group]
-  std::vector<int> first_option_;                // [group]: its options
-  std::vector<int> option_kind_;                 // [option]: the kind it lands as
-  std::vector<int> option_offset_;               // [option]: points * kinds_ + kind, from a landing row
-  double fewest_busts_ = 1;                      // the least chance of a bust of any throw
-  int most_points_ = 0;                          // of any one throw, in units
-  std::vector<Linear> landing_;                  // [total][kind]
-  std::array<std::vector<Linear>, 2> throwing_;  // [seat][total][state]: the last turn solved
+  std::vector<double> bust_;               // [state]
+  std::vector<int> first_group_;           // [state]: its groups
+  std::vector<double> group_probability_;  // [group]
+  std::vector<int> first_option_;          // [group]: its options
+  std::vector<int> option_offset_;         // [option]: points * kinds + kind, from a landing row
+  std::vector<int> option_kind_;           // [option]: the kind it lands as
+  double fewest_busts_ = 1;                // the least chance of a bust of any throw
+  int most_points_ = 0;                    // of any one throw, in units
+
+  std::vector<Linear> landing_;                       // [total][kind]
+  std::array<std::vector<Linear>, 2> throwing_;       // [seat][total][state]: the last turn solved
+  std::array<std::vector<std::uint8_t>, 2> decided_;  // [seat][(total - 1) * kinds + kind]: banks
+  std::array<int, 2> tops_{};                         // [seat]: the last turn's top total
   // IV.5: the value of each turn start handed a position, per state
-  // (seat, mine, theirs) the totals 1..theirs by dense (dice, pending).
+  // (seat, mine, theirs) the totals 1..theirs by state (dice, pending).
   std::vector<std::size_t> handed_offset_;
   std::vector<WinValue> handed_values_;
 };
 
 }  // namespace
 
-WinSolution solve_win(const Scoring& scoring) { return Solver(scoring).solve(); }
+WinSolution solve_win(const Scoring& scoring) { return Solver(scoring, nullptr, nullptr).solve(); }
+
+WinSolution evaluate_win(const Scoring& scoring, const SeatRule& first, const SeatRule& second) {
+  return Solver(scoring, &first, &second).solve();
+}
 
 }  // namespace dicesim::tenk

@@ -18,9 +18,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
+#include "games/tenk/tenk.h"
 #include "games/tenk/tenk_rules.h"
 
 namespace dicesim::tenk {
@@ -78,6 +80,74 @@ struct WinSolveStats {
   double seconds = 0;
 };
 
+// A banked position a turn may take over (IV.5): total in units.
+struct Handed {
+  int total = 0, dice = 0, pending = kNoPending;
+};
+
+// How a throw landed, as decisions see it: the dice and pending face of the
+// next throw, or hot dice (a full hand, which IV.1 forbids banking on).
+class Landings {
+ public:
+  explicit Landings(const Rules& rules);
+  int count() const { return count_; }
+  int hot() const { return count_ - 1; }
+  int of(int dice, int pending, bool hot) const { return hot ? count_ - 1 : index_[dice * 7 + pending]; }
+  int dice(int kind) const { return kind == hot() ? full_dice_ : dp_[kind] / 7; }
+  int pending(int kind) const { return kind == hot() ? kNoPending : dp_[kind] % 7; }
+  int states() const { return count_ - 1; }  // (dice, pending) a throw starts from: the kinds but hot
+
+ private:
+  std::array<int, 49> index_{};
+  std::vector<int> dp_;
+  int count_ = 0, full_dice_ = 0;
+};
+
+// The win-optimal decisions, one bit each: whether to bank where the rules
+// allow it, per turn start (seat, mine, theirs) and landing (total, kind);
+// past the state's top total the decision no longer depends on the total.
+// Under IV.5 also whether to take over a handed position.
+class WinPolicy {
+ public:
+  WinPolicy() = default;
+  WinPolicy(const Rules& rules, int units);
+  bool banks(int seat, int mine, int theirs, int total, int kind) const {
+    const std::size_t s = state(seat, mine, theirs);
+    return bit(bank_offset_[s] + std::size_t(std::min(total, int(top_[s]) + 1) - 1) * kinds_ + kind);
+  }
+  bool takes_over(int seat, int mine, int theirs, const Handed& h, int dp) const {
+    return bit(take_offset_[state(seat, mine, theirs)] + std::size_t(h.total - 1) * (kinds_ - 1) + dp);
+  }
+  int top(int seat, int mine, int theirs) const { return static_cast<int>(top_[state(seat, mine, theirs)]); }
+  std::size_t bytes() const { return bits_.size() * sizeof(std::uint64_t); }
+
+  // Filled by the solver, state by state.
+  void set_top(int seat, int mine, int theirs, int top);
+  void set_bank(int seat, int mine, int theirs, int total, int kind, bool bank) {
+    const std::size_t s = state(seat, mine, theirs);
+    set_bit(bank_offset_[s] + std::size_t(total - 1) * kinds_ + kind, bank);
+  }
+  void set_take(int seat, int mine, int theirs, const Handed& h, int dp, bool take) {
+    set_bit(take_offset_[state(seat, mine, theirs)] + std::size_t(h.total - 1) * (kinds_ - 1) + dp, take);
+  }
+
+ private:
+  std::size_t state(int seat, int mine, int theirs) const {
+    return (std::size_t(seat) * units_ + mine) * units_ + theirs;
+  }
+  bool bit(std::size_t i) const { return (bits_[i >> 6] >> (i & 63)) & 1; }
+  void set_bit(std::size_t i, bool on) {
+    const std::uint64_t mask = std::uint64_t(1) << (i & 63);
+    bits_[i >> 6] = on ? bits_[i >> 6] | mask : bits_[i >> 6] & ~mask;
+  }
+  int units_ = 0, kinds_ = 0;
+  std::size_t size_ = 0;  // bits in use
+  std::vector<std::uint32_t> top_;
+  std::vector<std::uint64_t> bank_offset_, take_offset_;  // bit offsets per state
+  std::vector<std::uint64_t> bits_;
+};
+
+// The solution: the value of every turn start for the seat to move.
 // The solution: the value of every turn start for the seat to move.
 class WinSolution {
  public:
@@ -91,6 +161,7 @@ class WinSolution {
   double tie() const { return at(0, 0, 0).tie; }
   double second_wins() const { return 1 - first_wins() - tie(); }
   WinSolveStats stats;
+  WinPolicy policy;  // the decisions that reach these values
 
  private:
   std::size_t index(int seat, int mine, int theirs) const {
@@ -101,7 +172,63 @@ class WinSolution {
 };
 
 // Solves two-player 10,000 for the rules (the target a multiple of kPoint).
-// Throws std::invalid_argument for rules it cannot solve yet.
+// Throws std::invalid_argument for rules it cannot solve.
 WinSolution solve_win(const Scoring& scoring);
+
+// A fixed strategy's decisions within a turn, for the exact odds of a game
+// between two of them.
+class SeatRule {
+ public:
+  virtual ~SeatRule() = default;
+  // The highest turn total (units) whose decisions depend on the total, at
+  // least `least` (past the target a strategy that never pads banks at once).
+  virtual int top(int seat, int mine, int theirs, int least) const = 0;
+  // Where the rules allow a bank, after a throw landed at total t (units)
+  // in a turn that started at (mine, theirs): whether to bank.
+  virtual bool banks(int seat, int mine, int theirs, int t, int kind) const = 0;
+  // IV.5: whether to take over the position handed at the start of a turn
+  // (dense state dp = Landings::of(dice, pending, false)).
+  virtual bool takes_over(int seat, int mine, int theirs, const Handed& h, int dp) const = 0;
+  // IV.5, in the last turn that answers a reached score: true to take over
+  // whenever that makes the answer likelier, false to ask takes_over.
+  virtual bool answers_optimally() const = 0;
+};
+
+// The solved decisions as a SeatRule.
+class WinRule : public SeatRule {
+ public:
+  explicit WinRule(const WinPolicy& policy) : policy_(policy) {}
+  int top(int seat, int mine, int theirs, int) const override { return policy_.top(seat, mine, theirs); }
+  bool banks(int seat, int mine, int theirs, int t, int kind) const override {
+    return policy_.banks(seat, mine, theirs, t, kind);
+  }
+  bool takes_over(int seat, int mine, int theirs, const Handed& h, int dp) const override {
+    return policy_.takes_over(seat, mine, theirs, h, dp);
+  }
+  bool answers_optimally() const override { return true; }
+
+ private:
+  const WinPolicy& policy_;
+};
+
+// A compiled strategy (tenk.h) as a SeatRule: banks as play_turn does,
+// at once when the target is reached.
+class PolicyRule : public SeatRule {
+ public:
+  PolicyRule(const Rules& rules, const Policy& policy) : rules_(rules), policy_(policy), landings_(rules) {}
+  int top(int, int, int, int least) const override { return least; }
+  bool banks(int seat, int mine, int theirs, int t, int kind) const override;
+  bool takes_over(int seat, int mine, int theirs, const Handed& h, int dp) const override;
+  bool answers_optimally() const override { return false; }
+
+ private:
+  const Rules& rules_;
+  const Policy& policy_;
+  Landings landings_;
+};
+
+// The exact odds of a two-player game, seat 0 playing `first` and seat 1
+// `second`: at(0, 0, 0) is the first seat's (win, tie).
+WinSolution evaluate_win(const Scoring& scoring, const SeatRule& first, const SeatRule& second);
 
 }  // namespace dicesim::tenk
