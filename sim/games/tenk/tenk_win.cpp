@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "interrupt.h"
+
 namespace dicesim::tenk {
 namespace {
 
@@ -20,105 +22,6 @@ constexpr double kNegligible = 1e-16;
 constexpr int kPolicyIterations = 12;
 
 }  // namespace
-
-std::vector<ThrowOutcomes> throw_outcomes(const Scoring& scoring) {
-  const Rules& rules = scoring.rules();
-  std::vector<ThrowOutcomes> all(49);
-  for (int dice = 1; dice <= rules.dice; ++dice)
-    for (int pending = 0; pending < rules.pending_faces(); ++pending) {
-      if (!rules.reachable(dice, pending)) continue;
-      ThrowOutcomes& out = all[dice * 7 + pending];
-      std::map<std::vector<std::tuple<int, int, int, bool>>, int> group_of;
-      for (int i = 0; i < scoring.multisets(dice); ++i) {
-        const double p = scoring.probability(dice, i);
-        const int count = scoring.move_count(dice, pending, i);
-        if (count == 0) {
-          out.bust += p;
-          continue;
-        }
-        std::vector<std::tuple<int, int, int, bool>> options;
-        for (int m = 0; m < count; ++m) {
-          const Step step = scoring.step(dice, scoring.moves(dice, pending, i)[m]);
-          options.emplace_back(step_points(step) / kPoint, step_dice(step), step_pending(step), step_hot(step));
-        }
-        std::sort(options.begin(), options.end());
-        options.erase(std::unique(options.begin(), options.end()), options.end());
-        const auto [it, fresh] = group_of.try_emplace(options, static_cast<int>(out.groups.size()));
-        if (fresh) {
-          out.groups.push_back({0, static_cast<int>(out.options.size()), static_cast<int>(options.size())});
-          for (const auto& [points, next, next_pending, hot] : options)
-            out.options.push_back({points, next, next_pending, hot});
-        }
-        out.groups[it->second].probability += p;
-      }
-    }
-  return all;
-}
-
-ReachTable::ReachTable(const Rules& rules, const std::vector<ThrowOutcomes>& throws, int most, bool exact)
-    : rules_(rules), most_(most), reach_(std::size_t(most + 1) * 49, 0.0) {
-  const auto after = [&](int need, const ThrowOption& o) {
-    const int left = need - o.points;
-    if (exact) return left == 0 ? 1.0 : left < 0 ? 0.0 : reach_[(std::size_t(left) * 7 + o.dice) * 7 + o.pending];
-    if (left <= 0 && !(o.hot && rules.no_stop_on_hot_dice)) return 1.0;
-    return reach_[(std::size_t(std::max(left, 0)) * 7 + o.dice) * 7 + o.pending];
-  };
-  const auto sweep = [&](int need) {
-    double change = 0;
-    for (int dice = 1; dice <= rules.dice; ++dice)
-      for (int pending = 0; pending < rules.pending_faces(); ++pending) {
-        if (!rules.reachable(dice, pending)) continue;
-        const ThrowOutcomes& t = throws[dice * 7 + pending];
-        double sum = 0;
-        for (const ThrowGroup& g : t.groups) {
-          double best = 0;
-          for (int k = g.first; k < g.first + g.count; ++k) best = std::max(best, after(need, t.options[k]));
-          sum += g.probability * best;
-        }
-        double& slot = reach_[(std::size_t(need) * 7 + dice) * 7 + pending];
-        change = std::max(change, std::abs(sum - slot));
-        slot = sum;
-      }
-    return change;
-  };
-  // need 0 (one more allowed stop) refers to itself through hot dice under
-  // IV.1: iterate, it contracts by the chance of hot dice. Larger needs only
-  // refer to smaller ones.
-  if (!exact)
-    for (int i = 0; i < 10000 && sweep(0) > 0; ++i) {
-    }
-  for (int need = 1; need <= most; ++need) sweep(need);
-}
-
-Landings::Landings(const Rules& rules) : full_dice_(rules.dice) {
-  index_.fill(-1);
-  for (int dice = 1; dice <= rules.dice; ++dice)
-    for (int pending = 0; pending < rules.pending_faces(); ++pending)
-      if (rules.reachable(dice, pending)) {
-        index_[dice * 7 + pending] = static_cast<int>(dp_.size());
-        dp_.push_back(dice * 7 + pending);
-      }
-  count_ = static_cast<int>(dp_.size()) + 1;  // the last: hot dice
-}
-
-WinPolicy::WinPolicy(const Rules& rules, int units)
-    : units_(units), kinds_(Landings(rules).count()), top_(std::size_t(2) * units * units), bank_offset_(top_.size()) {
-  if (!rules.continue_previous) return;
-  take_offset_.resize(top_.size());
-  for (std::size_t s = 0; s < take_offset_.size(); ++s) {
-    take_offset_[s] = size_;
-    size_ += std::size_t(s % units_) * (kinds_ - 1);  // totals 1..theirs
-  }
-  bits_.resize((size_ + 63) / 64);
-}
-
-void WinPolicy::set_top(int seat, int mine, int theirs, int top) {
-  const std::size_t s = state(seat, mine, theirs);
-  top_[s] = static_cast<std::uint32_t>(top);
-  bank_offset_[s] = size_;
-  size_ += std::size_t(top + 1) * kinds_;  // totals 1..top, then one row for all above
-  bits_.resize((size_ + 63) / 64);
-}
 
 WinSolution::WinSolution(const Rules& rules)
     : units_(rules.target / kPoint), values_(std::size_t(2) * units_ * units_) {}
@@ -197,10 +100,15 @@ class Solver {
     if (!first || !second) solution_.policy = WinPolicy(rules_, units_);
   }
 
-  WinSolution solve() {
+  WinSolution solve(const std::function<void(double)>& progress) {
     const auto start = std::chrono::steady_clock::now();
-    for (int sum = 2 * (units_ - 1); sum >= 0; --sum)
-      for (int a = std::min(sum, units_ - 1); a >= 0 && sum - a < units_; --a) solve_pair(a, sum - a);
+    const double pairs = double(units_) * units_;
+    double done = 0;
+    for (int sum = 2 * (units_ - 1); sum >= 0; --sum) {
+      throw_if_interrupted();
+      for (int a = std::min(sum, units_ - 1); a >= 0 && sum - a < units_; --a, ++done) solve_pair(a, sum - a);
+      if (progress) progress(done / pairs);
+    }
     solution_.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::move(solution_);
   }
@@ -424,9 +332,62 @@ class Solver {
 
   int full_hand() const { return landings_.of(rules_.dice, kNoPending, false); }
 
+  // A fixed strategy that ignores the other's score ends its turn the same
+  // way whatever that score: the chances of banking each total (or of a
+  // bust), followed forward once per own score.
+  struct TurnEnds {
+    double bust = 0;
+    std::vector<double> bank;  // [total]
+  };
+  const TurnEnds& turn_ends(int seat, int mine) {
+    std::vector<TurnEnds>& cache = turn_ends_[seat];
+    if (cache.empty()) cache.resize(units_);
+    TurnEnds& ends = cache[mine];
+    if (!ends.bank.empty()) return ends;
+    const SeatRule& rule = *seat_rule_[seat];
+    const int states = landings_.states();
+    // Past `last` only forced throws remain (hot dice under IV.1), with a
+    // negligible chance: they are banked there.
+    const int last = std::max(units_ - mine, bank_minimum(mine)) + 4 * most_points_;
+    std::vector<double> mass(std::size_t(last + 1) * states, 0.0);
+    mass[full_hand()] = 1;
+    ends.bank.assign(last + 1, 0.0);
+    for (int t = 0; t <= last; ++t)
+      for (int s = 0; s < states; ++s) {
+        const double here = mass[std::size_t(t) * states + s];
+        if (here == 0) continue;
+        ends.bust += here * bust_[s];
+        for (int g = first_group_[s]; g < first_group_[s + 1]; ++g) {
+          const int kind = option_kind_[first_option_[g]];
+          const int to = t + option_offset_[first_option_[g]] / landings_.count();
+          const double p = here * group_probability_[g];
+          if (rules_.exact_target && mine + to > units_)
+            ends.bust += p;
+          else if (to > last || (may_bank(mine, to, kind) && rule.banks(seat, mine, 0, to, kind)))
+            ends.bank[std::min(to, last)] += p;
+          else
+            mass[std::size_t(to) * states + (kind == landings_.hot() ? full_hand() : kind)] += p;
+        }
+      }
+    return ends;
+  }
+
+  bool may_bank(int mine, int t, int kind) const {
+    const bool hot = kind == landings_.hot();
+    return (rules_.exact_target && reached(mine + t)) ||
+           (t >= bank_minimum(mine) && !(hot && rules_.no_stop_on_hot_dice));
+  }
+
   // The value of a turn for the seat to move at (mine, theirs), linear in
   // what a bust hands over; decisions are taken at on_bust.
   Linear turn(int seat, int mine, int theirs, const WinValue& on_bust, Stability& stability) {
+    if (seat_rule_[seat] && !seat_rule_[seat]->reads_theirs() && !rules_.continue_previous) {
+      const TurnEnds& ends = turn_ends(seat, mine);
+      Linear value{0, 0, ends.bust};
+      for (int t = 1; t < static_cast<int>(ends.bank.size()); ++t)
+        if (ends.bank[t] > 0) value.add(ends.bank[t], bank_value(seat, mine, theirs, t, landings_.hot()));
+      return value;
+    }
     const double u = on_bust.utility();
     // IV.5: every total the other seat could hand over needs its state.
     const int top = std::max(top_total(seat, mine, theirs, u, stability), rules_.continue_previous ? theirs : 0);
@@ -545,6 +506,7 @@ class Solver {
   std::array<std::vector<Linear>, 2> throwing_;       // [seat][total][state]: the last turn solved
   std::array<std::vector<std::uint8_t>, 2> decided_;  // [seat][(total - 1) * kinds + kind]: banks
   std::array<int, 2> tops_{};                         // [seat]: the last turn's top total
+  std::array<std::vector<TurnEnds>, 2> turn_ends_;    // [seat][mine], for fixed strategies
   // IV.5: the value of each turn start handed a position, per state
   // (seat, mine, theirs) the totals 1..theirs by state (dice, pending).
   std::vector<std::size_t> handed_offset_;
@@ -553,10 +515,12 @@ class Solver {
 
 }  // namespace
 
-WinSolution solve_win(const Scoring& scoring) { return Solver(scoring, nullptr, nullptr).solve(); }
+WinSolution solve_win(const Scoring& scoring, const std::function<void(double)>& progress) {
+  return Solver(scoring, nullptr, nullptr).solve(progress);
+}
 
 WinSolution evaluate_win(const Scoring& scoring, const SeatRule& first, const SeatRule& second) {
-  return Solver(scoring, &first, &second).solve();
+  return Solver(scoring, &first, &second).solve({});
 }
 
 }  // namespace dicesim::tenk
