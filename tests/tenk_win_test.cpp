@@ -6,10 +6,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 
+#include "games/tenk/tenk_win_cache.h"
 #include "rng.h"
 #include "stats.h"
 #include "tenk_strategies.h"
+#include "test_util.h"
 
 namespace dicesim::tenk {
 namespace {
@@ -273,12 +278,31 @@ void expect_optimal_is_unbeaten(const Rules& rules, const std::string& what) {
   }
 }
 
+// Solutions go to a fresh cache directory for each test.
+class CachedIn {
+ public:
+  CachedIn() { ::setenv("DICESIM_CACHE_DIR", dir_.path().c_str(), 1); }
+  ~CachedIn() { ::unsetenv("DICESIM_CACHE_DIR"); }
+  const testing::TempDir& dir() const { return dir_; }
+
+ private:
+  testing::TempDir dir_;
+};
+
+std::unique_ptr<SeatRule> rule_of(const Rules& rules, const Policy& policy) {
+  if (policy.win) return std::make_unique<WinRule>(policy.win->policy);
+  return std::make_unique<PolicyRule>(rules, policy);
+}
+
 // The exact odds of two compiled strategies are those of play_game, the
 // Monte Carlo's hot loop, at |z| < 5.
 void expect_odds_match_play(const Rules& rules, const json& first, const json& second, const std::string& what) {
+  const CachedIn cache;
   const Scoring scoring(rules);
-  const Policy a = compile(scoring, first), b = compile(scoring, second);
-  const WinSolution exact = evaluate_win(scoring, PolicyRule(rules, a), PolicyRule(rules, b));
+  Solutions solutions(scoring);
+  const Policy a = compile_strategy(JsonNode(first, "first"), scoring, solutions);
+  const Policy b = compile_strategy(JsonNode(second, "second"), scoring, solutions);
+  const WinSolution exact = evaluate_win(scoring, *rule_of(rules, a), *rule_of(rules, b));
   const Policy* seats[2] = {&a, &b};
   Rng rng(12345);
   constexpr std::uint64_t kGames = 40000;
@@ -310,6 +334,65 @@ TEST(TenkWin, ExactOddsOfTwoStrategiesMatchPlay) {
   rules = small_rules("seed000", 2000);
   rules.no_stop_on_hot_dice = true;
   expect_odds_match_play(rules, bank, critical, "IV.1");
+}
+
+TEST(TenkWin, OptimalWinPlaysItsExactOdds) {
+  const json optimal{{"family", "optimal_win"}}, ev{{"family", "ev_heuristic"}};
+  expect_odds_match_play(small_rules("seed000", 2000), optimal, optimal, "seed000, itself");
+  expect_odds_match_play(small_rules("seed000", 2000), ev, optimal, "seed000, second against ev");
+  expect_odds_match_play(small_rules("seed003", 1500), optimal, ev, "seed003, first against ev");
+  Rules rules = small_rules("seed000", 1500);
+  rules.continue_previous = true;
+  expect_odds_match_play(rules, optimal, ev, "IV.5, first against ev");
+  expect_odds_match_play(rules, ev, optimal, "IV.5, second against ev");
+  rules = small_rules("seed000", 1500);
+  rules.exact_target = true;
+  rules.last_turn = true;
+  expect_odds_match_play(rules, optimal, optimal, "exact target and last turn, itself");
+}
+
+TEST(TenkWin, TheCacheKeepsASolutionAndRefusesDamagedOrForeignFiles) {
+  const CachedIn cache;
+  const Rules rules = small_rules("seed000", 1000);
+  const Scoring scoring(rules);
+  const WinSolution solved = solve_win(scoring);
+  const std::string path = win_cache_path(rules);
+  write_win_cache(path, rules, solved);
+  std::string why;
+  const std::optional<WinSolution> back = read_win_cache(path, rules, why);
+  ASSERT_TRUE(back) << why;
+  EXPECT_EQ(back->first_wins(), solved.first_wins());
+  EXPECT_EQ(back->policy.bytes(), solved.policy.bytes());
+
+  Rules other = rules;
+  other.target = 1050;
+  EXPECT_FALSE(read_win_cache(path, other, why));
+  EXPECT_EQ(why, "written for other rules");
+
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const auto rewrite = [&](const std::string& text) { std::ofstream(path, std::ios::binary) << text; };
+  std::string flipped = bytes;
+  flipped[flipped.size() / 2] ^= 1;
+  rewrite(flipped);
+  EXPECT_FALSE(read_win_cache(path, rules, why));
+  EXPECT_EQ(why, "damaged (checksum mismatch)");
+  rewrite(bytes.substr(0, bytes.size() / 3));
+  EXPECT_FALSE(read_win_cache(path, rules, why));
+  rewrite("something else entirely");
+  EXPECT_FALSE(read_win_cache(path, rules, why));
+  EXPECT_EQ(why, "not a dicesim cache file");
+
+  // A damaged file is solved again, with a warning, and replaced.
+  rewrite(flipped);
+  std::ostringstream log;
+  const std::shared_ptr<const WinSolution> again = cached_win_solution(scoring, log);
+  EXPECT_NE(log.str().find("damaged"), std::string::npos) << log.str();
+  EXPECT_EQ(again->first_wins(), solved.first_wins());
+  EXPECT_TRUE(read_win_cache(path, rules, why)) << why;
 }
 
 TEST(TenkWin, OptimalAgainstItselfIsTheValueAndUnbeatenByTheFamilies) {
