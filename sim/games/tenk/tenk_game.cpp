@@ -316,7 +316,8 @@ void print_win(const TenkGame& game, const SolveOptions& options) {
             << solution->second_wins() << ", tie " << solution->tie() << "\n"
             << "solved in " << std::setprecision(2) << stats.seconds << " s (cached in "
             << win_cache_path(scoring.rules()) << "): " << stats.positions << " turn starts, " << stats.turn_states
-            << " (turn total, dice) states visited, policy " << solution->policy.bytes() / 1024 << " KiB\n";
+            << " (turn total, dice) states visited, peak memory " << stats.peak_bytes / (1 << 20) << " MiB, policy "
+            << solution->policy.bytes() / 1024 << " KiB\n";
   print_head_start(*solution);
   if (!scoring.rules().partial_set_aside) print_win_odds(game, *solution);
   if (!options.policy_csv.empty()) {

@@ -4,9 +4,11 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "interrupt.h"
@@ -63,6 +65,16 @@ struct Stability {
   bool holds(double u) const { return u >= low && u <= high; }
 };
 
+// VmHWM of /proc/self/status: the most memory the process has held (0
+// where there is no /proc).
+std::uint64_t peak_resident_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  return 0;
+}
+
 // What a bust hands the mover: the other seat to move at the same scores.
 WinValue handed_over(const WinValue& other) { return {1 - other.win - other.tie, other.tie}; }
 WinValue apply(const Linear& l, const WinValue& on_bust) {
@@ -110,6 +122,7 @@ class Solver {
       if (progress) progress(done / pairs);
     }
     solution_.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    solution_.stats.peak_bytes = peak_resident_bytes();
     return std::move(solution_);
   }
 

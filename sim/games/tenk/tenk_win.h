@@ -29,7 +29,20 @@
 
 namespace dicesim::tenk {
 
-// The solution: the value of every turn start for the seat to move.
+struct WinValue {
+  double win = 0;  // P(the seat wins)
+  double tie = 0;  // P(a tie)
+  double utility() const { return win + tie / 2; }
+};
+
+struct WinSolveStats {
+  std::uint64_t positions = 0;    // turn starts solved
+  std::uint64_t turn_states = 0;  // (turn total, dice, pending) states visited, summed over iterations
+  int most_iterations = 0;        // of policy iteration at one pair of scores
+  double seconds = 0;
+  std::uint64_t peak_bytes = 0;  // the process's peak resident memory when the solve ended (Linux)
+};
+
 // The solution: the value of every turn start for the seat to move.
 class WinSolution {
  public:
@@ -48,7 +61,7 @@ class WinSolution {
   template <class Self, class Io>
   static void transfer(Self& self, Io& io) {
     io(self.units_), io(self.values_), io(self.stats.positions), io(self.stats.turn_states),
-        io(self.stats.most_iterations), io(self.stats.seconds);
+        io(self.stats.most_iterations), io(self.stats.seconds), io(self.stats.peak_bytes);
     WinPolicy::transfer(self.policy, io);
   }
 

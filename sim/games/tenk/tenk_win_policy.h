@@ -53,19 +53,6 @@ class ReachTable {
   std::vector<double> reach_;
 };
 
-struct WinValue {
-  double win = 0;  // P(the seat wins)
-  double tie = 0;  // P(a tie)
-  double utility() const { return win + tie / 2; }
-};
-
-struct WinSolveStats {
-  std::uint64_t positions = 0;    // turn starts solved
-  std::uint64_t turn_states = 0;  // (turn total, dice, pending) states visited, summed over iterations
-  int most_iterations = 0;        // of policy iteration at one pair of scores
-  double seconds = 0;
-};
-
 // A banked position a turn may take over (IV.5): total in units.
 struct Handed {
   int total = 0, dice = 0, pending = kNoPending;
