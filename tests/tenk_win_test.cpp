@@ -351,6 +351,67 @@ TEST(TenkWin, OptimalWinPlaysItsExactOdds) {
   expect_odds_match_play(rules, optimal, optimal, "exact target and last turn, itself");
 }
 
+// Under optimal play on both sides the value of the position (P(win) +
+// P(tie)/2 of the seat to move, taking over where that is better) is a fair
+// game from turn to turn: its mean change over a turn is zero. Takeovers
+// played or valued wrongly show here first.
+TEST(TenkWin, UnderIV5TheValueIsAFairGameTurnByTurn) {
+  const CachedIn cache;
+  Rules rules = small_rules("seed000", 1500);
+  rules.continue_previous = true;
+  const Scoring scoring(rules);
+  const WinSolution solved = solve_win(scoring, {}, true);
+  Policy optimal(rules);
+  optimal.win = std::make_shared<const WinStrategy>(scoring, solved.policy);
+  const Landings& landings = optimal.win->landings;
+  const auto utility = [](const WinValue& v) { return v.utility(); };
+  // The value for `seat` to move at (mine, theirs) points, handed `handed` if valid.
+  const auto start_value = [&](int seat, int mine, int theirs, const Position* handed) {
+    if (!handed) return utility(solved.at(seat, mine / kPoint, theirs / kPoint));
+    const Handed h{handed->total / kPoint, handed->dice, handed->pending};
+    return utility(solved.handed_value(seat, mine / kPoint, theirs / kPoint, h, landings));
+  };
+  std::array<double, 2> sum{}, squares{};
+  std::array<int, 2> turns{};
+  Rng rng(2024);
+  for (int game = 0; game < 20000; ++game) {
+    int score[2] = {0, 0};
+    Position handed{};
+    bool valid = false;
+    for (int seat = 0;; seat = 1 - seat) {
+      const int mine = score[seat], theirs = score[1 - seat];
+      const double before = start_value(seat, mine, theirs, valid ? &handed : nullptr);
+      Position start{0, rules.dice, kNoPending};
+      if (valid && takes_over(rules, optimal, seat, mine, theirs, -1, handed)) start = handed;
+      const TurnResult turn = play_turn(scoring, optimal, seat, mine, theirs, start, -1, rng);
+      double after;
+      bool over = false;
+      if (mine + turn.score >= rules.target) {  // answered by the other seat, or won outright
+        over = true;
+        const int need = std::max(mine + turn.score - theirs + kPoint, rules.bank_minimum_at(theirs)) / kPoint;
+        const WinStrategy& win = *optimal.win;
+        const Handed h{turn.position.total / kPoint, turn.position.dice, turn.position.pending};
+        const double answer = std::max(win.reach.fresh(need), win.reach.at(need - h.total, h.dice, h.pending));
+        after = seat == 0 ? 1 - answer : 1;
+      } else {
+        valid = turn.score > 0;
+        handed = turn.position;
+        score[seat] += turn.score;
+        after = 1 - start_value(1 - seat, theirs, score[seat], valid ? &handed : nullptr);
+      }
+      sum[seat] += after - before;
+      squares[seat] += (after - before) * (after - before);
+      ++turns[seat];
+      if (over) break;
+    }
+  }
+  for (int seat = 0; seat < 2; ++seat) {
+    const double mean = sum[seat] / turns[seat];
+    const double sd = std::sqrt(squares[seat] / turns[seat] - mean * mean);
+    EXPECT_LT(std::abs(mean / (sd / std::sqrt(turns[seat]))), 5) << "seat " << seat << " over " << turns[seat];
+  }
+}
+
 TEST(TenkWin, TheCacheKeepsASolutionAndRefusesDamagedOrForeignFiles) {
   const CachedIn cache;
   const Rules rules = small_rules("seed000", 1000);

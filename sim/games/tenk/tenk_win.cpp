@@ -126,6 +126,13 @@ class Solver {
     return std::move(solution_);
   }
 
+  // IV.5: the values of turn starts handed a position, for a caller that
+  // asked for them (after solve()).
+  void hand_over_handed(WinSolution& solution) {
+    solution.handed_values = std::move(handed_values_);
+    solution.handed_offset = std::move(handed_offset_);
+  }
+
  private:
   // The throws' outcomes flattened: per starting state its groups, per
   // group its options as offsets into a landing row.
@@ -528,8 +535,11 @@ class Solver {
 
 }  // namespace
 
-WinSolution solve_win(const Scoring& scoring, const std::function<void(double)>& progress) {
-  return Solver(scoring, nullptr, nullptr).solve(progress);
+WinSolution solve_win(const Scoring& scoring, const std::function<void(double)>& progress, bool keep_handed) {
+  Solver solver(scoring, nullptr, nullptr);
+  WinSolution solution = solver.solve(progress);
+  if (keep_handed) solver.hand_over_handed(solution);
+  return solution;
 }
 
 WinSolution evaluate_win(const Scoring& scoring, const SeatRule& first, const SeatRule& second) {

@@ -57,6 +57,14 @@ class WinSolution {
   double second_wins() const { return 1 - first_wins() - tie(); }
   WinSolveStats stats;
   WinPolicy policy;  // the decisions that reach these values
+  // IV.5, when asked for: the value of a turn start handed a position (the
+  // better of a fresh hand and taking it over); not kept in the cache.
+  std::vector<WinValue> handed_values;
+  std::vector<std::size_t> handed_offset;  // per turn start, of totals 1..theirs by Landings state
+  const WinValue& handed_value(int seat, int mine, int theirs, const Handed& h, const Landings& landings) const {
+    return handed_values[handed_offset[index(seat, mine, theirs)] + std::size_t(h.total - 1) * landings.states() +
+                         landings.of(h.dice, h.pending, false)];
+  }
 
   template <class Self, class Io>
   static void transfer(Self& self, Io& io) {
@@ -77,7 +85,9 @@ class WinSolution {
 // Throws std::invalid_argument for rules it cannot solve.
 // progress(fraction done) is called as the solve goes; an interrupt
 // (interrupt.h) stops it with Interrupted.
-WinSolution solve_win(const Scoring& scoring, const std::function<void(double)>& progress = {});
+// keep_handed: keep handed_values (IV.5; tests).
+WinSolution solve_win(const Scoring& scoring, const std::function<void(double)>& progress = {},
+                      bool keep_handed = false);
 
 // A fixed strategy's decisions within a turn, for the exact odds of a game
 // between two of them.
