@@ -7,8 +7,24 @@
 # (median of 3 runs on the idle 2-core machine): 10,000 ev_heuristic two-player
 # games 0.65 M/s on 1 thread, 1.27 M/s on 2; Pig hold_at 20 vs hold_at 20
 # 2.4 M/s (one die) and 2.5 M/s (two dice) on 1 thread, 4.4 M and 4.9 M on 2.
+#
+#   bash scripts/bench.sh --tenk-win
+# times the two-player 10,000 win solver instead (one core, a fresh cache):
+# seed 000 and seed 003 to 10,000, and seed 000 with last_turn, IV.1, IV.3,
+# IV.4 and IV.5; each line gives the solve time and the process's peak memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
-exec build/dicesim bench "$@"
+if [ "${1:-}" != "--tenk-win" ]; then exec build/dicesim bench "$@"; fi
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+for rules in '{"preset": "seed000"}' '{"preset": "seed003"}' '{"preset": "seed000", "last_turn": true}' \
+  '{"preset": "seed000", "no_stop_on_hot_dice": true}' '{"preset": "seed000", "exact_target": true}' \
+  '{"preset": "seed000", "partial_set_aside": true}' '{"preset": "seed000", "continue_previous": true}'; do
+  printf '{"game": "tenk", "rules": %s, "strategies": [{"name": "ev", "family": "ev_heuristic"}]}' "$rules" >"$scratch/c.json"
+  rm -rf "$scratch/cache"
+  line=$(DICESIM_CACHE_DIR="$scratch/cache" taskset -c 0 build/dicesim solve tenk --win --config "$scratch/c.json" |
+    grep -E '^(first seat|solved in)' | tr '\n' ' ')
+  echo "$rules: $line"
+done

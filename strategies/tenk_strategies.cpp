@@ -1,7 +1,10 @@
 #include "tenk_strategies.h"
 
 #include <cmath>
+#include <iostream>
 #include <stdexcept>
+
+#include "games/tenk/tenk_win_cache.h"
 
 namespace dicesim::tenk {
 namespace {
@@ -81,6 +84,9 @@ const std::vector<StrategyFamily>& families() {
       {"ev_heuristic", "(none)",
        "seed 003's AI: throw while the expected gain of the next throw exceeds turn total x P(zero)"},
       {"optimal_expected", "(none)", "maximises the expected score of a turn exactly"},
+      {"optimal_win", "(none)",
+       "two seats only: maximises the chance of winning the game, padding past the target when that helps "
+       "(solved once per rule set, about 10 s at target 10,000, and cached; not under partial_set_aside)"},
   };
   return all;
 }
@@ -96,6 +102,16 @@ const Policy& Solutions::optimal() {
     optimal_mean_ = solve_optimal_expected(scoring_, *optimal_);
   }
   return *optimal_;
+}
+
+const std::shared_ptr<const WinSolution>& Solutions::win_solution() {
+  if (!win_solution_) win_solution_ = cached_win_solution(scoring_, std::cerr);
+  return win_solution_;
+}
+
+const std::shared_ptr<const WinStrategy>& Solutions::win() {
+  if (!win_) win_ = std::make_shared<const WinStrategy>(scoring_, win_solution()->policy);
+  return win_;
 }
 
 double Solutions::optimal_mean() {
@@ -116,6 +132,12 @@ Policy compile_strategy(const JsonNode& spec, const Scoring& scoring, Solutions&
   else if (name == "optimal_expected") {
     spec.only_keys({"name", "family", "chase"});
     policy = solutions.optimal();
+  } else if (name == "optimal_win") {
+    spec.only_keys({"name", "family"});
+    if (scoring.rules().partial_set_aside)
+      family.fail("optimal_win cannot play partial_set_aside (IV.4) yet: `dicesim solve tenk --win` solves it");
+    policy = Policy(scoring.rules());
+    policy.win = solutions.win();
   } else {
     require_known_family(family, "tenk", families());
     throw std::logic_error("tenk family " + name + " is listed but not compiled");

@@ -5,6 +5,7 @@
 // applied in play_turn.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "family.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
+#include "games/tenk/tenk_win.h"
 #include "json_input.h"
 
 namespace dicesim::tenk {
@@ -25,12 +27,17 @@ class Solutions {
   const StopTable& stop();
   const Policy& optimal();
   double optimal_mean();
+  // Two-player win-optimal play (cached on disk, tenk_win_cache.h).
+  const std::shared_ptr<const WinSolution>& win_solution();
+  const std::shared_ptr<const WinStrategy>& win();
 
  private:
   const Scoring& scoring_;
   std::optional<StopTable> stop_;
   std::optional<Policy> optimal_;
   double optimal_mean_ = 0;
+  std::shared_ptr<const WinSolution> win_solution_;
+  std::shared_ptr<const WinStrategy> win_;
 };
 
 // Compiles {"family": ..., params} ("name" is the caller's); errors name the JSON path.

@@ -383,7 +383,7 @@ void expect_turns_match(const Scoring& s, const Policy& policy, std::uint64_t se
   double sum = 0;
   std::uint64_t zeros = 0;
   for (std::uint64_t t = 0; t < kTurns; ++t) {
-    const int score = play_turn(s, policy, 0, {0, s.rules().dice, kNoPending}, -1, rng).score;
+    const int score = play_turn(s, policy, 0, 0, 0, {0, s.rules().dice, kNoPending}, -1, rng).score;
     sum += score / kPoint;
     zeros += score == 0;
   }
@@ -408,7 +408,7 @@ double turns_mean_z(const Scoring& s, const Policy& policy, std::uint64_t seed) 
   constexpr std::uint64_t kTurns = 200000;
   double sum = 0;
   for (std::uint64_t t = 0; t < kTurns; ++t)
-    sum += play_turn(s, policy, 0, {0, s.rules().dice, kNoPending}, -1, rng).score / kPoint;
+    sum += play_turn(s, policy, 0, 0, 0, {0, s.rules().dice, kNoPending}, -1, rng).score / kPoint;
   return stats::mean_z(sum / kTurns, kTurns, exact);
 }
 

@@ -53,12 +53,15 @@ class NotebookTest(unittest.TestCase):
     def test_race_games_checks_every_config_and_draws_every_figure(self):
         directory = tempfile.TemporaryDirectory()
         self.addCleanup(directory.cleanup)
-        text = self.execute_and_count_figures("race_games.ipynb", directory.name, 7)  # Pig x2, Dice Battle x2, 10,000 x3
+        text = self.execute_and_count_figures("race_games.ipynb", directory.name, 8)  # Pig x2, Dice Battle x2, 10,000 x4
         for config in ("pig_one_die", "pig_two_dice", "battle_sequential", "battle_simultaneous", "tenk_seed000"):
             self.assertRegex(text, config + r": check: \d+ numbers compared with the exact solver, 0 beyond")
         # The exact first-turn distribution reached the file, so the figure has its exact ticks.
         with h5py.File(Path(directory.name) / "tenk_seed000_notebook.h5") as f:
             self.assertIn("first_turn", f["exact/sequential"])
+            self.assertGreater(f["exact/sequential/win"][0, 1], 0)  # the exact odds of whole games
+        for rules in ("seed000", "seed003"):  # what each strategy gives away against optimal play
+            self.assertRegex(text, rules + r": first seat wins 0\.\d+, second seat wins 0\.\d+")
 
 
 if __name__ == "__main__":

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "games/tenk/tenk_rules.h"
+#include "games/tenk/tenk_win_policy.h"
 #include "rng.h"
 
 namespace dicesim::tenk {
@@ -42,6 +44,11 @@ class Policy {
   // In a last turn (someone has reached the target) throw until the banked
   // score beats the best score at the table.
   bool chase = true;
+  // optimal_win (two seats): the solved decisions, which depend on both
+  // banked scores; the tables above are then unused. Otherwise a turn
+  // that reaches the target banks at once (where the rules allow): a choice
+  // of the families, not a rule; the solved policy may throw on (pad).
+  std::shared_ptr<const WinStrategy> win;
 
  private:
   int slots_ = 1;
@@ -73,9 +80,11 @@ inline bool may_bank(const Rules& rules, int banked, int total, bool hot) {
   return total >= rules.bank_minimum_at(banked) && !(hot && rules.no_stop_on_hot_dice);
 }
 
-// One turn. beat >= 0: a last turn, where only a score above beat counts.
-inline TurnResult play_turn(const Scoring& scoring, const Policy& policy, int banked, Position start, int beat,
-                            Rng& rng) {
+// One turn of `seat`, its banked score `banked`, the other's `theirs` (two
+// seats; optimal_win reads them). beat >= 0: a last turn, where only a
+// score above beat counts.
+inline TurnResult play_turn(const Scoring& scoring, const Policy& policy, int seat, int banked, int theirs,
+                            Position start, int beat, Rng& rng) {
   const Rules& rules = scoring.rules();
   const int regime = regime_of(rules, banked);
   const bool partial = rules.partial_set_aside;
@@ -93,8 +102,9 @@ inline TurnResult play_turn(const Scoring& scoring, const Policy& policy, int ba
     const bool hot = step_hot(step);
     if (exact && total > to_target) return {};
     if (!may_bank(rules, banked, total, hot)) continue;
-    const bool bank = chase ? banked + total > beat || (exact && total == to_target)
-                            : total >= to_target || !policy.throws(regime, pending, dice, total);
+    const bool bank = chase        ? banked + total > beat || (exact && total == to_target)
+                      : policy.win ? policy.win->banks(seat, banked, theirs, total, dice, pending, hot)
+                                   : total >= to_target || !policy.throws(regime, pending, dice, total);
     if (bank) return {total, {total, dice, pending}};
   }
 }
@@ -123,6 +133,22 @@ inline void assign_places(const Rules& rules, int players, const int* reached_ro
   }
 }
 
+// IV.5: whether a turn starts from the position the previous player banked.
+// optimal_win answers a reached score (beat >= 0) from where that is likelier.
+inline bool takes_over(const Rules& rules, const Policy& policy, int seat, int banked, int theirs, int beat,
+                       const Position& handed) {
+  if (!policy.win) return policy.takes_over(regime_of(rules, banked), handed.pending, handed.dice, handed.total);
+  const WinStrategy& win = *policy.win;
+  const Handed h{handed.total / kPoint, handed.dice, handed.pending};
+  if (beat < 0)
+    return win.policy.takes_over(seat, banked / kPoint, theirs / kPoint, h, win.landings.of(h.dice, h.pending, false));
+  const int need = rules.exact_target
+                       ? (rules.target - banked) / kPoint
+                       : std::max((beat - banked) / kPoint + 1, (rules.bank_minimum_at(banked) + kPoint - 1) / kPoint);
+  if (rules.exact_target && need <= h.total) return false;
+  return win.reach.at(need - h.total, h.dice, h.pending) > win.reach.fresh(need);
+}
+
 // Turn scores go to on_turn(seat, score) as they happen.
 template <class OnTurn>
 void play_game(const Scoring& scoring, const Policy* const* seats, int players, Rng& rng, GameResult& out,
@@ -143,11 +169,12 @@ void play_game(const Scoring& scoring, const Policy* const* seats, int players, 
       }
       const Policy& policy = *seats[s];
       const int banked = out.score[s];
+      const int theirs = players == 2 ? out.score[1 - s] : 0;  // read by optimal_win only, at two seats
+      const int beat = finisher >= 0 ? best : -1;
       Position start{0, rules.dice, kNoPending};
-      if (rules.continue_previous && handed_valid &&
-          policy.takes_over(regime_of(rules, banked), handed.pending, handed.dice, handed.total))
+      if (rules.continue_previous && handed_valid && takes_over(rules, policy, s, banked, theirs, beat, handed))
         start = handed;
-      const TurnResult turn = play_turn(scoring, policy, banked, start, finisher >= 0 ? best : -1, rng);
+      const TurnResult turn = play_turn(scoring, policy, s, banked, theirs, start, beat, rng);
       handed = turn.position;
       handed_valid = turn.score > 0;
       if (out.turns[s]++ == 0) out.first_turn[s] = turn.score;

@@ -3,12 +3,15 @@
 // `dicesim solve tenk`.
 #include <CLI/CLI.hpp>
 #include <cmath>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 
 #include "game.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
+#include "games/tenk/tenk_win.h"
+#include "games/tenk/tenk_win_cache.h"
 #include "stats.h"
 #include "tenk_strategies.h"
 
@@ -104,11 +107,26 @@ class TenkGame final : public Game {
     TableOdds odds;
     odds.probability.resize(kFirstTurn + 1);
     odds.probability[kFirstTurn].resize(table.seats.size());
-    const std::vector<double> p = turn_distribution(scoring_, policies_[table.seats[0]]);
+    // optimal_win's first turn depends on the scores: only the odds below.
+    const std::vector<double> p =
+        policies_[table.seats[0]].win ? std::vector<double>{} : turn_distribution(scoring_, policies_[table.seats[0]]);
     std::vector<double>& first = odds.probability[kFirstTurn][0];
-    first.assign(kTurnBins, 0.0);
+    if (!p.empty()) first.assign(kTurnBins, 0.0);
     for (std::size_t k = 0; k < p.size(); ++k) first[std::min<std::size_t>(k, kTurnBins - 1)] += p[k];
+    if (table.seats.size() == 2 && !rules_.partial_set_aside) {
+      const std::unique_ptr<SeatRule> first_seat = seat_rule(table.seats[0]), second_seat = seat_rule(table.seats[1]);
+      const WinSolution game = evaluate_win(scoring_, *first_seat, *second_seat);
+      odds.win = {game.first_wins(), game.second_wins()};
+      odds.tie = game.tie();
+    }
     return odds;
+  }
+
+  // A strategy's decisions for the exact odds of a two-player game.
+  std::unique_ptr<SeatRule> seat_rule(int strategy) const {
+    const Policy& policy = policies_[strategy];
+    if (policy.win) return std::make_unique<WinRule>(policy.win->policy);
+    return std::make_unique<PolicyRule>(rules_, policy);
   }
 
   const Scoring& scoring() const { return scoring_; }
@@ -135,6 +153,8 @@ void describe(std::ostream& out) {
 struct SolveOptions {
   std::string rules = "seed000";
   std::string config;
+  bool win = false;
+  std::string policy_csv;
 };
 
 void print_throw_tables(const Scoring& scoring) {
@@ -218,6 +238,94 @@ void print_bank_totals(const TenkGame& game) {
   }
 }
 
+// The head start (units) that comes closest to a fair game: given to the
+// first seat when the second is favoured, else to the second.
+void print_head_start(const WinSolution& solution) {
+  const double value = solution.at(0, 0, 0).utility();
+  const bool first_behind = value < 0.5;
+  const auto first_value = [&](int h) {
+    return (first_behind ? solution.at(0, h, 0) : solution.at(0, 0, h)).utility();
+  };
+  int h = 0;
+  while (h + 1 < solution.units() && (first_value(h) < 0.5) == first_behind) ++h;
+  if ((first_value(h) < 0.5) == first_behind) {
+    std::cout << "No head start below the target makes the game fair.\n";
+    return;
+  }
+  const int closer = std::abs(first_value(h) - 0.5) <= std::abs(first_value(h - 1) - 0.5) ? h : h - 1;
+  std::cout << "Head start for a fair game: " << closer * kPoint << " points to the "
+            << (first_behind ? "first" : "second") << " seat (the first seat's chance then " << std::setprecision(6)
+            << first_value(closer) << "; " << (h - 1) * kPoint << " points: " << first_value(h - 1) << ", "
+            << h * kPoint << " points: " << first_value(h) << ")\n";
+}
+
+// The odds of optimal_win against every other strategy, in both seats.
+void print_win_odds(const TenkGame& game, const WinSolution& solution) {
+  const Scoring& scoring = game.scoring();
+  const double value = solution.at(0, 0, 0).utility();
+  std::cout << "\nOptimal play against each strategy (P(win) + P(tie)/2 of the optimal player; the game's value is "
+            << std::setprecision(6) << value << " first, " << 1 - value << " second):\n"
+            << std::left << std::setw(24) << "strategy" << std::right << std::setw(14) << "optimal 1st" << std::setw(12)
+            << "gain" << std::setw(14) << "optimal 2nd" << std::setw(12) << "gain"
+            << "\n";
+  const WinRule optimal(solution.policy);
+  for (std::size_t i = 0; i < game.strategies().size(); ++i) {
+    const Policy& policy = game.policy(static_cast<int>(i));
+    if (policy.win) continue;
+    const PolicyRule other(scoring.rules(), policy);
+    const double first = evaluate_win(scoring, optimal, other).at(0, 0, 0).utility();
+    const double second = 1 - evaluate_win(scoring, other, optimal).at(0, 0, 0).utility();
+    std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right << std::setw(14) << first
+              << std::setw(12) << first - value << std::setw(14) << second << std::setw(12) << second - (1 - value)
+              << "\n";
+  }
+}
+
+// For plots: the least turn total at which the optimal player banks, per
+// seat, banked scores and dice for the next throw (no pending face).
+void write_policy_csv(const std::string& path, const Scoring& scoring, const WinSolution& solution) {
+  std::ofstream out(path);
+  if (!out) throw InputError("--policy-csv: cannot write " + path);
+  const Rules& rules = scoring.rules();
+  const Landings landings(rules);
+  out << "seat,mine,theirs,dice,banks_from\n";
+  for (int seat = 0; seat < 2; ++seat)
+    for (int mine = 0; mine < solution.units(); ++mine)
+      for (int theirs = 0; theirs < solution.units(); ++theirs)
+        for (int dice = 1; dice <= rules.dice; ++dice) {
+          const int kind = landings.of(dice, kNoPending, false);
+          int t = 1;
+          const int top = solution.policy.top(seat, mine, theirs) + 1;
+          while (t <= top && !(t * kPoint >= rules.bank_minimum_at(mine * kPoint) &&
+                               solution.policy.banks(seat, mine, theirs, t, kind)))
+            ++t;
+          out << seat << ',' << mine * kPoint << ',' << theirs * kPoint << ',' << dice << ',';
+          if (t <= top) out << t * kPoint;
+          out << '\n';
+        }
+  if (!out.flush()) throw InputError("--policy-csv: cannot write " + path);
+}
+
+void print_win(const TenkGame& game, const SolveOptions& options) {
+  const Scoring& scoring = game.scoring();
+  Solutions solutions(scoring);
+  const std::shared_ptr<const WinSolution> solution = solutions.win_solution();
+  const WinSolveStats& stats = solution->stats;
+  std::cout << "\nWin-optimal play, two players (P(win) + P(tie)/2 maximised; the max_rounds cap ignored)\n"
+            << std::setprecision(6) << "first seat wins " << solution->first_wins() << ", second seat wins "
+            << solution->second_wins() << ", tie " << solution->tie() << "\n"
+            << "solved in " << std::setprecision(2) << stats.seconds << " s (cached in "
+            << win_cache_path(scoring.rules()) << "): " << stats.positions << " turn starts, " << stats.turn_states
+            << " (turn total, dice) states visited, peak memory " << stats.peak_bytes / (1 << 20) << " MiB, policy "
+            << solution->policy.bytes() / 1024 << " KiB\n";
+  print_head_start(*solution);
+  if (!scoring.rules().partial_set_aside) print_win_odds(game, *solution);
+  if (!options.policy_csv.empty()) {
+    write_policy_csv(options.policy_csv, scoring, *solution);
+    std::cout << "wrote " << options.policy_csv << "\n";
+  }
+}
+
 void print_solution(const SolveOptions& options) {
   json config = json::object();
   if (!options.config.empty()) {
@@ -233,7 +341,10 @@ void print_solution(const SolveOptions& options) {
   const JsonNode root(config, source);
   const TenkGame game(read_rules(root.find("rules")), root);
   const Scoring& scoring = game.scoring();
-  std::cout << "10,000 rules: " << rules_json(scoring.rules()).dump() << "\n\n";
+  std::cout << "10,000 rules: " << rules_json(scoring.rules()).dump() << "\n";
+  std::cout << std::fixed;
+  if (options.win) return print_win(game, options);
+  std::cout << "\n";
   print_throw_tables(scoring);
   if (scoring.rules().add_to_triple || scoring.rules().three_pairs > 0) print_pattern_tables(scoring);
   Solutions solutions(scoring);
@@ -259,6 +370,10 @@ void add_solve_command(CLI::App& solve) {
   cmd->add_option("--rules", options->rules, "a preset: seed000 (default) or seed003")
       ->check(CLI::IsMember({"seed000", "seed003"}));
   cmd->add_option("--config", options->config, "take rules and strategies from a config");
+  cmd->add_flag("--win", options->win,
+                "two players: the win-optimal policy, the game's value for both seats, the fair head start and the "
+                "odds of optimal play against each strategy (solved once per rule set, cached)");
+  cmd->add_option("--policy-csv", options->policy_csv, "with --win: write where the optimal player banks, as CSV");
   cmd->callback([options] { print_solution(*options); });
 }
 

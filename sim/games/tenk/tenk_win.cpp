@@ -1,0 +1,549 @@
+#include "games/tenk/tenk_win.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "interrupt.h"
+
+namespace dicesim::tenk {
+namespace {
+
+int units_up(int points) { return (points + kPoint - 1) / kPoint; }
+
+// Where chasing a score further than this many units has a chance below
+// kNegligible, the first seat stops padding: the error is below it.
+constexpr double kNegligible = 1e-16;
+constexpr int kPolicyIterations = 12;
+
+}  // namespace
+
+WinSolution::WinSolution(const Rules& rules)
+    : units_(rules.target / kPoint), values_(std::size_t(2) * units_ * units_) {}
+
+bool PolicyRule::banks(int, int mine, int, int t, int kind) const {
+  const int banked = mine * kPoint, total = t * kPoint;
+  if (banked + total >= rules_.target) return true;
+  return !policy_.throws(regime_of(rules_, banked), landings_.pending(kind), landings_.dice(kind), total);
+}
+
+bool PolicyRule::takes_over(int, int mine, int, const Handed& h, int) const {
+  return policy_.takes_over(regime_of(rules_, mine * kPoint), h.pending, h.dice, h.total * kPoint);
+}
+
+namespace {
+
+// A turn's value under a fixed policy, linear in what a bust hands over:
+// (win, tie) + bust * (the mover's win and tie after a bust).
+struct Linear {
+  double win = 0, tie = 0, bust = 0;
+  double utility(double bust_utility) const { return win + tie / 2 + bust * bust_utility; }
+  void add(double p, const Linear& v) { win += p * v.win, tie += p * v.tie, bust += p * v.bust; }
+};
+
+// The values of decisions stay optimal while the bust value's utility
+// stays inside [low, high]: then a second pass would find the same policy.
+struct Stability {
+  double low = -1, high = 2;
+  // A choice of `chosen` over `other` made at bust utility u.
+  void keep(const Linear& chosen, const Linear& other) {
+    const double slope = chosen.bust - other.bust;
+    if (slope == 0) return;
+    const double cross = (other.win + other.tie / 2 - chosen.win - chosen.tie / 2) / slope;
+    if (slope > 0)
+      low = std::max(low, cross);
+    else
+      high = std::min(high, cross);
+  }
+  bool holds(double u) const { return u >= low && u <= high; }
+};
+
+// VmHWM of /proc/self/status: the most memory the process has held (0
+// where there is no /proc).
+std::uint64_t peak_resident_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  return 0;
+}
+
+// What a bust hands the mover: the other seat to move at the same scores.
+WinValue handed_over(const WinValue& other) { return {1 - other.win - other.tie, other.tie}; }
+WinValue apply(const Linear& l, const WinValue& on_bust) {
+  return {l.win + l.bust * on_bust.win, l.tie + l.bust * on_bust.tie};
+}
+
+// Solves (seats without a rule) or evaluates (seats with one) the game,
+// turn start by turn start from high score sums to low.
+class Solver {
+ public:
+  Solver(const Scoring& scoring, const SeatRule* first, const SeatRule* second)
+      : rules_(scoring.rules()),
+        throws_(throw_outcomes(scoring)),
+        landings_(rules_),
+        solution_(rules_),
+        units_(solution_.units()),
+        seat_rule_{first, second} {
+    if (rules_.target % kPoint != 0) throw std::invalid_argument("the target is not a multiple of 50");
+    if (rules_.partial_set_aside && (first || second))
+      throw std::invalid_argument(
+          "the exact odds of fixed strategies under partial setting aside (IV.4) are not known");
+    index_throws();
+    if (!rules_.exact_target) reach_span_ = negligible_chase();
+    reach_ = std::make_unique<ReachTable>(rules_, throws_, units_ + reach_span_ + 2, rules_.exact_target);
+    stop_ = std::make_unique<ReachTable>(rules_, throws_, 0, false);
+    if (rules_.continue_previous) {
+      handed_offset_.resize(std::size_t(2) * units_ * units_);
+      std::size_t next = 0;
+      for (std::size_t state = 0; state < handed_offset_.size(); ++state) {
+        handed_offset_[state] = next;
+        next += std::size_t(state % units_) * landings_.states();  // totals 1..theirs
+      }
+      handed_values_.resize(next);
+    }
+    if (!first || !second) solution_.policy = WinPolicy(rules_, units_);
+  }
+
+  WinSolution solve(const std::function<void(double)>& progress) {
+    const auto start = std::chrono::steady_clock::now();
+    const double pairs = double(units_) * units_;
+    double done = 0;
+    for (int sum = 2 * (units_ - 1); sum >= 0; --sum) {
+      throw_if_interrupted();
+      for (int a = std::min(sum, units_ - 1); a >= 0 && sum - a < units_; --a, ++done) solve_pair(a, sum - a);
+      if (progress) progress(done / pairs);
+    }
+    solution_.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    solution_.stats.peak_bytes = peak_resident_bytes();
+    return std::move(solution_);
+  }
+
+  // IV.5: the values of turn starts handed a position, for a caller that
+  // asked for them (after solve()).
+  void hand_over_handed(WinSolution& solution) {
+    solution.handed_values = std::move(handed_values_);
+    solution.handed_offset = std::move(handed_offset_);
+  }
+
+ private:
+  // The throws' outcomes flattened: per starting state its groups, per
+  // group its options as offsets into a landing row.
+  void index_throws() {
+    const int kinds = landings_.count();
+    first_group_.assign(1, 0);
+    for (int s = 0; s < landings_.states(); ++s) {
+      const ThrowOutcomes& t = throws_[landings_.dice(s) * 7 + landings_.pending(s)];
+      bust_.push_back(t.bust);
+      fewest_busts_ = std::min(fewest_busts_, t.bust);
+      for (const ThrowGroup& g : t.groups) {
+        group_probability_.push_back(g.probability);
+        first_option_.push_back(static_cast<int>(option_offset_.size()));
+        for (int k = g.first; k < g.first + g.count; ++k) {
+          const ThrowOption& o = t.options[k];
+          const int kind = landings_.of(o.dice, o.pending, o.hot);
+          option_offset_.push_back(o.points * kinds + kind);
+          option_kind_.push_back(kind);
+          most_points_ = std::max(most_points_, o.points);
+        }
+      }
+      first_group_.push_back(static_cast<int>(group_probability_.size()));
+    }
+    first_option_.push_back(static_cast<int>(option_offset_.size()));
+  }
+
+  // Units past which a fresh chase succeeds with a chance below kNegligible:
+  // how far padding can matter.
+  int negligible_chase() const {
+    const ReachTable probe(rules_, throws_, units_ + 4000, false);
+    for (int need = 1; need <= probe.most(); ++need)
+      if (probe.fresh(need) < kNegligible) return need;
+    return probe.most();
+  }
+
+  int bank_minimum(int banked) const { return units_up(rules_.bank_minimum_at(banked * kPoint)); }
+  // Whether the values past the top total need the fixed point of
+  // land_above_top (else they are the bank values).
+  bool stationary() const { return rules_.no_stop_on_hot_dice || rules_.continue_previous; }
+  bool reached(int score) const { return rules_.exact_target ? score == units_ : score >= units_; }
+  // The other seat answers a reached target in the same round: seat 0 always
+  // (seat 1 plays after it), seat 1 only with last turns.
+  bool answered(int seat) const { return seat == 0 || rules_.last_turn; }
+  Handed handed(int t, int kind) const { return {t, landings_.dice(kind), landings_.pending(kind)}; }
+
+  // The chance that `seat`, at `theirs`, answers a reached score in its last
+  // turn: from a fresh hand, or (IV.5) taking over the banked position.
+  double chase(int seat, int theirs, int score, const Handed& h) const {
+    const int need = rules_.exact_target ? units_ - theirs : std::max(score - theirs + 1, bank_minimum(theirs));
+    const double fresh = reach_->fresh(need);
+    if (!rules_.continue_previous || (rules_.exact_target && need <= h.total)) return fresh;
+    const double taken = reach_->at(need - h.total, h.dice, h.pending);
+    const SeatRule* rule = seat_rule_[seat];
+    if (!rule || rule->answers_optimally()) return std::max(fresh, taken);
+    return rule->takes_over(seat, theirs, score, h, landings_.of(h.dice, h.pending, false)) ? taken : fresh;
+  }
+
+  // The mover's (win, tie) after banking a final score that reaches the
+  // target, the other seat at `theirs`.
+  Linear reached_value(int seat, int theirs, int score, const Handed& h) const {
+    if (!answered(seat)) return {1, 0, 0};
+    const double answer = chase(1 - seat, theirs, score, h);
+    if (rules_.exact_target) return {1 - answer, answer, 0};  // an answer ties
+    return {1 - answer, 0, 0};
+  }
+
+  // The mover's (win, tie) after banking h.total more units, not reaching:
+  // the other seat's turn, which under IV.5 may take over.
+  Linear banked_value(int seat, int mine, int theirs, const Handed& h) const {
+    const int score = mine + h.total;
+    const WinValue& next = rules_.continue_previous ? handed_values_[handed_index(1 - seat, theirs, score, h)]
+                                                    : solution_.at(1 - seat, theirs, score);
+    return {1 - next.win - next.tie, next.tie, 0};
+  }
+
+  Linear bank_value(int seat, int mine, int theirs, int t, int kind) const {
+    const int score = mine + t;
+    return reached(score) ? reached_value(seat, theirs, score, handed(t, kind))
+                          : banked_value(seat, mine, theirs, handed(t, kind));
+  }
+
+  // IV.5: where the value of a turn start handed a position is kept.
+  std::size_t handed_index(int seat, int mine, int theirs, const Handed& h) const {
+    const std::size_t state = (std::size_t(seat) * units_ + mine) * units_ + theirs;
+    return handed_offset_[state] + std::size_t(h.total - 1) * landings_.states() +
+           landings_.of(h.dice, h.pending, false);
+  }
+
+  // The highest turn total that needs a state of its own: above it every
+  // total has reached the target and the decisions no longer depend on it.
+  int top_total(int seat, int mine, int theirs, double bust_utility, Stability& stability) const {
+    if (rules_.exact_target) return units_ - mine;  // passing the target busts
+    int least = std::max(units_ - mine, bank_minimum(mine));
+    if (!answered(seat)) return least;
+    const int last = theirs + reach_span_;  // a fresh chase past it is negligible
+    // Past the top the rows are copies of one (stationary) or bank values.
+    if (stationary()) least = std::max(least, last - mine);
+    if (seat_rule_[seat]) return seat_rule_[seat]->top(seat, mine, theirs, least);
+    if (stationary() || fewest_busts_ <= 0) return std::max(least, last - mine);
+    // Padding from any state risks at least fewest_busts_ of dropping from
+    // the bank value to bust_utility and gains at most the chase chance:
+    // once that chance is below half the risk, banking is best.
+    const double bound = 0.5 * fewest_busts_ * (1 - bust_utility);
+    const Handed none{};
+    int score = std::max(units_, mine + least);
+    while (score < last && chase(1 - seat, theirs, score + 1, none) > bound) ++score;
+    stability.high = std::min(stability.high, 1 - chase(1 - seat, theirs, score + 1, none) / fewest_busts_);
+    return std::max(least, score - mine);
+  }
+
+  // Banking (unless forbidden) against throwing on, into `out`; the
+  // decision is recorded for the seat's policy.
+  void choose(int seat, int mine, int theirs, int t, int kind, bool forbidden, const Linear& bank, const Linear& on,
+              double bust_utility, Stability& stability, Linear& out) {
+    bool banks;
+    if (forbidden) {
+      banks = false;
+    } else if (const SeatRule* rule = seat_rule_[seat]) {
+      banks = rule->banks(seat, mine, theirs, t, kind);
+    } else {
+      banks = bank.utility(bust_utility) >= on.utility(bust_utility);
+      if (banks)
+        stability.keep(bank, on);
+      else
+        stability.keep(on, bank);
+    }
+    out = banks ? bank : on;
+    decided_[seat][std::size_t(t - 1) * landings_.count() + kind] = banks;
+  }
+
+  // The value of a throw from state s, its outcomes landing in `from` (a
+  // landing row at the throw's total, offsets adding the points).
+  Linear throw_value(int s, const Linear* from, const int* offsets, double bust_utility, Stability& stability) const {
+    Linear value{0, 0, bust_[s]};
+    for (int g = first_group_[s]; g < first_group_[s + 1]; ++g) {
+      const int first = first_option_[g], end = first_option_[g + 1];
+      const Linear* best = from + offsets[first];
+      for (int k = first + 1; k < end; ++k) {  // partial setting aside: the best part to keep
+        const Linear* v = from + offsets[k];
+        if (v->utility(bust_utility) > best->utility(bust_utility)) {
+          stability.keep(*v, *best);
+          best = v;
+        } else {
+          stability.keep(*best, *v);
+        }
+      }
+      value.add(group_probability_[g], *best);
+    }
+    return value;
+  }
+
+  // Where a throw lands at total t <= top: banking, where allowed, against
+  // throwing on.
+  void land(int seat, int mine, int theirs, int t, const Linear* go, double bust_utility, Stability& stability,
+            Linear* row) {
+    const int kinds = landings_.count();
+    if (rules_.exact_target && mine + t > units_) {  // past an exact target: a bust (IV.5 rows only)
+      std::fill(row, row + kinds, Linear{0, 0, 1});
+      return;
+    }
+    const bool reach = reached(mine + t);
+    const int minimum = bank_minimum(mine);
+    for (int kind = 0; kind < kinds; ++kind) {
+      const bool hot = kind == landings_.hot();
+      const Linear& on = go[hot ? full_hand() : kind];
+      const bool may_bank = (rules_.exact_target && reach) || (t >= minimum && !(hot && rules_.no_stop_on_hot_dice));
+      if (!may_bank) {
+        row[kind] = on;
+        decided_[seat][std::size_t(t - 1) * kinds + kind] = false;
+        continue;
+      }
+      const Linear bank = bank_value(seat, mine, theirs, t, kind);
+      const bool must = reach && !answered(seat);  // reaching wins at once
+      choose(seat, mine, theirs, t, kind, false, bank, must ? bank : on, bust_utility, stability, row[kind]);
+    }
+  }
+
+  // Where a throw lands past the top total t: the target is reached and a
+  // fresh chase of the score is negligible, so values no longer depend on
+  // the total. Banking is best unless a bank is forbidden (hot dice under
+  // IV.1) or (IV.5) the position handed over matters: then a small fixed
+  // point over the dice in hand.
+  void land_above_top(int seat, int mine, int theirs, int t, bool first, double bust_utility, Stability& stability,
+                      Linear* row) {
+    const int kinds = landings_.count();
+    if (rules_.exact_target) {
+      std::fill(row, row + kinds, Linear{0, 0, 1});
+      return;
+    }
+    if (stationary() && !first) {  // the same as the row below
+      std::copy_n(row - kinds, kinds, row);
+      return;
+    }
+    for (int kind = 0; kind < kinds; ++kind) row[kind] = bank_value(seat, mine, theirs, t, kind);
+    if (first) std::fill_n(&decided_[seat][std::size_t(t - 1) * kinds], kinds, true);
+    if (!stationary()) return;
+    const std::vector<Linear> bank(row, row + kinds);
+    std::vector<Linear> go(landings_.states());
+    for (int sweep = 0; sweep < 10000; ++sweep) {
+      Stability last;
+      for (int s = 0; s < landings_.states(); ++s) go[s] = throw_value(s, row, option_kind_.data(), bust_utility, last);
+      double change = 0;
+      for (int kind = 0; kind < kinds; ++kind) {
+        const bool hot = kind == landings_.hot();
+        const Linear before = row[kind];
+        choose(seat, mine, theirs, t, kind, hot && rules_.no_stop_on_hot_dice, bank[kind], go[hot ? full_hand() : kind],
+               bust_utility, last, row[kind]);
+        change = std::max(change, std::abs(row[kind].utility(bust_utility) - before.utility(bust_utility)));
+      }
+      if (change < 1e-16) {
+        stability.low = std::max(stability.low, last.low);
+        stability.high = std::min(stability.high, last.high);
+        return;
+      }
+    }
+  }
+
+  int full_hand() const { return landings_.of(rules_.dice, kNoPending, false); }
+
+  // A fixed strategy that ignores the other's score ends its turn the same
+  // way whatever that score: the chances of banking each total (or of a
+  // bust), followed forward once per own score.
+  struct TurnEnds {
+    double bust = 0;
+    std::vector<double> bank;  // [total]
+  };
+  const TurnEnds& turn_ends(int seat, int mine) {
+    std::vector<TurnEnds>& cache = turn_ends_[seat];
+    if (cache.empty()) cache.resize(units_);
+    TurnEnds& ends = cache[mine];
+    if (!ends.bank.empty()) return ends;
+    const SeatRule& rule = *seat_rule_[seat];
+    const int states = landings_.states();
+    // Past `last` only forced throws remain (hot dice under IV.1), with a
+    // negligible chance: they are banked there.
+    const int last = std::max(units_ - mine, bank_minimum(mine)) + 4 * most_points_;
+    std::vector<double> mass(std::size_t(last + 1) * states, 0.0);
+    mass[full_hand()] = 1;
+    ends.bank.assign(last + 1, 0.0);
+    for (int t = 0; t <= last; ++t)
+      for (int s = 0; s < states; ++s) {
+        const double here = mass[std::size_t(t) * states + s];
+        if (here == 0) continue;
+        ends.bust += here * bust_[s];
+        for (int g = first_group_[s]; g < first_group_[s + 1]; ++g) {
+          const int kind = option_kind_[first_option_[g]];
+          const int to = t + option_offset_[first_option_[g]] / landings_.count();
+          const double p = here * group_probability_[g];
+          if (rules_.exact_target && mine + to > units_)
+            ends.bust += p;
+          else if (to > last || (may_bank(mine, to, kind) && rule.banks(seat, mine, 0, to, kind)))
+            ends.bank[std::min(to, last)] += p;
+          else
+            mass[std::size_t(to) * states + (kind == landings_.hot() ? full_hand() : kind)] += p;
+        }
+      }
+    return ends;
+  }
+
+  bool may_bank(int mine, int t, int kind) const {
+    const bool hot = kind == landings_.hot();
+    return (rules_.exact_target && reached(mine + t)) ||
+           (t >= bank_minimum(mine) && !(hot && rules_.no_stop_on_hot_dice));
+  }
+
+  // The value of a turn for the seat to move at (mine, theirs), linear in
+  // what a bust hands over; decisions are taken at on_bust.
+  Linear turn(int seat, int mine, int theirs, const WinValue& on_bust, Stability& stability) {
+    if (seat_rule_[seat] && !seat_rule_[seat]->reads_theirs() && !rules_.continue_previous) {
+      const TurnEnds& ends = turn_ends(seat, mine);
+      Linear value{0, 0, ends.bust};
+      for (int t = 1; t < static_cast<int>(ends.bank.size()); ++t)
+        if (ends.bank[t] > 0) value.add(ends.bank[t], bank_value(seat, mine, theirs, t, landings_.hot()));
+      return value;
+    }
+    const double u = on_bust.utility();
+    // IV.5: every total the other seat could hand over needs its state.
+    const int top = std::max(top_total(seat, mine, theirs, u, stability), rules_.continue_previous ? theirs : 0);
+    tops_[seat] = top;
+    const int states = landings_.states(), kinds = landings_.count();
+    std::vector<Linear>& throwing = throwing_[seat];
+    const std::size_t rows = std::size_t(top) + most_points_ + 1;
+    if (landing_.size() < rows * kinds) landing_.resize(rows * kinds);
+    if (throwing.size() < std::size_t(top + 1) * states) throwing.resize(std::size_t(top + 1) * states);
+    if (decided_[seat].size() < std::size_t(top + 1) * kinds) decided_[seat].resize(std::size_t(top + 1) * kinds);
+    for (int t = top + 1; t < static_cast<int>(rows); ++t)
+      land_above_top(seat, mine, theirs, t, t == top + 1, u, stability, &landing_[std::size_t(t) * kinds]);
+    for (int t = top; t >= 0; --t) {
+      Linear* go = &throwing[std::size_t(t) * states];
+      const Linear* from = &landing_[std::size_t(t) * kinds];
+      for (int s = 0; s < states; ++s) go[s] = throw_value(s, from, option_offset_.data(), u, stability);
+      if (t > 0) land(seat, mine, theirs, t, go, u, stability, &landing_[std::size_t(t) * kinds]);
+    }
+    solution_.stats.turn_states += std::size_t(top + 1) * states;
+    return throwing[full_hand()];
+  }
+
+  // The two turn starts at scores (a, b): seat 0 to move with a, and seat 1
+  // to move with b. A bust hands each to the other, so they are solved
+  // together: the policies best against a guess, then the exact values of
+  // those policies (a 2x2 linear system), until the policies stand.
+  void solve_pair(int a, int b) {
+    WinValue& x = solution_.at(0, a, b);
+    WinValue& y = solution_.at(1, b, a);
+    // Start from the neighbouring pair's values: the policies rarely differ.
+    x = b + 1 < units_ ? solution_.at(0, a, b + 1) : WinValue{0.5, 0};
+    y = a + 1 < units_ ? solution_.at(1, b, a + 1) : WinValue{0.5, 0};
+    solution_.stats.positions += 2;
+    for (int iteration = 1; iteration <= kPolicyIterations; ++iteration) {
+      solution_.stats.most_iterations = std::max(solution_.stats.most_iterations, iteration);
+      Stability keep_x, keep_y;
+      const Linear lx = turn(0, a, b, handed_over(y), keep_x);
+      const Linear ly = turn(1, b, a, handed_over(x), keep_y);
+      // x = lx + lx.bust * handed_over(y), y = ly + ly.bust * handed_over(x)
+      const double both = 1 - lx.bust * ly.bust;
+      if (both <= 0) {  // neither seat can ever bank: the game never ends
+        x = y = {0, 1};
+        return finish_pair(a, b);
+      }
+      x.tie = (lx.tie + lx.bust * ly.tie) / both;
+      y.tie = ly.tie + ly.bust * x.tie;
+      x.win = (lx.win + lx.bust * (1 - y.tie) - lx.bust * (ly.win + ly.bust * (1 - x.tie))) / both;
+      y.win = ly.win + ly.bust * (1 - x.win - x.tie);
+      if (keep_x.holds(handed_over(y).utility()) && keep_y.holds(handed_over(x).utility()))
+        return finish_pair(a, b);  // the policies stand
+    }
+    // Policy iteration may cycle between near-equal policies of the two
+    // seats; the plain fixed-point iteration contracts by the product of
+    // the two bust chances, so it converges from wherever it stopped.
+    for (int sweep = 0; sweep < 10000; ++sweep) {
+      const WinValue old_x = x, old_y = y;
+      Stability ignored;
+      x = apply(turn(0, a, b, handed_over(y), ignored), handed_over(y));
+      y = apply(turn(1, b, a, handed_over(x), ignored), handed_over(x));
+      if (std::abs(x.win - old_x.win) + std::abs(x.tie - old_x.tie) + std::abs(y.win - old_y.win) +
+              std::abs(y.tie - old_y.tie) <
+          1e-15)
+        break;
+    }
+    finish_pair(a, b);
+  }
+
+  // Keeps what later pairs and the policy need of the pair just solved: its
+  // decisions, and (IV.5) the value of each turn start handed a position,
+  // the better of a fresh hand and throwing on from it.
+  void finish_pair(int a, int b) {
+    const int states = landings_.states(), kinds = landings_.count();
+    for (int seat = 0; seat < 2; ++seat) {
+      const int mine = seat == 0 ? a : b, theirs = seat == 0 ? b : a;
+      if (!seat_rule_[seat]) {
+        WinPolicy& policy = solution_.policy;
+        policy.set_top(seat, mine, theirs, tops_[seat]);
+        for (int t = 1; t <= tops_[seat] + 1; ++t)
+          for (int kind = 0; kind < kinds; ++kind)
+            policy.set_bank(seat, mine, theirs, t, kind, decided_[seat][std::size_t(t - 1) * kinds + kind]);
+      }
+      if (!rules_.continue_previous) continue;
+      const WinValue fresh = solution_.at(seat, mine, theirs);
+      const WinValue on_bust = handed_over(solution_.at(1 - seat, theirs, mine));
+      for (int t = 1; t <= theirs; ++t)
+        for (int s = 0; s < states; ++s) {
+          const Handed h = handed(t, s);
+          const WinValue take = apply(throwing_[seat][std::size_t(t) * states + s], on_bust);
+          const SeatRule* rule = seat_rule_[seat];
+          const bool takes = rule ? rule->takes_over(seat, mine, theirs, h, s) : take.utility() > fresh.utility();
+          handed_values_[handed_index(seat, mine, theirs, h)] = takes ? take : fresh;
+          if (!rule) solution_.policy.set_take(seat, mine, theirs, h, s, takes);
+        }
+    }
+  }
+
+  Rules rules_;
+  std::vector<ThrowOutcomes> throws_;
+  Landings landings_;
+  WinSolution solution_;
+  int units_;
+  std::array<const SeatRule*, 2> seat_rule_;  // nullptr: the seat maximises
+  int reach_span_ = 0;                        // units beyond which a fresh chase is negligible
+  std::unique_ptr<ReachTable> reach_, stop_;
+
+  std::vector<double> bust_;               // [state]
+  std::vector<int> first_group_;           // [state]: its groups
+  std::vector<double> group_probability_;  // [group]
+  std::vector<int> first_option_;          // [group]: its options
+  std::vector<int> option_offset_;         // [option]: points * kinds + kind, from a landing row
+  std::vector<int> option_kind_;           // [option]: the kind it lands as
+  double fewest_busts_ = 1;                // the least chance of a bust of any throw
+  int most_points_ = 0;                    // of any one throw, in units
+
+  std::vector<Linear> landing_;                       // [total][kind]
+  std::array<std::vector<Linear>, 2> throwing_;       // [seat][total][state]: the last turn solved
+  std::array<std::vector<std::uint8_t>, 2> decided_;  // [seat][(total - 1) * kinds + kind]: banks
+  std::array<int, 2> tops_{};                         // [seat]: the last turn's top total
+  std::array<std::vector<TurnEnds>, 2> turn_ends_;    // [seat][mine], for fixed strategies
+  // IV.5: the value of each turn start handed a position, per state
+  // (seat, mine, theirs) the totals 1..theirs by state (dice, pending).
+  std::vector<std::size_t> handed_offset_;
+  std::vector<WinValue> handed_values_;
+};
+
+}  // namespace
+
+WinSolution solve_win(const Scoring& scoring, const std::function<void(double)>& progress, bool keep_handed) {
+  Solver solver(scoring, nullptr, nullptr);
+  WinSolution solution = solver.solve(progress);
+  if (keep_handed) solver.hand_over_handed(solution);
+  return solution;
+}
+
+WinSolution evaluate_win(const Scoring& scoring, const SeatRule& first, const SeatRule& second) {
+  return Solver(scoring, &first, &second).solve({});
+}
+
+}  // namespace dicesim::tenk

@@ -1,0 +1,166 @@
+#include "games/tenk/tenk_win_cache.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <type_traits>
+
+#include "rng.h"
+
+namespace dicesim::tenk {
+namespace {
+
+constexpr char kMagic[] = "dicesim tenk win cache\n";
+
+// Appends members as raw bytes; vectors as a count then their elements.
+struct Writer {
+  std::string bytes;
+  template <class T>
+  void operator()(const T& value) {
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
+    } else {
+      const std::uint64_t n = value.size();
+      (*this)(n);
+      bytes.append(reinterpret_cast<const char*>(value.data()), n * sizeof(typename T::value_type));
+    }
+  }
+};
+
+// Reads what Writer wrote; `ok` turns false past the end (never reads beyond).
+struct Reader {
+  const std::string& bytes;
+  std::size_t at = 0;
+  bool ok = true;
+  bool take(void* out, std::size_t n) {
+    if (!ok || n > bytes.size() - at) return ok = false;
+    std::memcpy(out, bytes.data() + at, n);
+    at += n;
+    return true;
+  }
+  template <class T>
+  void operator()(T& value) {
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      take(&value, sizeof value);
+    } else {
+      std::uint64_t n = 0;
+      if (!take(&n, sizeof n) || n > (bytes.size() - at) / sizeof(typename T::value_type)) {
+        ok = false;
+        return;
+      }
+      value.resize(n);
+      take(value.data(), n * sizeof(typename T::value_type));
+    }
+  }
+};
+
+std::string rules_key(const Rules& rules) { return rules_json(rules).dump(); }
+
+std::uint64_t checksum(std::string_view bytes) { return stable_hash(bytes); }
+
+}  // namespace
+
+std::string win_cache_dir() {
+  if (const char* dir = std::getenv("DICESIM_CACHE_DIR"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/dicesim";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/dicesim";
+  return ".dicesim-cache";
+}
+
+std::string win_cache_path(const Rules& rules) {
+  std::ostringstream name;
+  name << "tenk-win-v" << kWinSolverVersion << "-" << std::hex << std::setw(16) << std::setfill('0')
+       << stable_hash(rules_key(rules)) << ".bin";
+  return win_cache_dir() + "/" + name.str();
+}
+
+std::optional<WinSolution> read_win_cache(const std::string& path, const Rules& rules, std::string& why) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    why = "no cached solution";
+    return std::nullopt;
+  }
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t magic = sizeof kMagic - 1;
+  if (bytes.size() < magic + sizeof(std::uint64_t) || bytes.compare(0, magic, kMagic) != 0) {
+    why = "not a dicesim cache file";
+    return std::nullopt;
+  }
+  const std::string_view body(bytes.data(), bytes.size() - sizeof(std::uint64_t));
+  std::uint64_t stored = 0;
+  std::memcpy(&stored, bytes.data() + body.size(), sizeof stored);
+  if (stored != checksum(body)) {
+    why = "damaged (checksum mismatch)";
+    return std::nullopt;
+  }
+  const std::string payload(body.substr(magic));
+  Reader read{payload};
+  int version = 0;
+  std::string key;
+  read(version);
+  read(key);
+  if (!read.ok || version != kWinSolverVersion) {
+    why = "written by another solver version";
+    return std::nullopt;
+  }
+  if (key != rules_key(rules)) {
+    why = "written for other rules";
+    return std::nullopt;
+  }
+  WinSolution solution(rules);
+  WinSolution::transfer(solution, read);
+  if (!read.ok || read.at != payload.size() || !solution.policy.consistent(solution.units(), Landings(rules).count())) {
+    why = "damaged (inconsistent sizes)";
+    return std::nullopt;
+  }
+  return solution;
+}
+
+void write_win_cache(const std::string& path, const Rules& rules, const WinSolution& solution) {
+  Writer write;
+  write.bytes = kMagic;
+  const int version = kWinSolverVersion;
+  write(version);
+  write(rules_key(rules));
+  WinSolution::transfer(solution, write);
+  const std::uint64_t sum = checksum(write.bytes);
+  write(sum);
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(write.bytes.data(), static_cast<std::streamsize>(write.bytes.size()));
+    if (!out.flush()) throw std::runtime_error(temporary + ": cannot write the solution cache");
+  }
+  std::filesystem::rename(temporary, path);
+}
+
+std::shared_ptr<const WinSolution> cached_win_solution(const Scoring& scoring, std::ostream& log) {
+  const Rules& rules = scoring.rules();
+  const std::string path = win_cache_path(rules);
+  std::string why;
+  if (std::optional<WinSolution> cached = read_win_cache(path, rules, why))
+    return std::make_shared<const WinSolution>(std::move(*cached));
+  if (std::filesystem::exists(path)) log << "warning: " << path << ": " << why << "; solving again\n";
+  const bool terminal = &log == &std::cerr && ::isatty(STDERR_FILENO);
+  auto solution = std::make_shared<WinSolution>(solve_win(scoring, [&](double done) {
+    if (terminal)
+      log << "\rsolving 10,000 for win-optimal play: " << std::fixed << std::setprecision(0) << 100 * done << "%"
+          << std::flush;
+  }));
+  if (terminal) log << "\r\033[K";
+  try {
+    write_win_cache(path, rules, *solution);
+  } catch (const std::exception& e) {
+    log << "warning: the solution is not cached: " << e.what() << "\n";
+  }
+  return solution;
+}
+
+}  // namespace dicesim::tenk

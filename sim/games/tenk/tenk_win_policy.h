@@ -1,0 +1,146 @@
+// 10,000's win-optimal play as the engine needs it: the throws' outcomes
+// grouped, the chance of answering a reached score, and the solved
+// decisions, one bit each (solved in tenk_win.h).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <iosfwd>
+#include <vector>
+
+#include "games/tenk/tenk_rules.h"
+
+namespace dicesim::tenk {
+
+// One throw of some dice, its outcomes grouped: the probability of a bust,
+// then groups of multisets that offer the same set of moves.
+struct ThrowOption {
+  int points = 0;  // in units of kPoint
+  int dice = 0;    // dice for the next throw (a full hand after hot dice)
+  int pending = kNoPending;
+  bool hot = false;
+};
+struct ThrowGroup {
+  double probability = 0;
+  int first = 0, count = 0;  // its options: options[first .. first + count)
+};
+struct ThrowOutcomes {
+  double bust = 0;
+  std::vector<ThrowGroup> groups;
+  std::vector<ThrowOption> options;
+};
+// [dice * 7 + pending], for every reachable (dice, pending).
+std::vector<ThrowOutcomes> throw_outcomes(const Scoring& scoring);
+
+// The chance of reaching at least `need` units in one turn from a fresh
+// hand, stopping only where the rules allow (not on hot dice under IV.1),
+// choosing moves to maximise it; need = 0 asks for one more allowed stop.
+// exact: the chance of hitting exactly `need` (passing it busts).
+class ReachTable {
+ public:
+  ReachTable(const Rules& rules, const std::vector<ThrowOutcomes>& throws, int most, bool exact);
+  double fresh(int need) const { return at(need, rules_.dice, kNoPending); }
+  // The same from `dice` in hand with a pending face (a taken-over position).
+  double at(int need, int dice, int pending) const {
+    return reach_[(std::size_t(std::clamp(need, 0, most_)) * 7 + dice) * 7 + pending];
+  }
+  int most() const { return most_; }
+
+ private:
+  Rules rules_;
+  int most_;
+  std::vector<double> reach_;
+};
+
+// A banked position a turn may take over (IV.5): total in units.
+struct Handed {
+  int total = 0, dice = 0, pending = kNoPending;
+};
+
+// How a throw landed, as decisions see it: the dice and pending face of the
+// next throw, or hot dice (a full hand, which IV.1 forbids banking on).
+class Landings {
+ public:
+  explicit Landings(const Rules& rules);
+  int count() const { return count_; }
+  int hot() const { return count_ - 1; }
+  int of(int dice, int pending, bool hot) const { return hot ? count_ - 1 : index_[dice * 7 + pending]; }
+  int dice(int kind) const { return kind == hot() ? full_dice_ : dp_[kind] / 7; }
+  int pending(int kind) const { return kind == hot() ? kNoPending : dp_[kind] % 7; }
+  int states() const { return count_ - 1; }  // (dice, pending) a throw starts from: the kinds but hot
+
+ private:
+  std::array<int, 49> index_{};
+  std::vector<int> dp_;
+  int count_ = 0, full_dice_ = 0;
+};
+
+// The win-optimal decisions, one bit each: whether to bank where the rules
+// allow it, per turn start (seat, mine, theirs) and landing (total, kind);
+// past the state's top total the decision no longer depends on the total.
+// Under IV.5 also whether to take over a handed position.
+class WinPolicy {
+ public:
+  WinPolicy() = default;
+  WinPolicy(const Rules& rules, int units);
+  bool banks(int seat, int mine, int theirs, int total, int kind) const {
+    const std::size_t s = state(seat, mine, theirs);
+    return bit(bank_offset_[s] + std::size_t(std::min(total, int(top_[s]) + 1) - 1) * kinds_ + kind);
+  }
+  bool takes_over(int seat, int mine, int theirs, const Handed& h, int dp) const {
+    return bit(take_offset_[state(seat, mine, theirs)] + std::size_t(h.total - 1) * (kinds_ - 1) + dp);
+  }
+  int top(int seat, int mine, int theirs) const { return static_cast<int>(top_[state(seat, mine, theirs)]); }
+  // Reads (Self non-const) or writes every member through io(member), for
+  // the disk cache.
+  template <class Self, class Io>
+  static void transfer(Self& self, Io& io) {
+    io(self.units_), io(self.kinds_), io(self.size_), io(self.top_), io(self.bank_offset_), io(self.take_offset_),
+        io(self.bits_);
+  }
+  // Whether the sizes agree with each other (a file read back).
+  bool consistent(int units, int kinds) const;
+  std::size_t bytes() const { return bits_.size() * sizeof(std::uint64_t); }
+
+  // Filled by the solver, state by state.
+  void set_top(int seat, int mine, int theirs, int top);
+  void set_bank(int seat, int mine, int theirs, int total, int kind, bool bank) {
+    const std::size_t s = state(seat, mine, theirs);
+    set_bit(bank_offset_[s] + std::size_t(total - 1) * kinds_ + kind, bank);
+  }
+  void set_take(int seat, int mine, int theirs, const Handed& h, int dp, bool take) {
+    set_bit(take_offset_[state(seat, mine, theirs)] + std::size_t(h.total - 1) * (kinds_ - 1) + dp, take);
+  }
+
+ private:
+  std::size_t state(int seat, int mine, int theirs) const {
+    return (std::size_t(seat) * units_ + mine) * units_ + theirs;
+  }
+  bool bit(std::size_t i) const { return (bits_[i >> 6] >> (i & 63)) & 1; }
+  void set_bit(std::size_t i, bool on) {
+    const std::uint64_t mask = std::uint64_t(1) << (i & 63);
+    bits_[i >> 6] = on ? bits_[i >> 6] | mask : bits_[i >> 6] & ~mask;
+  }
+  int units_ = 0, kinds_ = 0;
+  std::size_t size_ = 0;  // bits in use
+  std::vector<std::uint32_t> top_;
+  std::vector<std::uint64_t> bank_offset_, take_offset_;  // bit offsets per state
+  std::vector<std::uint64_t> bits_;
+};
+
+// Everything an optimal_win strategy plays from.
+struct WinStrategy {
+  WinStrategy(const Scoring& scoring, WinPolicy solved);
+  Landings landings;
+  WinPolicy policy;
+  ReachTable reach;  // a last turn's chance to answer, for takeovers under IV.5
+  int units;         // the target in units of kPoint
+
+  // Banking a throw that landed at `total` (points), where the rules allow it.
+  bool banks(int seat, int mine, int theirs, int total, int dice, int pending, bool hot) const {
+    return policy.banks(seat, mine / kPoint, theirs / kPoint, total / kPoint, landings.of(dice, pending, hot));
+  }
+};
+
+}  // namespace dicesim::tenk
