@@ -11,6 +11,7 @@
 #include "game.h"
 #include "games/battle/battle.h"
 #include "games/battle/battle_exact.h"
+#include "games/game_entries.h"
 
 namespace dicesim::battle {
 namespace {

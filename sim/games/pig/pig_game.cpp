@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "game.h"
+#include "games/game_entries.h"
 #include "games/pig/pig.h"
 #include "games/pig/pig_exact.h"
 #include "pig_strategies.h"

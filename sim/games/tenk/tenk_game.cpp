@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "game.h"
+#include "games/game_entries.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
 #include "stats.h"
