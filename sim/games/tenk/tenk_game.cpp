@@ -66,7 +66,7 @@ class TenkGame final : public Game {
   void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const override {
     const int seats = static_cast<int>(table.seats.size());
     const Policy* policy[kMaxPlayers];
-    std::int64_t* turn_scores[kMaxPlayers];
+    TableCounts::Histogram turn_scores[kMaxPlayers];
     for (int s = 0; s < seats; ++s) {
       policy[s] = &policies_[table.seats[s]];
       turn_scores[s] = counts.histogram(kTurnScore, s);
