@@ -1,20 +1,9 @@
-// The list of games. Adding a game: one line here (see sim/README.md).
+// The list of games. Adding a game: one line here and its declaration in
+// games/game_entries.h (see sim/README.md).
 #include "game.h"
+#include "games/game_entries.h"
 
 namespace dicesim {
-
-namespace sixers {
-GameEntry sixers_entry();
-}
-namespace tenk {
-GameEntry tenk_entry();
-}
-namespace battle {
-GameEntry battle_entry();
-}
-namespace pig {
-GameEntry pig_entry();
-}
 
 const std::vector<GameEntry>& games() {
   static const std::vector<GameEntry> all = {

@@ -48,7 +48,7 @@ std::string describe(const json& value) {
 // they overflow the stack. No config comes near this.
 constexpr int kMaxNesting = 256;
 
-void check_nesting(const std::string& text, const std::string& source_name) {
+static void check_nesting(const std::string& text, const std::string& source_name) {
   int depth = 0;
   bool in_string = false, escaped = false;
   std::size_t line = 1;

@@ -407,14 +407,14 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
   for (std::size_t s = 0; s < strategies.size(); ++s) {
     const int t = config.plan.distribution[s];
     if (t < 0) continue;
-    const std::string path = "/distributions/" + strategies[s].name;
+    const std::string group = "/distributions/" + strategies[s].name;
     const TableCountsView counts = table_counts(config, output, t);
     std::vector<Matrix> histograms(measures.size());
-    write_measures<std::int64_t>(file, path, measures, {}, "counts",
+    write_measures<std::int64_t>(file, group, measures, {}, "counts",
                                  [&](int m, int) { return &(histograms[m] = counts.histogram_of(m, 0)); });
-    file.attribute(path, "games", static_cast<std::int64_t>(output.games_done[t]));
+    file.attribute(group, "games", static_cast<std::int64_t>(output.games_done[t]));
     if (exact && (*exact)[t])
-      write_measures<double>(file, "/exact" + path, measures, {}, "probability",
+      write_measures<double>(file, "/exact" + group, measures, {}, "probability",
                              [&](int m, int) { return (*exact)[t]->distribution(m, 0); });
   }
   const auto any = [](const std::vector<std::vector<int>>& m) {

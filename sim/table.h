@@ -3,7 +3,10 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -12,6 +15,44 @@ namespace dicesim {
 
 constexpr int kMaxSeats = 16;
 constexpr int kMaxMeasures = 8;  // histograms a game may record per seat
+
+// In a checked build (DICESIM_CHECKED: CMake's -DDICESIM_CHECKED=ON or a
+// Debug build), every index into a table's counters is checked, because a
+// wrong bin would otherwise land silently in the next seat's histogram.
+[[noreturn]] inline void counter_index_out_of_range(const char* what, std::ptrdiff_t index, std::ptrdiff_t size) {
+  std::fprintf(stderr, "dicesim: table counters: %s %td out of range [0, %td)\n", what, index, size);
+  std::abort();
+}
+inline void check_counter_index([[maybe_unused]] const char* what, [[maybe_unused]] std::ptrdiff_t index,
+                                [[maybe_unused]] std::ptrdiff_t size) {
+#ifdef DICESIM_CHECKED
+  if (index < 0 || index >= size) counter_index_out_of_range(what, index, size);
+#endif
+}
+
+#ifdef DICESIM_CHECKED
+// One histogram's bins, each access checked against their number.
+template <class Count>
+class CheckedBins {
+ public:
+  CheckedBins() = default;
+  CheckedBins(std::nullptr_t) {}  // as a pointer would be, for a seat the table does not have
+  CheckedBins(Count* first, int bins) : first_(first), bins_(bins) {}
+  Count& operator[](std::ptrdiff_t bin) const {
+    check_counter_index("bin", bin, bins_);
+    return first_[bin];
+  }
+
+ private:
+  Count* first_ = nullptr;
+  int bins_ = 0;
+};
+template <class Count>
+using Bins = CheckedBins<Count>;
+#else
+template <class Count>
+using Bins = Count*;  // the hot loops index the histogram directly
+#endif
 
 struct Table {
   std::vector<int> seats;   // strategy indices, in seating (playing) order
@@ -45,13 +86,27 @@ class BasicTableCounts {
     }
   }
 
-  Count* histogram(int measure, int seat) const { return data_ + start_[measure] + std::size_t(seat) * bins_[measure]; }
+  // A seat's bins of a measure: Count* in a plain build, bounds-checked bins in a checked one.
+  using Histogram = Bins<Count>;
+  Histogram histogram(int measure, int seat) const {
+#ifdef DICESIM_CHECKED
+    return {first_bin(measure, seat), bins_[measure]};
+#else
+    return first_bin(measure, seat);
+#endif
+  }
   Count& score(int seat, int bin) const { return histogram(0, seat)[bin]; }
-  Count& wins(int seat) const { return data_[start_[measures_] + seat]; }
-  Count& tied(int seat) const { return data_[start_[measures_] + seats_ + seat]; }
+  Count& wins(int seat) const {
+    check_counter_index("seat", seat, seats_);
+    return data_[start_[measures_] + seat];
+  }
+  Count& tied(int seat) const {
+    check_counter_index("seat", seat, seats_);
+    return data_[start_[measures_] + seats_ + seat];
+  }
   Count& tie_games() const { return data_[start_[measures_] + 2 * seats_]; }
   std::vector<std::int64_t> histogram_of(int measure, int seat) const {
-    const Count* first = histogram(measure, seat);
+    const Count* first = first_bin(measure, seat);
     return {first, first + bins_[measure]};
   }
   std::vector<std::int64_t> scores_of(int seat) const { return histogram_of(0, seat); }
@@ -60,6 +115,12 @@ class BasicTableCounts {
   int bins(int measure) const { return bins_[measure]; }
 
  private:
+  Count* first_bin(int measure, int seat) const {
+    check_counter_index("measure", measure, measures_);
+    check_counter_index("seat", seat, seats_);
+    return data_ + start_[measure] + std::size_t(seat) * bins_[measure];
+  }
+
   Count* data_;
   int seats_;
   int measures_ = 0;

@@ -18,6 +18,8 @@ namespace dicesim {
 namespace {
 
 using testing::dicesim;
+using testing::results_contents;
+using testing::same_results;
 using testing::TempDir;
 
 // About 100 blocks over 4 tables of different sizes: enough blocks for shards,
@@ -31,28 +33,17 @@ const char* kConfig = R"J({
   "contests": {"distributions": true, "sequential_tables": [["dv(2,2)", "aware"]]}
 })J";
 
-// Every dataset that holds results (not timings), read as raw bytes of int64.
-std::vector<std::vector<std::int64_t>> result_data(const std::string& file) {
-  const h5::Reader r(file);
-  std::vector<std::vector<std::int64_t>> out;
-  for (const char* path : {"/engine/counters", "/engine/games_done", "/engine/done", "/distributions/dv(2,2)/counts",
-                           "/distributions/aware/counts", "/sequential_tables/0/wins", "/sequential_tables/0/counts"})
-    out.push_back(r.int64s(path));
-  out.push_back({r.int_attribute("/", "complete")});
-  return out;
-}
-
 class Cluster : public ::testing::Test {
  protected:
   void SetUp() override {
     config = dir.write("run.json", kConfig);
     const auto single = dicesim("run " + config + " -o " + dir.file("single.h5") + " --quiet");
     ASSERT_EQ(single.exit_code, 0) << single.out;
-    reference = result_data(dir.file("single.h5"));
+    reference = dir.file("single.h5");
   }
   TempDir dir;
   std::string config;
-  std::vector<std::vector<std::int64_t>> reference;
+  std::string reference;  // the single-process run's file
 };
 
 TEST_F(Cluster, MpiRanksGiveTheSingleProcessFile) {
@@ -62,24 +53,24 @@ TEST_F(Cluster, MpiRanksGiveTheSingleProcessFile) {
         testing::run_shell("mpirun -n " + std::to_string(ranks) + " --oversubscribe --allow-run-as-root " +
                            DICESIM_BINARY + " run " + config + " -o " + out + " --quiet --threads 1");
     ASSERT_EQ(result.exit_code, 0) << result.out;
-    EXPECT_EQ(result_data(out), reference) << ranks << " ranks";
+    EXPECT_TRUE(same_results(out, reference)) << ranks << " ranks";
     EXPECT_EQ(h5::Reader(out).int_attribute("/", "ranks"), ranks);
   }
 }
 
 TEST_F(Cluster, ShardsMergeToTheSingleRunInAnyOrder) {
   for (int k = 1; k <= 3; ++k) {
-    const auto shard = dicesim("run " + config + " --shard " + std::to_string(k) + "/3 -o " +
-                               dir.file("s" + std::to_string(k) + ".h5") + " --quiet");
+    // (std::string("s") + ...: GCC 12 -Wrestrict false alarm on "s" + std::to_string(k))
+    const std::string file = dir.file(std::string("s") + std::to_string(k) + ".h5");
+    const auto shard = dicesim("run " + config + " --shard " + std::to_string(k) + "/3 -o " + file + " --quiet");
     ASSERT_EQ(shard.exit_code, 0) << shard.out;
-    EXPECT_EQ(h5::Reader(dir.file("s" + std::to_string(k) + ".h5")).string_attribute("/", "shard"),
-              std::to_string(k) + "/3");
+    EXPECT_EQ(h5::Reader(file).string_attribute("/", "shard"), std::to_string(k) + "/3");
   }
   const auto all = dicesim("merge " + dir.file("s3.h5") + " " + dir.file("s1.h5") + " " + dir.file("s2.h5") + " -o " +
                            dir.file("all.h5"));
   ASSERT_EQ(all.exit_code, 0) << all.out;
   EXPECT_NE(all.out.find(", complete"), std::string::npos);
-  EXPECT_EQ(result_data(dir.file("all.h5")), reference);
+  EXPECT_TRUE(same_results(dir.file("all.h5"), reference));
 
   // Two steps: a partial merge is marked incomplete and merges on.
   const auto partial = dicesim("merge " + dir.file("s1.h5") + " " + dir.file("s3.h5") + " -o " + dir.file("p.h5"));
@@ -87,7 +78,7 @@ TEST_F(Cluster, ShardsMergeToTheSingleRunInAnyOrder) {
   EXPECT_NE(partial.out.find("not complete yet"), std::string::npos);
   EXPECT_EQ(h5::Reader(dir.file("p.h5")).int_attribute("/", "complete"), 0);
   ASSERT_EQ(dicesim("merge " + dir.file("p.h5") + " " + dir.file("s2.h5") + " -o " + dir.file("all2.h5")).exit_code, 0);
-  EXPECT_EQ(result_data(dir.file("all2.h5")), reference);
+  EXPECT_TRUE(same_results(dir.file("all2.h5"), reference));
 }
 
 TEST_F(Cluster, MismatchedMergesAreRefused) {
@@ -125,8 +116,8 @@ pid_t start(const std::vector<std::string>& args) {
 TEST_F(Cluster, KilledAtRandomMomentsAndResumedEndsBitIdentical) {
   // A run of a couple of seconds, so that it can be killed several times.
   const std::string games = "2e7";
-  ASSERT_EQ(dicesim("run " + config + " --games " + games + " -o " + dir.file("long.h5") + " --quiet").exit_code, 0);
-  const auto uninterrupted = result_data(dir.file("long.h5"));
+  const std::string uninterrupted = dir.file("long.h5");
+  ASSERT_EQ(dicesim("run " + config + " --games " + games + " -o " + uninterrupted + " --quiet").exit_code, 0);
   const std::string out = dir.file("resumed.h5");
   const auto args = [&] {
     std::vector<std::string> a{"run", config, "--games", games, "-o", out, "--checkpoint-every", "0.05", "--quiet"};
@@ -152,7 +143,7 @@ TEST_F(Cluster, KilledAtRandomMomentsAndResumedEndsBitIdentical) {
   ASSERT_EQ(WEXITSTATUS(status), 0);
   EXPECT_EQ(kills, 4);
   EXPECT_GE(resumed_from_checkpoint, 2);
-  EXPECT_EQ(result_data(out), uninterrupted) << "after " << kills << " kills";
+  EXPECT_TRUE(same_results(out, uninterrupted)) << "after " << kills << " kills";
 }
 
 TEST_F(Cluster, ShardsWithNoBlocksAreFineToo) {
@@ -170,7 +161,7 @@ TEST_F(Cluster, ShardsWithNoBlocksAreFineToo) {
   EXPECT_EQ(again.exit_code, 0) << again.out;
   const auto merged = dicesim("merge" + inputs + " -o " + dir.file("all.h5"));
   ASSERT_EQ(merged.exit_code, 0) << merged.out;
-  EXPECT_EQ(result_data(dir.file("all.h5")), reference);
+  EXPECT_TRUE(same_results(dir.file("all.h5"), reference));
 }
 
 TEST_F(Cluster, MpiErrorsEndEveryRank) {
@@ -275,11 +266,11 @@ TEST_F(Cluster, AFullDiskLeavesNoFileAndTheLastCheckpointIntact) {
   while (!std::filesystem::exists(checkpoint)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
-  const auto before = result_data(checkpoint);
+  const auto before = results_contents(checkpoint);
   const auto resumed = testing::run_shell("ulimit -f 8 && " + std::string(DICESIM_BINARY) + " run " + config +
                                           " --resume " + checkpoint + " --checkpoint-every 0.05 --quiet");
   EXPECT_EQ(resumed.exit_code, kExitInternal) << resumed.out;
-  EXPECT_EQ(result_data(checkpoint), before);
+  EXPECT_TRUE(results_contents(checkpoint) == before);
 }
 
 TEST(Bias, ALoadedDieMakesCheckFail) {

@@ -7,7 +7,6 @@ subgroup, exact or not, known at every seat or at some, is in some file.
 
 import json
 import re
-import subprocess
 import tempfile
 import unittest
 from pathlib import Path
@@ -15,7 +14,7 @@ from pathlib import Path
 import h5py
 import numpy as np
 
-from common import BINARY, CONFIG, ROOT, make_results
+from common import CONFIG, ROOT, make_results
 from dicesim_analysis import load
 
 
@@ -225,50 +224,6 @@ class FilesOfEveryGame(unittest.TestCase):
                             self.assertTrue(np.isnan(row.exact_probability))
                         else:
                             self.assertEqual(expected, row.exact_probability)
-
-
-def _contents(path):
-    """Every data set and attribute of a results file but timings and how it was made."""
-    how = {"wall_seconds", "threads", "ranks", "command", "shard", "planned_complete", "checksum"}
-    out = {}
-    with h5py.File(path) as f:
-        objects = [("/", f)]
-        f.visititems(lambda name, obj: objects.append((name, obj)))
-        for name, obj in objects:
-            for key, value in obj.attrs.items():
-                if key not in how and key not in ("DIMENSION_LIST", "REFERENCE_LIST"):
-                    out[f"{name}@{key}"] = repr(np.asarray(value).tolist())
-            if isinstance(obj, h5py.Dataset):
-                out[name] = repr(obj[()].tolist())
-    return out
-
-
-class SplitRunsOfAMeasuresGame(unittest.TestCase):
-    """Threads and merged shards give every data set, measure subgroups included."""
-
-    def test_threads_and_merged_shards_give_the_same_file(self):
-        config = _configs()["battle"]
-        config["games"] = 150000  # three blocks a table
-        with tempfile.TemporaryDirectory() as directory:
-            config_path = Path(directory) / "battle.json"
-            config_path.write_text(json.dumps(config))
-
-            def dicesim(*args):
-                run = subprocess.run([str(BINARY), *args, "--quiet"] if args[0] == "run" else [str(BINARY), *args],
-                                     capture_output=True, text=True)
-                self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
-
-            out = {name: str(Path(directory) / f"{name}.h5") for name in ("one", "two", "s1", "s2", "s3", "merged")}
-            dicesim("run", str(config_path), "-o", out["one"], "--threads", "1")
-            dicesim("run", str(config_path), "-o", out["two"], "--threads", "2")
-            for k in (1, 2, 3):
-                dicesim("run", str(config_path), "-o", out[f"s{k}"], "--shard", f"{k}/3")
-            dicesim("merge", out["s2"], out["s3"], out["s1"], "-o", out["merged"])
-            reference = _contents(out["one"])
-            self.assertIn("sequential/turns/counts", reference)
-            self.assertIn("nway/0/turns/counts", reference)
-            self.assertEqual(_contents(out["two"]), reference)
-            self.assertEqual(_contents(out["merged"]), reference)
 
 
 if __name__ == "__main__":

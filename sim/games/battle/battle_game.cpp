@@ -11,6 +11,7 @@
 #include "game.h"
 #include "games/battle/battle.h"
 #include "games/battle/battle_exact.h"
+#include "games/game_entries.h"
 
 namespace dicesim::battle {
 namespace {
@@ -74,8 +75,8 @@ class BattleGame final : public Game {
 
   void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const override {
     const int seats = static_cast<int>(table.seats.size());
-    std::int64_t* score[2] = {counts.histogram(0, 0), seats > 1 ? counts.histogram(0, 1) : nullptr};
-    std::int64_t* turns[2] = {counts.histogram(1, 0), seats > 1 ? counts.histogram(1, 1) : nullptr};
+    TableCounts::Histogram score[2] = {counts.histogram(0, 0), seats > 1 ? counts.histogram(0, 1) : nullptr};
+    TableCounts::Histogram turns[2] = {counts.histogram(1, 0), seats > 1 ? counts.histogram(1, 1) : nullptr};
     const Policy& first = policies_[table.seats[0]];
     if (seats == 1) {  // alone: a race against the goal, which it always "wins"
       for (std::uint64_t g = 0; g < games; ++g) {

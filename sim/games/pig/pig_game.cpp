@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "game.h"
+#include "games/game_entries.h"
 #include "games/pig/pig.h"
 #include "games/pig/pig_exact.h"
 #include "pig_strategies.h"
@@ -81,8 +82,8 @@ class PigGame final : public Game {
   void play_block(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const {
     const int seats = static_cast<int>(table.seats.size());
     const Policy* policy[kMaxSeats];
-    std::int64_t* score_bins[kMaxSeats];
-    std::int64_t* turn_bins[kMaxSeats];
+    TableCounts::Histogram score_bins[kMaxSeats];
+    TableCounts::Histogram turn_bins[kMaxSeats];
     for (int s = 0; s < seats; ++s) {
       policy[s] = &policies_[table.seats[s]];
       score_bins[s] = counts.histogram(0, s);

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "game.h"
+#include "games/game_entries.h"
 #include "games/sixers/sixers.h"
 #include "games/sixers/sixers_exact.h"
 #include "sixers_strategies.h"

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "game.h"
+#include "games/game_entries.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
 #include "games/tenk/tenk_win.h"
@@ -68,7 +69,7 @@ class TenkGame final : public Game {
   void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const override {
     const int seats = static_cast<int>(table.seats.size());
     const Policy* policy[kMaxPlayers];
-    std::int64_t* turn_scores[kMaxPlayers];
+    TableCounts::Histogram turn_scores[kMaxPlayers];
     for (int s = 0; s < seats; ++s) {
       policy[s] = &policies_[table.seats[s]];
       turn_scores[s] = counts.histogram(kTurnScore, s);
