@@ -49,29 +49,31 @@ RollTable::RollTable(int dice) : dice_(dice), outcomes_(1) {
       for (int f = 0; f < kFaces; ++f)
         for (int c = 0; c < multisets_[i].count[f]; ++c) sampling_ways[i] *= f == 0 ? 7 : 6;
   }
-  build_alias(sampling_ways, capacity);
-}
-
-// Vose's alias method in exact integers: column i holds weight
-// columns * ways_i against a capacity (6^dice, the sum of ways) per column,
-// so every multiset comes out with probability ways_i / capacity exactly.
-void RollTable::build_alias(const std::vector<std::uint64_t>& ways, std::uint64_t capacity) {
   columns_ = static_cast<std::uint32_t>(multisets_.size());
   level_range_ = static_cast<std::uint32_t>(capacity);
-  std::vector<std::uint64_t> weight(columns_);
+  // Packed for the hot loop: threshold | alias index << 32.
+  for (const AliasColumn& c : alias_columns(sampling_ways, capacity))
+    alias_.push_back(c.threshold | std::uint64_t(c.alias) << 32);
+}
+
+// Column i holds weight columns * weights_i against a capacity per column;
+// a small column is topped up from a large one, which becomes small in turn.
+std::vector<AliasColumn> alias_columns(const std::vector<std::uint64_t>& weights, std::uint64_t capacity) {
+  const auto columns = static_cast<std::uint32_t>(weights.size());
+  std::vector<std::uint64_t> weight(columns);
   std::vector<std::uint32_t> small, large;
-  for (std::uint32_t i = 0; i < columns_; ++i) {
-    weight[i] = std::uint64_t(columns_) * ways[i];
+  for (std::uint32_t i = 0; i < columns; ++i) {
+    if (__builtin_mul_overflow(std::uint64_t(columns), weights[i], &weight[i]))
+      throw std::invalid_argument("alias_columns: weights too large");
     (weight[i] < capacity ? small : large).push_back(i);
   }
-  const auto entry = [](std::uint64_t threshold, std::uint64_t alias) { return threshold | alias << 32; };
-  alias_.resize(columns_);
-  for (std::uint32_t i = 0; i < columns_; ++i) alias_[i] = entry(capacity, i);
+  std::vector<AliasColumn> table(columns);
+  for (std::uint32_t i = 0; i < columns; ++i) table[i] = {capacity, i};
   while (!small.empty() && !large.empty()) {
     const std::uint32_t s = small.back();
     small.pop_back();
     const std::uint32_t l = large.back();
-    alias_[s] = entry(weight[s], l);
+    table[s] = {weight[s], l};
     weight[l] -= capacity - weight[s];
     if (weight[l] < capacity) {
       large.pop_back();
@@ -79,6 +81,7 @@ void RollTable::build_alias(const std::vector<std::uint64_t>& ways, std::uint64_
     }
   }
   // Whatever is left is full to capacity (exact integers leave no residue).
+  return table;
 }
 
 }  // namespace dicesim

@@ -24,6 +24,17 @@ struct DiceMultiset {
 // stay fair, so that a test can show `dicesim check` catching a broken die.
 void bias_dice_for_testing(bool on);
 
+// Vose's alias method in exact integers, for every sampler of dicesim.
+// Column i keeps its own outcome when a level drawn uniformly in
+// [0, capacity) is below `threshold`, else it gives outcome `alias`; with
+// capacity the sum of the weights, outcome i comes out with probability
+// weights[i] / capacity exactly.
+struct AliasColumn {
+  std::uint64_t threshold;
+  std::uint32_t alias;
+};
+std::vector<AliasColumn> alias_columns(const std::vector<std::uint64_t>& weights, std::uint64_t capacity);
+
 class RollTable {
  public:
   explicit RollTable(int dice);
@@ -67,8 +78,6 @@ class RollTable {
   std::uint32_t sample(Rng& rng) const { return sampler().sample(rng); }
 
  private:
-  void build_alias(const std::vector<std::uint64_t>& ways, std::uint64_t capacity);
-
   int dice_;
   std::uint64_t outcomes_;
   std::uint32_t columns_ = 0;

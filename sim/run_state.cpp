@@ -20,17 +20,16 @@ std::vector<std::int64_t> flatten(const std::vector<BlockRange>& ranges) {
 // in them is caught.
 std::string checksum(const RunConfig& config, const EngineOutput& output, const std::vector<BlockRange>& planned,
                      const std::string& shard) {
-  std::uint64_t h = stable_hash(config.document.dump() + "|" + std::to_string(config.seed) + "|" +
-                                std::to_string(config.games) + "|" + shard);
-  const auto add = [&h](std::int64_t v) {
-    for (int byte = 0; byte < 8; ++byte) h = (h ^ ((std::uint64_t(v) >> (8 * byte)) & 0xff)) * 0x100000001b3ULL;
-  };
+  Fnv1a h;
+  h.add_bytes(config.document.dump() + "|" + std::to_string(config.seed) + "|" + std::to_string(config.games) + "|" +
+              shard);
+  const auto add = [&h](std::int64_t v) { h.add_word(static_cast<std::uint64_t>(v)); };
   for (const auto& counters : output.counters)
     for (std::int64_t c : counters) add(c);
   for (std::int64_t v : flatten(output.done)) add(v);
   for (std::int64_t v : flatten(planned)) add(v);
   std::ostringstream text;
-  text << std::hex << h;
+  text << std::hex << h.value();
   return text.str();
 }
 

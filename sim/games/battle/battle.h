@@ -45,7 +45,7 @@ class ThrowSampler {
   int throw_dice(int dice, Rng& rng) const {
     const Table& t = tables_[dice];
     const Entry& e = entries_[t.begin + uniform_below(rng, t.columns)];
-    return below64(rng, t.capacity) < e.threshold ? e.score : e.alias_score;
+    return uniform_below64(rng, t.capacity) < e.threshold ? e.score : e.alias_score;
   }
 
  private:
@@ -57,14 +57,6 @@ class ThrowSampler {
     std::uint32_t begin, columns;
     std::uint64_t capacity;  // 6^d
   };
-  // Lemire's method on 64 bits: uniform in [0, range).
-  static std::uint64_t below64(Rng& rng, std::uint64_t range) {
-    for (;;) {
-      const unsigned __int128 product = static_cast<unsigned __int128>(rng()) * range;
-      const auto low = static_cast<std::uint64_t>(product);
-      if (low >= range || low >= -range % range) return static_cast<std::uint64_t>(product >> 64);
-    }
-  }
   std::vector<Table> tables_;  // by d
   std::vector<Entry> entries_;
 };

@@ -114,7 +114,7 @@ class ThrowStream {
   // One accepted draw in [0, 6^22) per refill: no digit is used twice and
   // none is skipped, and a rejected draw carries no digits.
   void refill() {
-    while (!multiply_shift_below<std::uint64_t, unsigned __int128>(rng_(), kRange, pool_)) {
+    while (!lemire_below<std::uint64_t, unsigned __int128>(rng_(), kRange, pool_)) {
     }
     left_ = kDigits;
   }

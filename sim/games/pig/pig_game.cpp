@@ -9,6 +9,7 @@
 #include "games/pig/pig.h"
 #include "games/pig/pig_exact.h"
 #include "pig_strategies.h"
+#include "strategy_matrix.h"
 
 namespace dicesim::pig {
 namespace {
@@ -163,16 +164,10 @@ void print_matrix(const std::string& file) {
   const json config = parse_json_file(file);
   const JsonNode root(config, file);
   const PigGame game(read_rules(root), root);
-  const std::vector<Strategy>& s = game.strategies();
-  std::cout << "P(row wins), the row playing first (exact):\n" << std::setw(20) << "";
-  for (const Strategy& column : s) std::cout << std::setw(16) << column.name.substr(0, 15);
-  std::cout << "\n" << std::fixed << std::setprecision(6);
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    std::cout << std::left << std::setw(20) << s[i].name.substr(0, 19) << std::right;
-    for (std::size_t j = 0; j < s.size(); ++j)
-      std::cout << std::setw(16) << game.exact(Table{{int(i), int(j)}, true})->win[0];
-    std::cout << "\n";
-  }
+  print_strategy_matrix(std::cout, "P(row wins), the row playing first (exact):", game.strategies(), 6,
+                        [&](std::size_t i, std::size_t j) -> std::optional<double> {
+                          return game.exact(Table{{int(i), int(j)}, true})->win[0];
+                        });
 }
 
 void solve(SolveOptions options) {

@@ -12,6 +12,7 @@
 #include "games/sixers/sixers_exact.h"
 #include "sixers_strategies.h"
 #include "stats.h"
+#include "strategy_matrix.h"
 
 namespace dicesim::sixers {
 namespace {
@@ -144,32 +145,25 @@ void print_solution(const SolveOptions& options) {
     std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right << std::setw(12)
               << moments.back().mean << std::setw(12) << moments.back().sd << std::setw(12) << p[0] << "\n";
   }
-  const auto matrix = [&](const std::string& title, auto cell) {
-    std::cout << "\n" << title << "\n" << std::setw(24) << "";
-    for (const Strategy& s : game.strategies()) std::cout << std::setw(12) << s.name.substr(0, 11);
+  const auto matrix = [&](const std::string& title, int precision, auto cell) {
     std::cout << "\n";
-    for (std::size_t i = 0; i < game.strategies().size(); ++i) {
-      std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right;
-      for (std::size_t j = 0; j < game.strategies().size(); ++j) std::cout << std::setw(12) << cell(i, j);
-      std::cout << "\n";
-    }
+    print_strategy_matrix(std::cout, title, game.strategies(), precision, cell);
   };
   if (options.z_games > 0) {
-    std::cout << std::setprecision(2);
     matrix(
         "expected z of the difference of means (row - column) at " + std::to_string(options.z_games) + " games each:",
-        [&](std::size_t i, std::size_t j) {
+        2, [&](std::size_t i, std::size_t j) {
           const double spread =
               std::sqrt((moments[i].sd * moments[i].sd + moments[j].sd * moments[j].sd) / double(options.z_games));
-          return spread > 0 ? (moments[i].mean - moments[j].mean) / spread : 0.0;
+          return std::optional<double>(spread > 0 ? (moments[i].mean - moments[j].mean) / spread : 0.0);
         });
   }
   if (options.headtohead) {
-    std::cout << std::setprecision(6);
-    matrix("P(row wins) head to head, independent turns (ties are neither):", [&](std::size_t i, std::size_t j) {
-      if (i == j) return 0.0;
-      return game.exact(Table{{int(i), int(j)}, false})->win[0];
-    });
+    matrix("P(row wins) head to head, independent turns (ties are neither):", 6,
+           [&](std::size_t i, std::size_t j) -> std::optional<double> {
+             if (i == j) return 0.0;
+             return game.exact(Table{{int(i), int(j)}, false})->win[0];
+           });
   }
 }
 
