@@ -258,6 +258,7 @@ void list_games() {
   for (const GameEntry& g : games()) {
     std::cout << g.name << ": " << g.description << "\n";
     g.describe(std::cout);
+    std::cout << describe_tables(g);
     std::cout << "\n";
   }
   std::cout << "contests (all games): distributions (default true), headtohead, sequential,\n"

@@ -31,7 +31,7 @@ RunConfig load_run_config(json document, const std::string& file) {
   if (const std::optional<JsonNode> seed = root.find("seed")) config.seed = seed->unsigned_integer(0, UINT64_MAX);
   config.games = root.at("games").unsigned_integer(1, kMaxGames);
   config.game = config.entry->load(root);
-  config.plan = plan_contests(root, config.game->strategies());
+  config.plan = plan_contests(root, *config.entry, *config.game);
   return config;
 }
 

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "contest_plan.h"
 #include "games/sixers/sixers.h"
 #include "games/sixers/sixers_exact.h"
 #include "h5.h"
@@ -183,6 +184,23 @@ TEST(Cli, HelpVersionAndList) {
   for (const char* family : {"dice_value_threshold", "dice_number_kept", "turn_score_threshold", "optimal_mean",
                              "target_aware", "zero_face"})
     EXPECT_NE(list.out.find(family), std::string::npos) << family;
+}
+
+// `list` describes each game's tables from its declared limits, so it
+// cannot say that Pig plays sequential contests only while it also plays
+// distributions.
+TEST(Cli, ListDescribesEachGamesTablesFromItsLimits) {
+  const auto list = dicesim("list");
+  ASSERT_EQ(list.exit_code, 0);
+  for (const GameEntry& game : games()) {
+    const std::size_t begin = list.out.find(std::string(game.name) + ": ");
+    ASSERT_NE(begin, std::string::npos) << game.name;
+    const std::string section = list.out.substr(begin, list.out.find("\n\n", begin) + 1 - begin);
+    EXPECT_NE(section.find(describe_tables(game)), std::string::npos) << section;
+  }
+  const std::size_t pig = list.out.find("pig: ");
+  EXPECT_NE(list.out.find("contests: distributions, sequential, sequential_tables;", pig), std::string::npos)
+      << list.out;
 }
 
 TEST(Cli, SolvePrintsTheSolversNumbers) {

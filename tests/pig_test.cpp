@@ -543,7 +543,7 @@ TEST(PigCli, CheckOfTheOneDieConfigPasses) {
 TEST(PigCli, BlindTablesAreRefused) {
   const auto result = testing::dicesim("run " + testing::source_path("tests/bad_configs/pig_headtohead.json"));
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.out.find("/contests/headtohead: pig is played in turns"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("/contests/headtohead: Pig is played in turns"), std::string::npos) << result.out;
 }
 
 }  // namespace

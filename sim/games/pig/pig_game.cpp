@@ -24,22 +24,9 @@ Rules read_rules(const JsonNode& config) {
   return rules;
 }
 
-// Pig is played in turns, each player seeing the others' scores: a blind
-// table has no meaning, so contests that seat players blind are refused.
-void refuse_blind_tables(const JsonNode& config) {
-  const std::optional<JsonNode> contests = config.find("contests");
-  if (!contests || !contests->value().is_object()) return;  // the engine reports a malformed one
-  const std::string why =
-      "pig is played in turns, each player seeing the other's score: use sequential or "
-      "sequential_tables (blind tables are not defined)";
-  if (auto node = contests->find("headtohead"); node && node->value().is_boolean() && node->boolean()) node->fail(why);
-  if (auto node = contests->find("nway"); node && node->value().is_array() && !node->value().empty()) node->fail(why);
-}
-
 class PigGame final : public Game {
  public:
   PigGame(const Rules& rules, const JsonNode& config) : rules_(rules) {
-    refuse_blind_tables(config);
     Solutions solutions(rules_);
     strategies_ = read_strategies(
         config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, rules_, solutions)); });
@@ -112,7 +99,6 @@ void describe(std::ostream& out) {
       << "    dice       1 or 2, default 1 (one die: a 1 loses the turn total; two dice: a single 1 loses it,\n"
       << "               two 1s also reset the banked score to 0)\n"
       << "    goal       1.." << kMaxGoal << ", default 100 (reaching it with the turn total wins at once)\n"
-      << "  contests: sequential and sequential_tables only (turns; the row plays first)\n"
       << "  strategy families:\n";
   describe_families(out, families());
 }
@@ -199,8 +185,16 @@ void add_solve_command(CLI::App& solve_cmd) {
 }  // namespace
 
 GameEntry pig_entry() {
-  return {"pig", "Pig: throw one or two dice until you hold or throw a 1; first to bank the goal wins", load, describe,
-          add_solve_command};
+  TableLimits tables;
+  tables.blind = false;
+  tables.why_not_blind = "Pig is played in turns, each player seeing the others' scores";
+  return {.name = "pig",
+          .title = "Pig",
+          .description = "Pig: throw one or two dice until you hold or throw a 1; first to bank the goal wins",
+          .tables = tables,
+          .load = load,
+          .describe = describe,
+          .add_solve_command = add_solve_command};
 }
 
 }  // namespace dicesim::pig

@@ -183,8 +183,13 @@ void add_solve_command(CLI::App& solve) {
 }  // namespace
 
 GameEntry sixers_entry() {
-  return {"sixers", "Sixers: six dice, three rolls, keep at least one die per roll, a 3 scores 0, lowest wins", load,
-          describe, add_solve_command};
+  return {.name = "sixers",
+          .title = "Sixers",
+          .description = "Sixers: six dice, three rolls, keep at least one die per roll, a 3 scores 0, lowest wins",
+          .tables = {},
+          .load = load,
+          .describe = describe,
+          .add_solve_command = add_solve_command};
 }
 
 }  // namespace dicesim::sixers

@@ -17,23 +17,6 @@ namespace {
 
 constexpr int kTurnBins = 20000 / kPoint + 1;  // single-turn scores 0..20000, higher clamped into the last bin
 
-// Tables of 2..8 players; a game has no meaning alone (no distributions).
-void check_contests(const JsonNode& config) {
-  const std::optional<JsonNode> contests = config.find("contests");
-  const auto fail_size = [](const JsonNode& node) {
-    node.fail("10,000 needs 2 to " + std::to_string(kMaxPlayers) + " players at a table");
-  };
-  if (!contests) config.fail("10,000 needs 2 to 8 players at a table: give \"contests\" (distributions is one player)");
-  if (!contests->value().is_object()) return;  // the engine reports it
-  if (auto d = contests->find("distributions"); d && d->value().is_boolean() && d->boolean()) fail_size(*d);
-  if (!contests->has("distributions")) contests->fail("10,000 needs 2 to 8 players: set \"distributions\": false");
-  for (const char* key : {"nway", "sequential_tables"})
-    if (auto groups = contests->find(key); groups && groups->value().is_array())
-      for (const JsonNode& group : groups->elements())
-        if (group.value().is_array() && (group.value().size() < 2 || group.value().size() > kMaxPlayers))
-          fail_size(group);
-}
-
 class TenkGame final : public Game {
  public:
   TenkGame(const Rules& rules, const JsonNode& config) : rules_(rules), scoring_(rules) {
@@ -121,7 +104,6 @@ class TenkGame final : public Game {
 };
 
 std::unique_ptr<Game> load(const JsonNode& config) {
-  check_contests(config);
   return std::make_unique<TenkGame>(read_rules(config.find("rules")), config);
 }
 
@@ -265,8 +247,18 @@ void add_solve_command(CLI::App& solve) {
 }  // namespace
 
 GameEntry tenk_entry() {
-  return {"tenk", "10,000: six dice, set scoring dice aside, bank or throw on, first to 10,000 wins", load, describe,
-          add_solve_command};
+  // A game alone has no meaning (no distributions); blind tables are played
+  // like sequential ones, in seating order (see README.md).
+  TableLimits tables;
+  tables.min_seats = 2;
+  tables.max_seats = kMaxPlayers;
+  return {.name = "tenk",
+          .title = "10,000",
+          .description = "10,000: six dice, set scoring dice aside, bank or throw on, first to 10,000 wins",
+          .tables = tables,
+          .load = load,
+          .describe = describe,
+          .add_solve_command = add_solve_command};
 }
 
 }  // namespace dicesim::tenk
