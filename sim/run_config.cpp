@@ -35,6 +35,16 @@ RunConfig load_run_config(json document, const std::string& file) {
   return config;
 }
 
+RunConfig load_run_config_of_game(json document, const std::string& source, std::string_view game) {
+  RunConfig config = load_run_config(std::move(document), source);
+  if (config.entry->name != game)
+    JsonNode(config.document, source)
+        .at("game")
+        .fail("solve " + std::string(game) + " needs a " + std::string(game) + " config, not \"" +
+              std::string(config.entry->name) + "\"");
+  return config;
+}
+
 std::vector<Contest> make_contests(const RunConfig& config) {
   std::vector<Contest> contests;
   const std::vector<int> bins = config.game->measure_bins();

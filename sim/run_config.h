@@ -32,6 +32,11 @@ RunConfig load_run_config(const std::string& file);
 // The same from a JSON document; source names it in error messages.
 RunConfig load_run_config(json document, const std::string& source);
 
+// `dicesim solve <game> --config`: the same loading as `run` (so a solve
+// refuses whatever run refuses, with the same message), and a config of
+// another game is refused at /game.
+RunConfig load_run_config_of_game(json document, const std::string& source, std::string_view game);
+
 // The engine's view of a config: one contest per planned table.
 std::vector<Contest> make_contests(const RunConfig& config);
 

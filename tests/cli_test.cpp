@@ -203,6 +203,32 @@ TEST(Cli, ListDescribesEachGamesTablesFromItsLimits) {
       << list.out;
 }
 
+// Every `solve <game> --config` loads the config as `run` does: whatever
+// run refuses, solve refuses with the same one-line message.
+TEST(Cli, SolveRefusesWhatRunRefuses) {
+  TempDir dir;
+  const std::map<std::string, std::string> bad = {
+      {"tenk", R"J({"game": "tenk", "games": 10, "strategies": [{"name": "a", "family": "ev_heuristic"}],
+                   "contests": {"distributions": false, "sequential_tables": [["a", "a"]]}})J"},
+      {"pig", R"J({"game": "pig", "games": 10, "strategies": [{"name": "a", "family": "hold_at", "total": 20}],
+                  "contests": {"sequential_tables": [["a", "a"]]}})J"},
+      {"sixers", R"J({"game": "sixers", "games": 10, "strategies": [{"name": "a", "family": "dv", "per_roll": [2, 2]}],
+                     "contests": {"headtohed": true}})J"},
+  };
+  for (const auto& [game, text] : bad) {
+    const std::string config = dir.write(game + ".json", text);
+    const auto run = dicesim("run " + config + " -o " + dir.file(game + ".h5"));
+    const auto solve = dicesim("solve " + game + " --config " + config);
+    EXPECT_EQ(run.exit_code, 2) << run.out;
+    EXPECT_EQ(solve.exit_code, 2) << game << ": " << solve.out;
+    EXPECT_EQ(solve.out, run.out) << game;
+  }
+  const auto other_game = dicesim("solve tenk --config " + testing::source_path("configs/pig_one_die.json"));
+  EXPECT_EQ(other_game.exit_code, 2);
+  EXPECT_NE(other_game.out.find("/game: solve tenk needs a tenk config, not \"pig\""), std::string::npos)
+      << other_game.out;
+}
+
 TEST(Cli, SolvePrintsTheSolversNumbers) {
   const auto result = dicesim("solve sixers --dice 4 --rolls 2 'dv(2)' 'ts(3)'");
   ASSERT_EQ(result.exit_code, 0) << result.out;

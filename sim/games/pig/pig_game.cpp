@@ -9,6 +9,7 @@
 #include "games/pig/pig.h"
 #include "games/pig/pig_exact.h"
 #include "pig_strategies.h"
+#include "run_config.h"
 #include "strategy_matrix.h"
 
 namespace dicesim::pig {
@@ -147,9 +148,8 @@ void print_optimal(const Rules& rules) {
 }
 
 void print_matrix(const std::string& file) {
-  const json config = parse_json_file(file);
-  const JsonNode root(config, file);
-  const PigGame game(read_rules(root), root);
+  const RunConfig config = load_run_config_of_game(parse_json_file(file), file, "pig");
+  const auto& game = static_cast<const PigGame&>(*config.game);
   print_strategy_matrix(std::cout, "P(row wins), the row playing first (exact):", game.strategies(), 6,
                         [&](std::size_t i, std::size_t j) -> std::optional<double> {
                           return game.exact(Table{{int(i), int(j)}, true})->win[0];

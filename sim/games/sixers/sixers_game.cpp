@@ -10,6 +10,7 @@
 #include "game.h"
 #include "games/sixers/sixers.h"
 #include "games/sixers/sixers_exact.h"
+#include "run_config.h"
 #include "sixers_strategies.h"
 #include "stats.h"
 #include "strategy_matrix.h"
@@ -111,15 +112,21 @@ struct SolveOptions {
   bool headtohead = false;
 };
 
-void print_solution(const SolveOptions& options) {
-  json config = json::object();
-  if (!options.config.empty()) config = parse_json_file(options.config);
+// The config that `solve sixers` solves: --config as `run` loads it (so
+// whatever run refuses is refused), then the command line's rules and
+// strategies on top; without --config, the command line's alone.
+RunConfig solve_config(const SolveOptions& options) {
+  json config = {{"game", "sixers"}, {"games", std::uint64_t{1}}, {"strategies", json::array()}};
+  std::string source = "command line";
+  if (!options.config.empty()) {
+    source = options.config;
+    config = load_run_config_of_game(parse_json_file(options.config), source, "sixers").document;
+  }
   json& rules = config["rules"];
   if (!rules.is_object()) rules = json::object();
   if (options.dice) rules["dice"] = *options.dice;
   if (options.rolls) rules["rolls"] = *options.rolls;
   if (options.zero_face) rules["zero_face"] = *options.zero_face;
-  if (!config.contains("strategies")) config["strategies"] = json::array();
   for (const std::string& text : options.strategies) {
     json spec = strategy_from_text(text);
     spec["name"] = text;
@@ -127,9 +134,12 @@ void print_solution(const SolveOptions& options) {
   }
   if (config["strategies"].empty())
     config["strategies"].push_back({{"name", "optimal_mean"}, {"family", "optimal_mean"}});
-  const std::string source = options.config.empty() ? "command line" : options.config;
-  const JsonNode root(config, source);
-  const SixersGame game(read_rules(root), root);
+  return load_run_config_of_game(std::move(config), source, "sixers");
+}
+
+void print_solution(const SolveOptions& options) {
+  const RunConfig config = solve_config(options);
+  const auto& game = static_cast<const SixersGame&>(*config.game);
   const Rules& r = game.hands().rules();
 
   std::cout << "Sixers: " << r.dice << " dice, " << r.rolls << " rolls, face " << r.zero_face << " scores 0\n"

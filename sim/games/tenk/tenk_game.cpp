@@ -9,6 +9,7 @@
 #include "game.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
+#include "run_config.h"
 #include "stats.h"
 #include "tenk_strategies.h"
 
@@ -200,20 +201,22 @@ void print_bank_totals(const TenkGame& game) {
   }
 }
 
+// The strategies `solve tenk` shows without a config.
+json default_solve_config(const std::string& preset) {
+  return {{"game", "tenk"},
+          {"games", std::uint64_t{1}},
+          {"rules", {{"preset", preset}}},
+          {"strategies", json::array({{{"name", "critical_score"}, {"family", "critical_score"}},
+                                      {{"name", "ev_heuristic"}, {"family", "ev_heuristic"}},
+                                      {{"name", "optimal_expected"}, {"family", "optimal_expected"}}})},
+          {"contests", {{"distributions", false}, {"sequential", true}}}};
+}
+
 void print_solution(const SolveOptions& options) {
-  json config = json::object();
-  if (!options.config.empty()) {
-    config = parse_json_file(options.config);
-  } else {
-    config["rules"] = {{"preset", options.rules}};
-  }
-  if (!config.contains("strategies") || config["strategies"].empty())
-    config["strategies"] = json::array({{{"name", "critical_score"}, {"family", "critical_score"}},
-                                        {{"name", "ev_heuristic"}, {"family", "ev_heuristic"}},
-                                        {{"name", "optimal_expected"}, {"family", "optimal_expected"}}});
-  const std::string source = options.config.empty() ? "command line" : options.config;
-  const JsonNode root(config, source);
-  const TenkGame game(read_rules(root.find("rules")), root);
+  const RunConfig config = options.config.empty()
+                               ? load_run_config_of_game(default_solve_config(options.rules), "command line", "tenk")
+                               : load_run_config_of_game(parse_json_file(options.config), options.config, "tenk");
+  const auto& game = static_cast<const TenkGame&>(*config.game);
   const Scoring& scoring = game.scoring();
   std::cout << "10,000 rules: " << rules_json(scoring.rules()).dump() << "\n\n";
   print_throw_tables(scoring);
