@@ -27,7 +27,18 @@ void enumerate(int face, int dice_left, DiceMultiset& current, std::vector<DiceM
 
 }  // namespace
 
+const Die& fair_die() {
+  static const Die fair;
+  return fair;
+}
+
+const Die& sampling_die() {
+  static const Die loaded{kLoadedSides, {1, 1, 2, 3, 4, 5, 6}};
+  return g_biased_for_testing ? loaded : fair_die();
+}
+
 void bias_dice_for_testing(bool on) { g_biased_for_testing = on; }
+bool dice_biased_for_testing() { return g_biased_for_testing; }
 
 RollTable::RollTable(int dice) : dice_(dice), outcomes_(1) {
   if (dice < 0 || dice > kMaxDice) throw std::invalid_argument("RollTable: dice out of range");
@@ -39,16 +50,18 @@ RollTable::RollTable(int dice) : dice_(dice), outcomes_(1) {
     for (int c : m.count) denominator *= factorial(c);
     m.ways = factorial(dice) / denominator;
   }
+  // Each multiset with the weight of its ordered outcomes on the die in
+  // force: ways times each face's sides per die. The loaded die's 7^dice
+  // outcomes must fit the 32-bit level: beyond 11 dice the table stays fair.
+  const Die& die = sampling_die().outcomes(dice) <= UINT32_MAX ? sampling_die() : fair_die();
   std::vector<std::uint64_t> sampling_ways;
-  for (const DiceMultiset& m : multisets_) sampling_ways.push_back(m.ways);
-  std::uint64_t capacity = outcomes_;
-  if (g_biased_for_testing && dice <= 6) {
-    capacity = 1;
-    for (int i = 0; i < dice; ++i) capacity *= 37;  // face 1 weighs 7, the others 6
-    for (std::size_t i = 0; i < multisets_.size(); ++i)
-      for (int f = 0; f < kFaces; ++f)
-        for (int c = 0; c < multisets_[i].count[f]; ++c) sampling_ways[i] *= f == 0 ? 7 : 6;
+  for (const DiceMultiset& m : multisets_) {
+    std::uint64_t weight = m.ways;
+    for (int f = 0; f < kFaces; ++f)
+      for (int c = 0; c < m.count[f]; ++c) weight *= die.weight(f + 1);
+    sampling_ways.push_back(weight);
   }
+  const std::uint64_t capacity = die.outcomes(dice);
   columns_ = static_cast<std::uint32_t>(multisets_.size());
   level_range_ = static_cast<std::uint32_t>(capacity);
   // Packed for the hot loop: threshold | alias index << 32.

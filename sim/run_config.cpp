@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "dice.h"
+
 namespace dicesim {
 
 RunConfig load_run_config(const std::string& file) { return load_run_config(parse_json_file(file), file); }
@@ -32,6 +34,7 @@ RunConfig load_run_config(json document, const std::string& file) {
   config.games = root.at("games").unsigned_integer(1, kMaxGames);
   config.game = config.entry->load(root);
   config.plan = plan_contests(root, *config.entry, *config.game);
+  config.biased_die = dice_biased_for_testing();  // the die the game's samplers were just built with
   return config;
 }
 

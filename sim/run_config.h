@@ -26,6 +26,7 @@ struct RunConfig {
   const GameEntry* entry = nullptr;
   std::unique_ptr<Game> game;
   ContestPlan plan;
+  bool biased_die = false;  // played with the loaded test die (--test-biased-die); never mixed with fair counts
 };
 
 RunConfig load_run_config(const std::string& file);

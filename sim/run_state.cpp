@@ -63,6 +63,15 @@ bool same_run(const RunConfig& a, const RunConfig& b) {
   return a.document == b.document && a.seed == b.seed && a.games == b.games;
 }
 
+void require_same_die(const RunConfig& run, const std::string& path, const RunConfig& other,
+                      const std::string& other_name) {
+  if (run.biased_die == other.biased_die) return;
+  const auto die = [](const RunConfig& c) {
+    return c.biased_die ? "the loaded test die (--test-biased-die)" : "a fair die";
+  };
+  throw InputError(path + ": was played with " + die(run) + ", " + other_name + " with " + die(other));
+}
+
 BlockRange shard_range(std::uint64_t total_blocks, std::uint64_t k, std::uint64_t n) {
   const auto at = [&](std::uint64_t i) {
     return static_cast<std::uint64_t>(static_cast<unsigned __int128>(total_blocks) * i / n);
@@ -119,6 +128,8 @@ RunState read_run_state(const std::string& path) {
     state.config.name = file.string_attribute("/", "name");
     state.config.seed = std::stoull(file.string_attribute("/", "seed_text"));
     state.config.games = static_cast<std::uint64_t>(file.int_attribute("/", "games"));
+    // Files older than the attribute were all thrown with a fair die.
+    state.config.biased_die = file.has_attribute("/", "biased_die") && file.int_attribute("/", "biased_die") != 0;
     if (state.config.games < 1 || state.config.games > kMaxGames) throw InputError(path + ": games out of range");
 
     const std::vector<Contest> contests = make_contests(state.config);

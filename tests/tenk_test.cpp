@@ -412,7 +412,7 @@ double turns_mean_z(const Scoring& s, const Policy& policy, std::uint64_t seed) 
   return stats::mean_z(sum / kTurns, kTurns, exact);
 }
 
-// The same comparison sees a die that shows 1 with 7/37 instead of 1/6.
+// The same comparison sees a die that shows 1 with 2/7 instead of 1/6.
 TEST(TenkExact, TheComparisonCatchesABiasedDie) {
   bias_dice_for_testing(true);
   const Scoring biased(preset("seed000"));

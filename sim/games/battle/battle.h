@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "dice.h"
 #include "rng.h"
 
 namespace dicesim::battle {
@@ -32,12 +33,14 @@ struct Rules {
 // Ordered outcomes of d dice giving each score: ways(d, 1) = 6^d - 5^d (at
 // least one 1), ways(d, k) for 2d <= k <= 6d the sequences of faces 2..6
 // summing to k; out of 6^d. Exact integers, for sampling and for tests.
-std::uint64_t outcomes(int dice);                 // 6^d
-std::vector<std::uint64_t> throw_ways(int dice);  // index k = 0..6d
+// On another die (the loaded test die), the same counts weighted by each
+// face's sides, out of die.outcomes(d).
+std::uint64_t outcomes(int dice);                                              // 6^d
+std::vector<std::uint64_t> throw_ways(int dice, const Die& die = fair_die());  // index k = 0..6d
 
 // Samples the score of a throw of d dice with its exact probability
-// ways(d, k) / 6^d: Vose's alias method in integers, one 32-bit Lemire draw
-// for the column and one 64-bit Lemire draw for the level.
+// ways(d, k) / 6^d on the die in force when it is built (sampling_die()): Vose's alias method in integers, one 32-bit
+// Lemire draw for the column and one 64-bit Lemire draw for the level.
 class ThrowSampler {
  public:
   explicit ThrowSampler(int max_dice);

@@ -45,10 +45,11 @@ class PigGame final : public Game {
   }
 
   void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const override {
+    const bool fair = die_.sides == kFaces;
     if (rules_.dice == 1)
-      play_block<1>(table, games, rng, counts);
+      fair ? play_block<1, kFaces>(table, games, rng, counts) : play_block<1, kLoadedSides>(table, games, rng, counts);
     else
-      play_block<2>(table, games, rng, counts);
+      fair ? play_block<2, kFaces>(table, games, rng, counts) : play_block<2, kLoadedSides>(table, games, rng, counts);
   }
 
   std::optional<TableOdds> exact(const Table& table) const override {
@@ -66,7 +67,7 @@ class PigGame final : public Game {
   const Policy& policy(int strategy) const { return policies_[strategy]; }
 
  private:
-  template <int Dice>
+  template <int Dice, int Sides>
   void play_block(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const {
     const int seats = static_cast<int>(table.seats.size());
     const Policy* policy[kMaxSeats];
@@ -78,7 +79,7 @@ class PigGame final : public Game {
       turn_bins[s] = counts.histogram(1, s);
     }
     const int last_turn_bin = this->turn_bins() - 1;
-    ThrowStream<Dice> dice(rng);
+    ThrowStream<Dice, Sides> dice(rng, die_);
     int score[kMaxSeats], turns[kMaxSeats];
     for (std::uint64_t g = 0; g < games; ++g) {
       ++counts.wins(play_game(policy, seats, rules_.goal, dice, score, turns));
@@ -90,6 +91,7 @@ class PigGame final : public Game {
   }
 
   Rules rules_;
+  const Die& die_ = sampling_die();  // the die in force when the game was loaded
   std::vector<Policy> policies_;
 };
 
