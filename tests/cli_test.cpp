@@ -244,6 +244,17 @@ TEST(Cli, SolvePrintsTheSolversNumbers) {
   EXPECT_NE(bad.out.find("/strategies/0/per_roll"), std::string::npos) << bad.out;
 }
 
+// The short form FAMILY(a,b,...) takes one number between every two commas:
+// "dv(2,2,)" is not "dv(2,2)".
+TEST(Cli, MalformedShortStrategiesAreRefused) {
+  for (const char* text : {"dv(2,2,)", "dv(,2,2)", "dv(2,,2)", "dv(2,2"}) {
+    const auto bad = dicesim(std::string("solve sixers '") + text + "'");
+    EXPECT_EQ(bad.exit_code, 2) << text << ": " << bad.out;
+    EXPECT_EQ(bad.out.rfind(std::string(text) + ": expected FAMILY(a,b,...)", 0), 0u) << bad.out;
+  }
+  EXPECT_EQ(dicesim("solve sixers 'dv(2,2)' 'optimal_mean'").exit_code, 0);
+}
+
 TEST(Cli, CtrlCWritesWhatWasPlayedMarkedIncomplete) {
   TempDir dir;
   const std::string config = dir.write("small.json", kConfig);
