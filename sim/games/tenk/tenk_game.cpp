@@ -109,14 +109,17 @@ std::unique_ptr<Game> load(const JsonNode& config) {
 }
 
 void describe(std::ostream& out) {
-  out << "  rules (all optional): \"preset\": \"seed000\" (default) or \"seed003\", then any key of\n"
-      << "    " << rules_json(preset("seed000")).dump() << "\n"
+  out << "  rules (all optional): \"preset\", then any key of the preset's rules. Presets:\n";
+  for (const PresetName& p : kPresets)
+    out << "    " << std::left << std::setw(14) << p.name << std::right << p.source << "; \"" << p.file_name
+        << "\" works too" << (&p == &kPresets[0] ? " (the default)" : "") << "\n";
+  out << "  the default rules: " << rules_json(preset("game_of_dice")).dump() << "\n"
       << "  strategy families (all take \"chase\": true/false, default true):\n";
   describe_families(out, families());
 }
 
 struct SolveOptions {
-  std::string rules = "seed000";
+  std::string rules = "game_of_dice";
   std::string config;
 };
 
@@ -241,8 +244,10 @@ void print_solution(const SolveOptions& options) {
 void add_solve_command(CLI::App& solve) {
   auto options = std::make_shared<SolveOptions>();
   CLI::App* cmd = solve.add_subcommand("tenk", "10,000: seed 000's Tables 1 and 2, seed 003's tables, turn odds");
-  cmd->add_option("--rules", options->rules, "a preset: seed000 (default) or seed003")
-      ->check(CLI::IsMember({"seed000", "seed003"}));
+  std::vector<std::string> names;
+  for (const PresetName& p : kPresets) names.insert(names.end(), {std::string(p.name), std::string(p.file_name)});
+  cmd->add_option("--rules", options->rules, "a preset: " + preset_names() + "; default game_of_dice")
+      ->check(CLI::IsMember(names));
   cmd->add_option("--config", options->config, "take rules and strategies from a config");
   cmd->callback([options] { print_solution(*options); });
 }
