@@ -57,11 +57,10 @@ const BenchCase kCases[] = {
 using Clock = std::chrono::steady_clock;
 
 std::uint64_t signature(const EngineOutput& output) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
+  Fnv1a h;
   for (const auto& counters : output.counters)
-    for (std::int64_t c : counters)
-      for (int byte = 0; byte < 8; ++byte) h = (h ^ ((std::uint64_t(c) >> (8 * byte)) & 0xff)) * 0x100000001b3ULL;
-  return h;
+    for (std::int64_t c : counters) h.add_word(static_cast<std::uint64_t>(c));
+  return h.value();
 }
 
 EngineOutput run_case(const BenchCase& c, std::uint64_t games, int threads) {

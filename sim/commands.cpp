@@ -89,6 +89,7 @@ RunState resumable(const std::string& path, const RunConfig& config, std::string
   RunState state = read_run_state(path);
   if (!same_run(state.config, config))
     throw InputError(path + ": was written by another config, seed or game count than this run");
+  require_same_die(state.config, path, config, "this run");
   require_this_version(state, path);
   if (!shard.empty() && shard != state.shard)
     throw InputError(path + ": holds shard \"" + state.shard + "\", not \"" + shard + "\"");
@@ -240,6 +241,7 @@ int merge_command(const MergeOptions& options, std::ostream& out) {
     if (!same_run(s.config, first.config))
       throw InputError(name + ": not from the same run as " + options.inputs[0] +
                        " (the config, seed or game count differ)");
+    require_same_die(s.config, name, first.config, options.inputs[0]);
     if (s.output.done != s.planned) throw InputError(name + ": is an interrupted run; resume it before merging");
     require_this_version(s, name);
     for (std::size_t j = 0; j < i; ++j) {
@@ -272,6 +274,7 @@ void list_games(std::ostream& out) {
   for (const GameEntry& g : games()) {
     out << g.name << ": " << g.description << "\n";
     g.describe(out);
+    out << describe_tables(g);
     out << "\n";
   }
   out << "contests (all games): distributions (default true), headtohead, sequential,\n"

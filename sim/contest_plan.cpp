@@ -3,9 +3,22 @@
 namespace dicesim {
 namespace {
 
+// "2 to 8", "1 or 2"
+std::string seat_range(const TableLimits& limits) {
+  return std::to_string(limits.min_seats) + (limits.max_seats == limits.min_seats + 1 ? " or " : " to ") +
+         std::to_string(limits.max_seats);
+}
+
+// Whether pairs (headtohead, sequential) fit the game's tables.
+bool seats_pairs(const TableLimits& limits) { return limits.min_seats <= 2 && limits.max_seats >= 2; }
+
+std::string seats_message(const GameEntry& entry) {
+  return "a " + std::string(entry.title) + " table seats " + seat_range(entry.tables) + " players";
+}
+
 class Planner {
  public:
-  Planner(const std::vector<Strategy>& strategies) : strategies_(strategies) {}
+  Planner(const std::vector<Strategy>& strategies, const GameEntry& entry) : strategies_(strategies), entry_(entry) {}
 
   int table(std::vector<int> seats, bool sequential) {
     for (std::size_t i = 0; i < plan.tables.size(); ++i)
@@ -23,7 +36,8 @@ class Planner {
   std::vector<int> group(const JsonNode& node) const {
     std::vector<int> seats;
     const std::vector<JsonNode> names = node.elements(2);
-    if (names.size() > kMaxSeats) node.fail("at most " + std::to_string(kMaxSeats) + " strategies at a table");
+    if (names.size() < std::size_t(entry_.tables.min_seats) || names.size() > std::size_t(entry_.tables.max_seats))
+      node.fail(seats_message(entry_));
     for (const JsonNode& name_node : names) {
       const std::string name = name_node.string();
       int found = -1;
@@ -41,6 +55,7 @@ class Planner {
 
  private:
   const std::vector<Strategy>& strategies_;
+  const GameEntry& entry_;
 };
 
 bool flag(const JsonNode& contests, const std::string& key, bool fallback) {
@@ -48,39 +63,83 @@ bool flag(const JsonNode& contests, const std::string& key, bool fallback) {
   return node ? node->boolean() : fallback;
 }
 
+// The node to blame for a contest the game cannot play: its key, or the
+// contests themselves when the contest is on by default.
+JsonNode culprit(const JsonNode& contests, const std::string& key) { return contests.find(key).value_or(contests); }
+
+void refuse_blind(const JsonNode& contests, const std::string& key, const GameEntry& entry,
+                  const std::string& instead) {
+  culprit(contests, key)
+      .fail(std::string(entry.tables.why_not_blind) + ": no blind tables; use " + instead + " instead");
+}
+
 }  // namespace
 
-ContestPlan plan_contests(const JsonNode& config, const std::vector<Strategy>& strategies) {
+ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const Game& game) {
+  const std::vector<Strategy>& strategies = game.strategies();
+  const TableLimits& limits = entry.tables;
+  const bool blind = limits.blind_allowed(game.rules());
   const json empty = json::object();
   const JsonNode contests = config.find("contests").value_or(JsonNode(empty, config.file(), "/contests"));
   contests.only_keys({"distributions", "headtohead", "sequential", "nway", "sequential_tables"});
   const int count = static_cast<int>(strategies.size());
-  Planner planner(strategies);
+  Planner planner(strategies, entry);
   ContestPlan& plan = planner.plan;
 
   plan.distribution.assign(count, -1);
-  if (flag(contests, "distributions", true))
+  if (flag(contests, "distributions", true)) {
+    if (limits.min_seats > 1)
+      culprit(contests, "distributions")
+          .fail(seats_message(entry) + ": set \"distributions\": false (a distribution plays each strategy alone)");
     for (int s = 0; s < count; ++s) plan.distribution[s] = planner.table({s}, false);
+  }
+  const bool pairs = seats_pairs(limits);
 
   plan.headtohead.assign(count, std::vector<int>(count, -1));
-  if (flag(contests, "headtohead", false))
+  if (flag(contests, "headtohead", false)) {
+    if (!blind) refuse_blind(contests, "headtohead", entry, "\"sequential\" (both seatings)");
+    if (!pairs) contests.at("headtohead").fail(seats_message(entry));
     for (int a = 0; a < count; ++a)
       for (int b = a + 1; b < count; ++b) plan.headtohead[a][b] = planner.table({a, b}, false);
+  }
 
   plan.sequential.assign(count, std::vector<int>(count, -1));
-  if (flag(contests, "sequential", false))
+  if (flag(contests, "sequential", false)) {
+    if (!pairs) contests.at("sequential").fail(seats_message(entry));
     for (int a = 0; a < count; ++a)
       for (int b = 0; b < count; ++b)
         if (a != b) plan.sequential[a][b] = planner.table({a, b}, true);
+  }
 
   for (const auto& [key, sequential] : {std::pair{"nway", false}, std::pair{"sequential_tables", true}}) {
     if (const std::optional<JsonNode> groups = contests.find(key)) {
+      if (!sequential && !blind && !groups->elements().empty())
+        refuse_blind(contests, key, entry, "\"sequential_tables\"");
       for (const JsonNode& group : groups->elements())
         (sequential ? plan.sequential_tables : plan.nway).push_back(planner.table(planner.group(group), sequential));
     }
   }
   if (plan.tables.empty()) contests.fail("no contest to play (enable distributions, headtohead, ... )");
   return plan;
+}
+
+std::string describe_tables(const GameEntry& entry) {
+  const TableLimits& limits = entry.tables;
+  std::string contests;
+  const auto add = [&contests](const std::string& name) { contests += (contests.empty() ? "" : ", ") + name; };
+  if (limits.min_seats == 1) add("distributions");
+  const bool pairs = seats_pairs(limits);
+  if (pairs && limits.blind) add("headtohead");
+  if (pairs) add("sequential");
+  if (limits.blind) add("nway");
+  add("sequential_tables");
+  std::string text = "  contests: " + contests + "; " + seat_range(limits) + " players at a table";
+  if (!limits.blind)
+    text += "; no blind tables (" + std::string(limits.why_not_blind) + ")";
+  else if (!limits.blind_rule.empty())
+    text += "; headtohead and nway only with \"" + std::string(limits.blind_rule) + "\": \"" +
+            std::string(limits.blind_rule_value) + "\" (" + std::string(limits.why_not_blind) + ")";
+  return text + "\n";
 }
 
 }  // namespace dicesim

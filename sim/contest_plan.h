@@ -30,6 +30,11 @@ struct ContestPlan {
   std::vector<int> nway, sequential_tables;  // [group]
 };
 
-ContestPlan plan_contests(const JsonNode& config, const std::vector<Strategy>& strategies);
+// Refuses, with the file and JSON path, any table outside the game's limits
+// (entry.tables, blind tables judged under game.rules()).
+ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const Game& game);
+
+// `dicesim list`: the contests a game plays, from its limits.
+std::string describe_tables(const GameEntry& entry);
 
 }  // namespace dicesim

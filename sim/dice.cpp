@@ -27,7 +27,18 @@ void enumerate(int face, int dice_left, DiceMultiset& current, std::vector<DiceM
 
 }  // namespace
 
+const Die& fair_die() {
+  static const Die fair;
+  return fair;
+}
+
+const Die& sampling_die() {
+  static const Die loaded{kLoadedSides, {1, 1, 2, 3, 4, 5, 6}};
+  return g_biased_for_testing ? loaded : fair_die();
+}
+
 void bias_dice_for_testing(bool on) { g_biased_for_testing = on; }
+bool dice_biased_for_testing() { return g_biased_for_testing; }
 
 RollTable::RollTable(int dice) : dice_(dice), outcomes_(1) {
   if (dice < 0 || dice > kMaxDice) throw std::invalid_argument("RollTable: dice out of range");
@@ -39,39 +50,43 @@ RollTable::RollTable(int dice) : dice_(dice), outcomes_(1) {
     for (int c : m.count) denominator *= factorial(c);
     m.ways = factorial(dice) / denominator;
   }
+  // Each multiset with the weight of its ordered outcomes on the die in
+  // force: ways times each face's sides per die. The loaded die's 7^dice
+  // outcomes must fit the 32-bit level: beyond 11 dice the table stays fair.
+  const Die& die = sampling_die().outcomes(dice) <= UINT32_MAX ? sampling_die() : fair_die();
   std::vector<std::uint64_t> sampling_ways;
-  for (const DiceMultiset& m : multisets_) sampling_ways.push_back(m.ways);
-  std::uint64_t capacity = outcomes_;
-  if (g_biased_for_testing && dice <= 6) {
-    capacity = 1;
-    for (int i = 0; i < dice; ++i) capacity *= 37;  // face 1 weighs 7, the others 6
-    for (std::size_t i = 0; i < multisets_.size(); ++i)
-      for (int f = 0; f < kFaces; ++f)
-        for (int c = 0; c < multisets_[i].count[f]; ++c) sampling_ways[i] *= f == 0 ? 7 : 6;
+  for (const DiceMultiset& m : multisets_) {
+    std::uint64_t weight = m.ways;
+    for (int f = 0; f < kFaces; ++f)
+      for (int c = 0; c < m.count[f]; ++c) weight *= die.weight(f + 1);
+    sampling_ways.push_back(weight);
   }
-  build_alias(sampling_ways, capacity);
-}
-
-// Vose's alias method in exact integers: column i holds weight
-// columns * ways_i against a capacity (6^dice, the sum of ways) per column,
-// so every multiset comes out with probability ways_i / capacity exactly.
-void RollTable::build_alias(const std::vector<std::uint64_t>& ways, std::uint64_t capacity) {
+  const std::uint64_t capacity = die.outcomes(dice);
   columns_ = static_cast<std::uint32_t>(multisets_.size());
   level_range_ = static_cast<std::uint32_t>(capacity);
-  std::vector<std::uint64_t> weight(columns_);
+  // Packed for the hot loop: threshold | alias index << 32.
+  for (const AliasColumn& c : alias_columns(sampling_ways, capacity))
+    alias_.push_back(c.threshold | std::uint64_t(c.alias) << 32);
+}
+
+// Column i holds weight columns * weights_i against a capacity per column;
+// a small column is topped up from a large one, which becomes small in turn.
+std::vector<AliasColumn> alias_columns(const std::vector<std::uint64_t>& weights, std::uint64_t capacity) {
+  const auto columns = static_cast<std::uint32_t>(weights.size());
+  std::vector<std::uint64_t> weight(columns);
   std::vector<std::uint32_t> small, large;
-  for (std::uint32_t i = 0; i < columns_; ++i) {
-    weight[i] = std::uint64_t(columns_) * ways[i];
+  for (std::uint32_t i = 0; i < columns; ++i) {
+    if (__builtin_mul_overflow(std::uint64_t(columns), weights[i], &weight[i]))
+      throw std::invalid_argument("alias_columns: weights too large");
     (weight[i] < capacity ? small : large).push_back(i);
   }
-  const auto entry = [](std::uint64_t threshold, std::uint64_t alias) { return threshold | alias << 32; };
-  alias_.resize(columns_);
-  for (std::uint32_t i = 0; i < columns_; ++i) alias_[i] = entry(capacity, i);
+  std::vector<AliasColumn> table(columns);
+  for (std::uint32_t i = 0; i < columns; ++i) table[i] = {capacity, i};
   while (!small.empty() && !large.empty()) {
     const std::uint32_t s = small.back();
     small.pop_back();
     const std::uint32_t l = large.back();
-    alias_[s] = entry(weight[s], l);
+    table[s] = {weight[s], l};
     weight[l] -= capacity - weight[s];
     if (weight[l] < capacity) {
       large.pop_back();
@@ -79,6 +94,7 @@ void RollTable::build_alias(const std::vector<std::uint64_t>& ways, std::uint64_
     }
   }
   // Whatever is left is full to capacity (exact integers leave no residue).
+  return table;
 }
 
 }  // namespace dicesim

@@ -19,10 +19,49 @@ struct DiceMultiset {
   std::uint64_t ways = 0;                    // ordered outcomes giving this multiset
 };
 
-// Test-only: RollTables built while this is on sample face 1 with weight 7
-// against 6 for every other face (up to 6 dice), while their probabilities
-// stay fair, so that a test can show `dicesim check` catching a broken die.
+// The die that every sampler of every game throws: `sides` equally likely
+// sides, side s showing face face_of[s]. The fair die has 6. The loaded test
+// die (`--test-biased-die`) has 7, two of them showing a 1 (P(1) = 2/7),
+// while the exact solvers stay fair, so that a test can show `dicesim check`
+// catching a broken die in every game. Samplers bake the die into their
+// tables when they are built, so the hot loops never ask which die it is.
+struct Die {
+  static constexpr int kMaxSides = 7;
+  int sides = kFaces;
+  std::array<std::uint8_t, kMaxSides> face_of{1, 2, 3, 4, 5, 6, 0};
+
+  // The sides showing `face` (1..6).
+  std::uint64_t weight(int face) const {
+    std::uint64_t n = 0;
+    for (int s = 0; s < sides; ++s) n += face_of[s] == face;
+    return n;
+  }
+  // sides^dice: equally likely ordered outcomes of `dice` dice.
+  std::uint64_t outcomes(int dice) const {
+    std::uint64_t n = 1;
+    for (int i = 0; i < dice; ++i) n *= sides;
+    return n;
+  }
+};
+constexpr int kLoadedSides = 7;
+const Die& fair_die();
+// The die in force: fair unless the test switch is on. Read it when a game
+// is loaded; a game keeps the die its samplers were built with.
+const Die& sampling_die();
+// Test only, before any game is loaded: throw the loaded die from then on.
 void bias_dice_for_testing(bool on);
+bool dice_biased_for_testing();
+
+// Vose's alias method in exact integers, for every sampler of dicesim.
+// Column i keeps its own outcome when a level drawn uniformly in
+// [0, capacity) is below `threshold`, else it gives outcome `alias`; with
+// capacity the sum of the weights, outcome i comes out with probability
+// weights[i] / capacity exactly.
+struct AliasColumn {
+  std::uint64_t threshold;
+  std::uint32_t alias;
+};
+std::vector<AliasColumn> alias_columns(const std::vector<std::uint64_t>& weights, std::uint64_t capacity);
 
 class RollTable {
  public:
@@ -67,8 +106,6 @@ class RollTable {
   std::uint32_t sample(Rng& rng) const { return sampler().sample(rng); }
 
  private:
-  void build_alias(const std::vector<std::uint64_t>& ways, std::uint64_t capacity);
-
   int dice_;
   std::uint64_t outcomes_;
   std::uint32_t columns_ = 0;

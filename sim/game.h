@@ -63,9 +63,32 @@ class Game {
   std::vector<Strategy> strategies_;
 };
 
+// The tables a game can seat, as data: plan_contests (sim/contest_plan.cpp)
+// refuses any other with a one-line error, and `dicesim list` describes them.
+struct TableLimits {
+  int min_seats = 1;  // 1: a strategy may play alone (distributions)
+  int max_seats = kMaxSeats;
+  // Blind tables (headtohead, nway: no seat sees another's play). With
+  // blind_rule set they are allowed only while that rule is in force at
+  // blind_rule_value (the rules as Game::rules() gives them).
+  bool blind = true;
+  std::string_view blind_rule, blind_rule_value;
+  std::string_view why_not_blind;  // e.g. "Pig is played in turns"; the error goes on to name the alternative
+
+  // Whether blind tables are allowed under these rules.
+  bool blind_allowed(const json& rules) const {
+    if (!blind) return false;
+    if (blind_rule.empty()) return true;
+    const auto rule = rules.find(std::string(blind_rule));
+    return rule != rules.end() && rule->is_string() && rule->get<std::string>() == blind_rule_value;
+  }
+};
+
 struct GameEntry {
-  std::string_view name;
-  std::string_view description;
+  std::string_view name;         // in configs and on the command line: "tenk"
+  std::string_view title;        // in messages: "10,000"
+  std::string_view description;  // `dicesim list`
+  TableLimits tables;
   // Reads "rules" and "strategies" of a config (the rest is the engine's).
   std::unique_ptr<Game> (*load)(const JsonNode& config);
   // `dicesim list`: rules with their defaults, strategy families.
@@ -77,10 +100,6 @@ struct GameEntry {
 // Every game dicesim knows (sim/games.cpp).
 const std::vector<GameEntry>& games();
 const GameEntry* find_game(std::string_view name);
-
-// The config of `dicesim solve <game> --config FILE`; another game's config
-// is refused with the command that solves it.
-json read_solve_config(const std::string& file, std::string_view game);
 
 // Reads the "strategies" array: names (unique, usable as HDF5 group names),
 // with compile(spec) called for each; a game's load uses it.

@@ -21,16 +21,4 @@ const GameEntry* find_game(std::string_view name) {
   return nullptr;
 }
 
-json read_solve_config(const std::string& file, std::string_view game) {
-  json config = parse_json_file(file);
-  const JsonNode root(config, file);
-  if (const std::optional<JsonNode> node = root.find("game")) {
-    const std::string other = node->string();
-    if (other != game)
-      node->fail(find_game(other) ? "this is a " + other + " config; use solve " + other
-                                  : "not a " + std::string(game) + " config");
-  }
-  return config;
-}
-
 }  // namespace dicesim

@@ -190,6 +190,10 @@ bool Reader::exists(const std::string& path) const {
   return H5Lexists(file_.get(), path.c_str(), H5P_DEFAULT) > 0;
 }
 
+bool Reader::has_attribute(const std::string& object, const std::string& name) const {
+  return H5Aexists_by_name(file_.get(), object.c_str(), name.c_str(), H5P_DEFAULT) > 0;
+}
+
 template <class T>
 std::vector<T> Reader::read_numeric(const std::string& path, hid_t memory_type, Dims* dims) const {
   Handle dataset(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "dataset " + path);

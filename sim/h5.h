@@ -79,6 +79,7 @@ class Reader {
   explicit Reader(const std::string& path);
 
   bool exists(const std::string& path) const;
+  bool has_attribute(const std::string& object, const std::string& name) const;
   std::vector<std::int64_t> int64s(const std::string& path, Dims* dims = nullptr) const;
   std::vector<double> doubles(const std::string& path, Dims* dims = nullptr) const;
   std::vector<std::string> strings(const std::string& path) const;

@@ -74,7 +74,7 @@ static void check_nesting(const std::string& text, const std::string& source_nam
 
 // The number literals of a JSON text, in document order (the order in which
 // the parser reports its values).
-std::vector<std::string_view> number_literals(std::string_view text) {
+static std::vector<std::string_view> number_literals(std::string_view text) {
   std::vector<std::string_view> out;
   bool in_string = false, escaped = false;
   for (std::size_t i = 0; i < text.size(); ++i) {

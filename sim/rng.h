@@ -10,15 +10,30 @@ namespace dicesim {
 
 using Rng = pcg64;  // 128-bit state, selectable stream
 
-// FNV-1a: a stable 64-bit id for a contest's key, so adding or reordering
-// contests in a config never changes the random numbers of the others.
-constexpr std::uint64_t stable_hash(std::string_view text) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (char c : text) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ULL;
+// FNV-1a, fed piece by piece: the one hash of dicesim (contest ids,
+// checksums of results files, the bench signature).
+class Fnv1a {
+ public:
+  constexpr void add_bytes(std::string_view bytes) {
+    for (char c : bytes) add_byte(static_cast<unsigned char>(c));
   }
-  return h;
+  // A 64-bit word as its 8 bytes, least significant first.
+  constexpr void add_word(std::uint64_t word) {
+    for (int byte = 0; byte < 8; ++byte) add_byte(static_cast<unsigned char>(word >> (8 * byte)));
+  }
+  constexpr std::uint64_t value() const { return hash_; }
+
+ private:
+  constexpr void add_byte(unsigned char byte) { hash_ = (hash_ ^ byte) * 0x100000001b3ULL; }
+  std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+};
+
+// A stable 64-bit id for a contest's key, so adding or reordering contests
+// in a config never changes the random numbers of the others.
+constexpr std::uint64_t stable_hash(std::string_view text) {
+  Fnv1a h;
+  h.add_bytes(text);
+  return h.value();
 }
 
 // SplitMix64's finaliser: a bijection that scatters every input bit.
@@ -42,24 +57,13 @@ inline Rng block_rng(std::uint64_t seed, std::uint64_t contest_id, std::uint64_t
   return Rng(state, stream);
 }
 
-// Lemire's multiply-shift: a uniform integer in [0, range) from 32 random
-// bits, unbiased by rejecting the few low products that would skew it.
-// Returns false on a rejection; the caller draws again.
-inline bool lemire_below(std::uint32_t random, std::uint32_t range, std::uint32_t& out) {
-  const std::uint64_t product = std::uint64_t(random) * range;
-  const auto low = static_cast<std::uint32_t>(product);
-  if (low < range) {
-    const std::uint32_t threshold = -range % range;
-    if (low < threshold) return false;
-  }
-  out = static_cast<std::uint32_t>(product >> 32);
-  return true;
-}
-
-// The same multiply-shift for any word width (Wide holds twice Word's
-// bits), so that a test can check every input of a small word.
+// Lemire's multiply-shift: a uniform integer in [0, range) from one random
+// word, unbiased by rejecting the few low products that would skew it.
+// Returns false on a rejection; the caller draws again. Any word width
+// (Wide holds twice Word's bits), so that a test can check every input of a
+// small word; the 32- and 64-bit draws of the games are this one function.
 template <class Word, class Wide>
-constexpr bool multiply_shift_below(Word random, Word range, Word& out) {
+constexpr bool lemire_below(Word random, Word range, Word& out) {
   const Wide product = Wide(random) * range;
   const auto low = static_cast<Word>(product);
   if (low < range && low < static_cast<Word>(static_cast<Word>(Word(0) - range) % range)) return false;
@@ -67,9 +71,23 @@ constexpr bool multiply_shift_below(Word random, Word range, Word& out) {
   return true;
 }
 
+// The 32-bit draw, from the low 32 bits of `random`.
+constexpr bool lemire_below(std::uint32_t random, std::uint32_t range, std::uint32_t& out) {
+  return lemire_below<std::uint32_t, std::uint64_t>(random, range, out);
+}
+
+// Uniform in [0, range) from 32-bit draws of the stream.
 inline std::uint32_t uniform_below(Rng& rng, std::uint32_t range) {
   std::uint32_t out;
   while (!lemire_below(static_cast<std::uint32_t>(rng()), range, out)) {
+  }
+  return out;
+}
+
+// Uniform in [0, range) from whole 64-bit draws of the stream.
+inline std::uint64_t uniform_below64(Rng& rng, std::uint64_t range) {
+  std::uint64_t out;
+  while (!lemire_below<std::uint64_t, unsigned __int128>(rng(), range, out)) {
   }
   return out;
 }

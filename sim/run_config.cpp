@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "dice.h"
+
 namespace dicesim {
 
 RunConfig load_run_config(const std::string& file) { return load_run_config(parse_json_file(file), file); }
@@ -32,8 +34,21 @@ RunConfig load_run_config(json document, const std::string& file) {
   if (const std::optional<JsonNode> seed = root.find("seed")) config.seed = seed->unsigned_integer(0, UINT64_MAX);
   config.games = root.at("games").unsigned_integer(1, kMaxGames);
   config.game = config.entry->load(root);
-  config.plan = plan_contests(root, config.game->strategies());
+  config.plan = plan_contests(root, *config.entry, *config.game);
+  config.biased_die = dice_biased_for_testing();  // the die the game's samplers were just built with
   return config;
+}
+
+RunConfig load_run_config_of_game(json document, const std::string& source, std::string_view game) {
+  // Another game's config is refused before it is loaded, with the command
+  // that solves it.
+  if (const std::optional<JsonNode> node = JsonNode(document, source).find("game");
+      node && node->value().is_string() && node->string() != game) {
+    const std::string other = node->string();
+    node->fail(find_game(other) ? "this is a " + other + " config; use solve " + other
+                                : "not a " + std::string(game) + " config");
+  }
+  return load_run_config(std::move(document), source);
 }
 
 TableCountsView table_counts(const RunConfig& config, const EngineOutput& output, int t) {

@@ -26,6 +26,7 @@ struct RunConfig {
   const GameEntry* entry = nullptr;
   std::unique_ptr<Game> game;
   ContestPlan plan;
+  bool biased_die = false;  // played with the loaded test die (--test-biased-die); never mixed with fair counts
 };
 
 RunConfig load_run_config(const std::string& file);
@@ -34,6 +35,10 @@ RunConfig load_run_config(json document, const std::string& source);
 
 // Read access to planned table t's counters in an engine output.
 TableCountsView table_counts(const RunConfig& config, const EngineOutput& output, int t);
+// `dicesim solve <game> --config`: the same loading as `run` (so a solve
+// refuses whatever run refuses, with the same message), and a config of
+// another game is refused at /game.
+RunConfig load_run_config_of_game(json document, const std::string& source, std::string_view game);
 
 // The engine's view of a config: one contest per planned table.
 std::vector<Contest> make_contests(const RunConfig& config);

@@ -24,17 +24,16 @@ std::vector<std::int64_t> flatten(const std::vector<BlockRange>& ranges) {
 // in them is caught.
 std::string checksum(const RunConfig& config, const EngineOutput& output, const std::vector<BlockRange>& planned,
                      const std::string& shard) {
-  std::uint64_t h = stable_hash(config.document.dump() + "|" + std::to_string(config.seed) + "|" +
-                                std::to_string(config.games) + "|" + shard);
-  const auto add = [&h](std::int64_t v) {
-    for (int byte = 0; byte < 8; ++byte) h = (h ^ ((std::uint64_t(v) >> (8 * byte)) & 0xff)) * 0x100000001b3ULL;
-  };
+  Fnv1a h;
+  h.add_bytes(config.document.dump() + "|" + std::to_string(config.seed) + "|" + std::to_string(config.games) + "|" +
+              shard);
+  const auto add = [&h](std::int64_t v) { h.add_word(static_cast<std::uint64_t>(v)); };
   for (const auto& counters : output.counters)
     for (std::int64_t c : counters) add(c);
   for (std::int64_t v : flatten(output.done)) add(v);
   for (std::int64_t v : flatten(planned)) add(v);
   std::ostringstream text;
-  text << std::hex << h;
+  text << std::hex << h.value();
   return text.str();
 }
 
@@ -66,6 +65,15 @@ bool covers(const std::vector<BlockRange>& outer, const std::vector<BlockRange>&
 
 bool same_run(const RunConfig& a, const RunConfig& b) {
   return a.document == b.document && a.seed == b.seed && a.games == b.games;
+}
+
+void require_same_die(const RunConfig& run, const std::string& path, const RunConfig& other,
+                      const std::string& other_name) {
+  if (run.biased_die == other.biased_die) return;
+  const auto die = [](const RunConfig& c) {
+    return c.biased_die ? "the loaded test die (--test-biased-die)" : "a fair die";
+  };
+  throw InputError(path + ": was played with " + die(run) + ", " + other_name + " with " + die(other));
 }
 
 BlockRange shard_range(std::uint64_t total_blocks, std::uint64_t k, std::uint64_t n) {
@@ -128,6 +136,8 @@ RunState read_run_state(const std::string& path) {
     state.config.name = file.string_attribute("/", "name");
     state.config.seed = std::stoull(file.string_attribute("/", "seed_text"));
     state.config.games = static_cast<std::uint64_t>(file.int_attribute("/", "games"));
+    // Files older than the attribute were all thrown with a fair die.
+    state.config.biased_die = file.has_attribute("/", "biased_die") && file.int_attribute("/", "biased_die") != 0;
     if (state.config.games < 1 || state.config.games > kMaxGames) throw InputError(path + ": games out of range");
 
     const std::vector<Contest> contests = make_contests(state.config);

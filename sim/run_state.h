@@ -29,6 +29,12 @@ void write_run_state(h5::Writer& file, const RunConfig& config, const EngineOutp
 // counts may be added or continued.
 bool same_run(const RunConfig& a, const RunConfig& b);
 
+// Counts of the loaded test die never mix with fair ones: a one-line
+// InputError unless `run` (read from `path`) and `other` (named
+// `other_name`) threw the same die.
+void require_same_die(const RunConfig& run, const std::string& path, const RunConfig& other,
+                      const std::string& other_name);
+
 // Reads and validates; anything truncated, foreign, inconsistent or altered
 // is an InputError naming the file.
 RunState read_run_state(const std::string& path);

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "stats.h"
+#include "strategy_matrix.h"
 
 namespace dicesim {
 namespace {
@@ -46,23 +47,13 @@ void print_summary(std::ostream& out, const RunConfig& config, const EngineOutpu
     for (const auto& row : pairs)
       for (int t : row) any = any || t >= 0;
     if (!any) return;
-    out << "\n" << title << "\n" << std::setw(width) << "";
-    for (const Strategy& s : strategies) out << std::setw(12) << s.name.substr(0, 11);
     out << "\n";
-    for (std::size_t a = 0; a < strategies.size(); ++a) {
-      out << std::left << std::setw(width) << strategies[a].name << std::right;
-      for (std::size_t b = 0; b < strategies.size(); ++b) {
-        int t = pairs[a][b], seat = 0;
-        if (t < 0 && mirror && pairs[b][a] >= 0) t = pairs[b][a], seat = 1;
-        if (t < 0) {
-          out << std::setw(12) << "-";
-          continue;
-        }
-        out << std::setprecision(4) << std::setw(12)
-            << fraction(table_counts(config, output, t).wins(seat), output.games_done[t]);
-      }
-      out << "\n";
-    }
+    print_strategy_matrix(out, title, strategies, 4, [&](std::size_t a, std::size_t b) -> std::optional<double> {
+      int t = pairs[a][b], seat = 0;
+      if (t < 0 && mirror && pairs[b][a] >= 0) t = pairs[b][a], seat = 1;
+      if (t < 0) return std::nullopt;
+      return fraction(table_counts(config, output, t).wins(seat), output.games_done[t]);
+    });
   };
   print_pairs("head to head: fraction of games the row strategy wins (ties count for neither)", config.plan.headtohead,
               true);

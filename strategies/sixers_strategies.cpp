@@ -105,9 +105,12 @@ json strategy_from_text(std::string_view text) {
   if (text.back() != ')') throw InputError(std::string(text) + ": expected FAMILY(a,b,...)");
   json values = json::array();
   std::string_view rest = text.substr(open + 1, text.size() - open - 2);
-  while (!rest.empty()) {
+  // "FAMILY()" is an empty list; otherwise a comma stands between two values.
+  for (bool more = !rest.empty(); more;) {
     const std::size_t comma = rest.find(',');
     const std::string item(rest.substr(0, comma));
+    if (item.empty())
+      throw InputError(std::string(text) + ": expected FAMILY(a,b,...), a number between every two commas");
     try {
       std::size_t used = 0;
       values.push_back(std::stoi(item, &used));
@@ -115,7 +118,8 @@ json strategy_from_text(std::string_view text) {
     } catch (const std::exception&) {
       values.push_back(item);  // reported with its JSON path by compile_strategy
     }
-    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    more = comma != std::string_view::npos;
+    if (more) rest = rest.substr(comma + 1);
   }
   spec["per_roll"] = values;
   return spec;

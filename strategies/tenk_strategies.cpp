@@ -28,7 +28,14 @@ Policy from_rule(const Rules& rules, Throws throws) {
 Policy bank_at(const JsonNode& spec, const Rules& rules) {
   spec.only_keys({"name", "family", "total", "per_dice", "chase"});
   std::array<int, 7> limit{};
-  const auto read_total = [&](const JsonNode& node) { return static_cast<int>(node.integer(0, rules.target)); };
+  // A total that no turn can reach exactly would silently bank at the next
+  // multiple of kPoint: refuse it.
+  const auto read_total = [&](const JsonNode& node) {
+    const auto total = static_cast<int>(node.integer(0, rules.target));
+    if (total % kPoint != 0)
+      node.fail("expected a multiple of " + std::to_string(kPoint) + " (every score is), got " + std::to_string(total));
+    return total;
+  };
   if (auto total = spec.find("total")) {
     if (spec.has("per_dice")) total->fail("give either total or per_dice, not both");
     limit.fill(read_total(*total));

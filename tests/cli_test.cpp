@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "exit_codes.h"
+#include "contest_plan.h"
 #include "games/sixers/sixers.h"
 #include "games/sixers/sixers_exact.h"
 #include "h5.h"
@@ -186,6 +187,49 @@ TEST(Cli, HelpVersionAndList) {
     EXPECT_NE(list.out.find(family), std::string::npos) << family;
 }
 
+// `list` describes each game's tables from its declared limits, so it
+// cannot say that Pig plays sequential contests only while it also plays
+// distributions.
+TEST(Cli, ListDescribesEachGamesTablesFromItsLimits) {
+  const auto list = dicesim("list");
+  ASSERT_EQ(list.exit_code, 0);
+  for (const GameEntry& game : games()) {
+    const std::size_t begin = list.out.find(std::string(game.name) + ": ");
+    ASSERT_NE(begin, std::string::npos) << game.name;
+    const std::string section = list.out.substr(begin, list.out.find("\n\n", begin) + 1 - begin);
+    EXPECT_NE(section.find(describe_tables(game)), std::string::npos) << section;
+  }
+  const std::size_t pig = list.out.find("pig: ");
+  EXPECT_NE(list.out.find("contests: distributions, sequential, sequential_tables;", pig), std::string::npos)
+      << list.out;
+}
+
+// Every `solve <game> --config` loads the config as `run` does: whatever
+// run refuses, solve refuses with the same one-line message.
+TEST(Cli, SolveRefusesWhatRunRefuses) {
+  TempDir dir;
+  const std::map<std::string, std::string> bad = {
+      {"tenk", R"J({"game": "tenk", "games": 10, "strategies": [{"name": "a", "family": "ev_heuristic"}],
+                   "contests": {"distributions": false, "sequential_tables": [["a", "a"]]}})J"},
+      {"pig", R"J({"game": "pig", "games": 10, "strategies": [{"name": "a", "family": "hold_at", "total": 20}],
+                  "contests": {"sequential_tables": [["a", "a"]]}})J"},
+      {"sixers", R"J({"game": "sixers", "games": 10, "strategies": [{"name": "a", "family": "dv", "per_roll": [2, 2]}],
+                     "contests": {"headtohed": true}})J"},
+  };
+  for (const auto& [game, text] : bad) {
+    const std::string config = dir.write(game + ".json", text);
+    const auto run = dicesim("run " + config + " -o " + dir.file(game + ".h5"));
+    const auto solve = dicesim("solve " + game + " --config " + config);
+    EXPECT_EQ(run.exit_code, 2) << run.out;
+    EXPECT_EQ(solve.exit_code, 2) << game << ": " << solve.out;
+    EXPECT_EQ(solve.out, run.out) << game;
+  }
+  const auto other_game = dicesim("solve tenk --config " + testing::source_path("configs/pig_one_die.json"));
+  EXPECT_EQ(other_game.exit_code, 2);
+  EXPECT_NE(other_game.out.find("/game: this is a pig config; use solve pig"), std::string::npos)
+      << other_game.out;
+}
+
 TEST(Cli, SolvePrintsTheSolversNumbers) {
   const auto result = dicesim("solve sixers --dice 4 --rolls 2 'dv(2)' 'ts(3)'");
   ASSERT_EQ(result.exit_code, 0) << result.out;
@@ -199,6 +243,17 @@ TEST(Cli, SolvePrintsTheSolversNumbers) {
   const auto bad = dicesim("solve sixers 'dv(9,9)'");
   EXPECT_EQ(bad.exit_code, kExitBadInput);
   EXPECT_NE(bad.out.find("/strategies/0/per_roll"), std::string::npos) << bad.out;
+}
+
+// The short form FAMILY(a,b,...) takes one number between every two commas:
+// "dv(2,2,)" is not "dv(2,2)".
+TEST(Cli, MalformedShortStrategiesAreRefused) {
+  for (const char* text : {"dv(2,2,)", "dv(,2,2)", "dv(2,,2)", "dv(2,2"}) {
+    const auto bad = dicesim(std::string("solve sixers '") + text + "'");
+    EXPECT_EQ(bad.exit_code, 2) << text << ": " << bad.out;
+    EXPECT_EQ(bad.out.rfind(std::string(text) + ": expected FAMILY(a,b,...)", 0), 0u) << bad.out;
+  }
+  EXPECT_EQ(dicesim("solve sixers 'dv(2,2)' 'optimal_mean'").exit_code, 0);
 }
 
 TEST(Cli, CtrlCWritesWhatWasPlayedMarkedIncomplete) {

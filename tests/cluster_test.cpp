@@ -284,6 +284,44 @@ TEST(Bias, ALoadedDieMakesCheckFail) {
   EXPECT_NE(loaded.out.find("DISAGREES"), std::string::npos);
 }
 
+// Every game throws the loaded die: check fails for one config of each.
+TEST(Bias, EveryGameThrowsTheLoadedDie) {
+  TempDir dir;
+  for (const char* config : {"tenk_seed000", "pig_one_die", "battle_sequential", "battle_simultaneous"}) {
+    const auto loaded = dicesim("check " + testing::source_path("configs/" + std::string(config) + ".json") +
+                                " --games 10000 --quiet --test-biased-die -o " + dir.file(std::string(config) + ".h5"));
+    EXPECT_EQ(loaded.exit_code, 1) << config << ": " << loaded.out;
+    EXPECT_NE(loaded.out.find("DISAGREES"), std::string::npos) << config;
+    EXPECT_EQ(h5::Reader(dir.file(std::string(config) + ".h5")).int_attribute("/", "biased_die"), 1) << config;
+  }
+}
+
+// Counts of the loaded die never mix with fair ones: merge and resume refuse.
+TEST(Bias, MergeAndResumeRefuseToMixDice) {
+  TempDir dir;
+  const std::string config = dir.write("run.json", kConfig);
+  const std::string loaded = dir.file("loaded.h5"), fair = dir.file("fair.h5");
+  ASSERT_EQ(dicesim("run " + config + " --shard 1/2 --quiet --test-biased-die -o " + loaded).exit_code, 0);
+  ASSERT_EQ(dicesim("run " + config + " --shard 2/2 --quiet -o " + fair).exit_code, 0);
+  EXPECT_EQ(h5::Reader(loaded).int_attribute("/", "biased_die"), 1);
+  EXPECT_EQ(h5::Reader(fair).int_attribute("/", "biased_die"), 0);
+
+  const auto merge = dicesim("merge " + loaded + " " + fair + " -o " + dir.file("merged.h5"));
+  EXPECT_EQ(merge.exit_code, 2) << merge.out;
+  EXPECT_EQ(merge.out,
+            fair + ": was played with a fair die, " + loaded + " with the loaded test die (--test-biased-die)\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("merged.h5")));
+
+  const auto before = results_contents(loaded);
+  const auto fair_resume = dicesim("run " + config + " --quiet --resume " + loaded);
+  EXPECT_EQ(fair_resume.exit_code, 2) << fair_resume.out;
+  EXPECT_EQ(fair_resume.out,
+            loaded + ": was played with the loaded test die (--test-biased-die), this run with a fair die\n");
+  const auto loaded_resume = dicesim("run " + config + " --quiet --test-biased-die --resume " + fair);
+  EXPECT_EQ(loaded_resume.exit_code, 2) << loaded_resume.out;
+  EXPECT_TRUE(results_contents(loaded) == before);
+}
+
 TEST(Games, UpToTenToTheFifteenAndNoFurther) {
   TempDir dir;
   const std::string config = dir.write("run.json", kConfig);

@@ -17,7 +17,8 @@
 
 #include "engine.h"
 #include "game.h"
-#include "results.h"
+#include "exact_checks.h"
+#include "results_file.h"
 #include "run_config.h"
 #include "test_util.h"
 

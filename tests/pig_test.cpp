@@ -84,7 +84,7 @@ void expect_every_output_equally_often(Word range) {
   const std::uint64_t words = std::uint64_t(1) << (8 * sizeof(Word));
   for (std::uint64_t r = 0; r < words; ++r) {
     Word out = 0;
-    if (multiply_shift_below<Word, Wide>(static_cast<Word>(r), range, out)) ++hits.at(out);
+    if (lemire_below<Word, Wide>(static_cast<Word>(r), range, out)) ++hits.at(out);
   }
   const int each = static_cast<int>(words / range);
   for (Word v = 0; v < range; ++v) ASSERT_EQ(hits[v], each) << "range " << +range << " output " << +v;
@@ -110,7 +110,7 @@ void expect_stream_is_the_digits_of_the_draws() {
   Stream stream(rng);
   for (int draw = 0; draw < 2000; ++draw) {
     std::uint64_t value = 0;
-    while (!multiply_shift_below<std::uint64_t, unsigned __int128>(reference(), Stream::kRange, value)) {
+    while (!lemire_below<std::uint64_t, unsigned __int128>(reference(), Stream::kRange, value)) {
     }
     for (int d = 0; d < Stream::kDigits; ++d, value /= Stream::kBase) {
       const int digit = static_cast<int>(value % Stream::kBase);
@@ -543,7 +543,7 @@ TEST(PigCli, CheckOfTheOneDieConfigPasses) {
 TEST(PigCli, BlindTablesAreRefused) {
   const auto result = testing::dicesim("run " + testing::source_path("tests/bad_configs/pig_headtohead.json"));
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.out.find("/contests/headtohead: pig is played in turns"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("/contests/headtohead: Pig is played in turns"), std::string::npos) << result.out;
 }
 
 }  // namespace

@@ -412,7 +412,7 @@ double turns_mean_z(const Scoring& s, const Policy& policy, std::uint64_t seed) 
   return stats::mean_z(sum / kTurns, kTurns, exact);
 }
 
-// The same comparison sees a die that shows 1 with 7/37 instead of 1/6.
+// The same comparison sees a die that shows 1 with 2/7 instead of 1/6.
 TEST(TenkExact, TheComparisonCatchesABiasedDie) {
   bias_dice_for_testing(true);
   const Scoring biased(preset("seed000"));
@@ -617,7 +617,8 @@ TEST(TenkRules, BadRulesNameThePath) {
   EXPECT_EQ(error({{"dice", 4}, {"of_a_kind", {{"5", 3}}}}),
             "test: /of_a_kind/5: 5 of a kind needs more dice than the game has (4)");
   EXPECT_EQ(error({{"bank_minimum", 20000}}), "test: /bank_minimum: bank minimum 20000 is above the target 10000");
-  EXPECT_EQ(error({{"preset", "seed001"}}), "test: /preset: unknown preset \"seed001\" (known: seed000, seed003)");
+  EXPECT_EQ(error({{"preset", "seed001"}}),
+            "test: /preset: unknown preset \"seed001\" (known: game_of_dice (or seed000), ai_blog (or seed003))");
   EXPECT_EQ(error({{"triple", {{"2", 210}}}}), "test: /triple/2: points must be a multiple of 50");
   EXPECT_EQ(error({{"target", 1000000}}), "accepted");  // a target may pass any one combination's points
   EXPECT_EQ(rules_from({{"target", 250000}}).target, 250000);
@@ -626,6 +627,20 @@ TEST(TenkRules, BadRulesNameThePath) {
   const Scoring every_face_scores(rules_from({{"single", {{"2", 50}, {"3", 50}, {"4", 50}, {"6", 50}}}}));
   EXPECT_THROW(compile(every_face_scores, {{"family", "ev_heuristic"}}), InputError);
   EXPECT_THROW(compile(every_face_scores, {{"family", "critical_score"}}), InputError);
+}
+
+// The presets go by the names of their sources, and by their documents'
+// file names as older configs give them: the same rules either way.
+TEST(TenkRules, PresetsByNameAndByTheirDocumentsFileName) {
+  for (const PresetName& p : kPresets) {
+    EXPECT_EQ(rules_json(rules_from({{"preset", std::string(p.name)}})),
+              rules_json(rules_from({{"preset", std::string(p.file_name)}})))
+        << p.name;
+    EXPECT_EQ(testing::dicesim("solve tenk --rules " + std::string(p.name)).out,
+              testing::dicesim("solve tenk --rules " + std::string(p.file_name)).out)
+        << p.name;
+  }
+  EXPECT_NE(rules_json(rules_from({{"preset", "ai_blog"}})), rules_json(rules_from({{"preset", "game_of_dice"}})));
 }
 
 TEST(TenkCli, SolvePrintsTheSeedTablesAndCheckPassesOnAConfig) {

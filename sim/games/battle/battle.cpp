@@ -4,63 +4,43 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "dice.h"
+
 namespace dicesim::battle {
 
-std::uint64_t outcomes(int dice) {
-  std::uint64_t n = 1;
-  for (int i = 0; i < dice; ++i) n *= 6;
-  return n;
-}
+std::uint64_t outcomes(int dice) { return fair_die().outcomes(dice); }
 
-std::vector<std::uint64_t> throw_ways(int dice) {
+std::vector<std::uint64_t> throw_ways(int dice, const Die& die) {
   // no_one[k]: sequences of faces 2..6 summing to k, built one die at a time.
   std::vector<std::uint64_t> no_one(6 * dice + 1, 0);
   no_one[0] = 1;
   for (int n = 1; n <= dice; ++n)
     for (int k = 6 * n; k >= 0; --k) {
       std::uint64_t sum = 0;
-      for (int face = 2; face <= 6 && face <= k; ++face) sum += no_one[k - face];
+      for (int face = 2; face <= 6 && face <= k; ++face) sum += die.weight(face) * no_one[k - face];
       no_one[k] = sum;
     }
   std::uint64_t all_but_ones = 1;
-  for (int i = 0; i < dice; ++i) all_but_ones *= 5;
-  no_one[1] = outcomes(dice) - all_but_ones;  // a sum of faces 2..6 is never 1
+  for (int i = 0; i < dice; ++i) all_but_ones *= die.sides - die.weight(1);
+  no_one[1] = die.outcomes(dice) - all_but_ones;  // a sum of faces 2..6 is never 1
   return no_one;
 }
 
-// Vose's alias method in exact integers: column i holds weight
-// columns * ways_i against a capacity of 6^d per column.
+// The alias table of each number of dice, its columns' scores inline.
 ThrowSampler::ThrowSampler(int max_dice) : tables_(max_dice + 1) {
   if (max_dice < 1 || max_dice > kMaxDiceLimit) throw std::invalid_argument("ThrowSampler: dice out of range");
+  const Die& die = sampling_die();
   for (int d = 1; d <= max_dice; ++d) {
-    const std::vector<std::uint64_t> ways = throw_ways(d);
-    std::vector<int> scores;
+    const std::vector<std::uint64_t> ways = throw_ways(d, die);
+    std::vector<std::uint64_t> weights;
+    std::vector<std::uint16_t> scores;
     for (int k = 1; k <= 6 * d; ++k)
-      if (ways[k] > 0) scores.push_back(k);
-    const auto columns = static_cast<std::uint32_t>(scores.size());
-    const std::uint64_t capacity = outcomes(d);
-    tables_[d] = {static_cast<std::uint32_t>(entries_.size()), columns, capacity};
-    std::vector<std::uint64_t> weight(columns);
-    std::vector<std::uint32_t> small, large;
-    for (std::uint32_t i = 0; i < columns; ++i) {
-      weight[i] = columns * ways[scores[i]];
-      (weight[i] < capacity ? small : large).push_back(i);
-    }
-    std::vector<Entry> table(columns);
-    for (std::uint32_t i = 0; i < columns; ++i)
-      table[i] = {capacity, static_cast<std::uint16_t>(scores[i]), static_cast<std::uint16_t>(scores[i])};
-    while (!small.empty() && !large.empty()) {
-      const std::uint32_t s = small.back(), l = large.back();
-      small.pop_back();
-      table[s].threshold = weight[s];
-      table[s].alias_score = static_cast<std::uint16_t>(scores[l]);
-      weight[l] -= capacity - weight[s];
-      if (weight[l] < capacity) {
-        large.pop_back();
-        small.push_back(l);
-      }
-    }
-    entries_.insert(entries_.end(), table.begin(), table.end());
+      if (ways[k] > 0) weights.push_back(ways[k]), scores.push_back(static_cast<std::uint16_t>(k));
+    const std::uint64_t capacity = die.outcomes(d);
+    tables_[d] = {static_cast<std::uint32_t>(entries_.size()), static_cast<std::uint32_t>(scores.size()), capacity};
+    const std::vector<AliasColumn> columns = alias_columns(weights, capacity);
+    for (std::size_t i = 0; i < columns.size(); ++i)
+      entries_.push_back({columns[i].threshold, scores[i], scores[columns[i].alias]});
   }
 }
 

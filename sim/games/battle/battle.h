@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "dice.h"
 #include "rng.h"
 
 namespace dicesim::battle {
@@ -32,12 +33,14 @@ struct Rules {
 // Ordered outcomes of d dice giving each score: ways(d, 1) = 6^d - 5^d (at
 // least one 1), ways(d, k) for 2d <= k <= 6d the sequences of faces 2..6
 // summing to k; out of 6^d. Exact integers, for sampling and for tests.
-std::uint64_t outcomes(int dice);                 // 6^d
-std::vector<std::uint64_t> throw_ways(int dice);  // index k = 0..6d
+// On another die (the loaded test die), the same counts weighted by each
+// face's sides, out of die.outcomes(d).
+std::uint64_t outcomes(int dice);                                              // 6^d
+std::vector<std::uint64_t> throw_ways(int dice, const Die& die = fair_die());  // index k = 0..6d
 
 // Samples the score of a throw of d dice with its exact probability
-// ways(d, k) / 6^d: Vose's alias method in integers, one 32-bit Lemire draw
-// for the column and one 64-bit Lemire draw for the level.
+// ways(d, k) / 6^d on the die in force when it is built (sampling_die()): Vose's alias method in integers, one 32-bit
+// Lemire draw for the column and one 64-bit Lemire draw for the level.
 class ThrowSampler {
  public:
   explicit ThrowSampler(int max_dice);
@@ -45,7 +48,7 @@ class ThrowSampler {
   int throw_dice(int dice, Rng& rng) const {
     const Table& t = tables_[dice];
     const Entry& e = entries_[t.begin + uniform_below(rng, t.columns)];
-    return below64(rng, t.capacity) < e.threshold ? e.score : e.alias_score;
+    return uniform_below64(rng, t.capacity) < e.threshold ? e.score : e.alias_score;
   }
 
  private:
@@ -57,14 +60,6 @@ class ThrowSampler {
     std::uint32_t begin, columns;
     std::uint64_t capacity;  // 6^d
   };
-  // Lemire's method on 64 bits: uniform in [0, range).
-  static std::uint64_t below64(Rng& rng, std::uint64_t range) {
-    for (;;) {
-      const unsigned __int128 product = static_cast<unsigned __int128>(rng()) * range;
-      const auto low = static_cast<std::uint64_t>(product);
-      if (low >= range || low >= -range % range) return static_cast<std::uint64_t>(product >> 64);
-    }
-  }
   std::vector<Table> tables_;  // by d
   std::vector<Entry> entries_;
 };

@@ -35,30 +35,9 @@ Rules read_rules(const JsonNode& config) {
   return rules;
 }
 
-// Dice Battle is a two-player game, and with sequential turns the seats are
-// not interchangeable: blind pairs (headtohead, which mirrors each pair) and
-// blind groups would hide who moved first, so they are refused here.
-void check_tables(const JsonNode& config, const Rules& rules) {
-  const std::optional<JsonNode> contests = config.find("contests");
-  if (!contests) return;
-  if (rules.turns == Turns::sequential)
-    if (const auto headtohead = contests->find("headtohead"); headtohead && headtohead->boolean())
-      headtohead->fail(
-          "Dice Battle with sequential turns has a first player: use \"sequential\" (both seatings) instead");
-  for (const char* key : {"nway", "sequential_tables"})
-    if (const auto groups = contests->find(key)) {
-      for (const JsonNode& group : groups->elements()) {
-        if (group.elements().size() > 2) group.fail("Dice Battle is a two-player game: at most 2 seats at a table");
-        if (rules.turns == Turns::sequential && std::string(key) == "nway")
-          group.fail("Dice Battle with sequential turns has a first player: use \"sequential_tables\" instead");
-      }
-    }
-}
-
 class BattleGame final : public Game {
  public:
   BattleGame(const Rules& rules, const JsonNode& config) : rules_(rules), dice_(rules.max_dice) {
-    check_tables(config, rules);
     Solutions solutions(rules_);
     strategies_ = read_strategies(
         config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, rules_, solutions)); });
@@ -240,8 +219,20 @@ void add_solve_command(CLI::App& solve) {
 }  // namespace
 
 GameEntry battle_entry() {
-  return {"battle", "Dice Battle: throw 1..D dice, any 1 scores 1, else the sum; first to the goal wins", load,
-          describe, add_solve_command};
+  // Two players; with sequential turns the seats are not interchangeable,
+  // so blind tables (headtohead mirrors each pair) would hide who moved first.
+  TableLimits tables;
+  tables.max_seats = 2;
+  tables.blind_rule = "turns";
+  tables.blind_rule_value = "simultaneous";
+  tables.why_not_blind = "Dice Battle with sequential turns has a first player";
+  return {.name = "battle",
+          .title = "Dice Battle",
+          .description = "Dice Battle: throw 1..D dice, any 1 scores 1, else the sum; first to the goal wins",
+          .tables = tables,
+          .load = load,
+          .describe = describe,
+          .add_solve_command = add_solve_command};
 }
 
 }  // namespace dicesim::battle

@@ -9,10 +9,12 @@
 
 #include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "dice.h"
 #include "rng.h"
 
 namespace dicesim::pig {
@@ -84,19 +86,27 @@ class Policy {
   std::unordered_map<std::string, std::uint32_t> index_;  // row -> offset, for sharing
 };
 
-// Unbiased throws from few random draws: one Lemire draw in [0, 6^22) gives
-// 22 base-6 digits (one die each) or 11 base-36 digits (two dice each), every
-// digit uniform and independent. Per block, so nothing outlives a block.
-template <int Dice>
+// Unbiased throws from few random draws: one Lemire draw in [0, Sides^22)
+// gives 22 base-Sides digits (one die each) or 11 base-Sides^2 digits (two
+// dice each), every digit uniform and independent; a digit is the side each
+// die shows. Sides is the die's (6, or the loaded test die's 7: 7^22 < 2^64
+// too), a template parameter so that the hot loop knows it. Per block, so
+// nothing outlives a block.
+template <int Dice, int Sides = kFaces>
 class ThrowStream {
  public:
-  static constexpr std::uint64_t kBase = Dice == 1 ? 6 : 36;
+  static constexpr std::uint64_t kBase = Dice == 1 ? Sides : Sides * Sides;
   static constexpr int kDigits = Dice == 1 ? 22 : 11;
-  static constexpr std::uint64_t kRange = 131621703842267136ULL;  // 6^22 = 36^11
+  static constexpr std::uint64_t kRange = [] {
+    std::uint64_t range = 1;
+    for (int i = 0; i < 22; ++i) range *= Sides;
+    return range;
+  }();
 
-  explicit ThrowStream(Rng& rng) : rng_(rng) {
+  explicit ThrowStream(Rng& rng, const Die& die = fair_die()) : rng_(rng) {
+    if (die.sides != Sides) throw std::invalid_argument("ThrowStream: the die has another number of sides");
     for (std::uint64_t digit = 0; digit < kBase; ++digit) {
-      const int first = int(Dice == 1 ? digit : digit / 6) + 1, second = int(digit % 6) + 1;
+      const int first = die.face_of[Dice == 1 ? digit : digit / Sides], second = die.face_of[digit % Sides];
       code_[digit] = static_cast<std::int8_t>(throw_points(Dice, first, second));
     }
   }
@@ -114,7 +124,7 @@ class ThrowStream {
   // One accepted draw in [0, 6^22) per refill: no digit is used twice and
   // none is skipped, and a rejected draw carries no digits.
   void refill() {
-    while (!multiply_shift_below<std::uint64_t, unsigned __int128>(rng_(), kRange, pool_)) {
+    while (!lemire_below<std::uint64_t, unsigned __int128>(rng_(), kRange, pool_)) {
     }
     left_ = kDigits;
   }
@@ -127,8 +137,8 @@ class ThrowStream {
 
 // One turn from banked score `score` following its policy row. Returns the
 // new banked score, or the final score (>= goal) if the turn reached the goal.
-template <int Dice>
-inline int play_turn(const std::uint8_t* hold, int score, ThrowStream<Dice>& dice) {
+template <class Stream>
+inline int play_turn(const std::uint8_t* hold, int score, Stream& dice) {
   int total = 0;
   for (;;) {
     const int points = dice.next();
@@ -141,9 +151,8 @@ inline int play_turn(const std::uint8_t* hold, int score, ThrowStream<Dice>& dic
 // One game: the seats play turns in order, each policy seeing the highest
 // score among the other seats (alone: 0). Writes each seat's final score
 // and turns played; returns the winner.
-template <int Dice>
-inline int play_game(const Policy* const* policy, int seats, int goal, ThrowStream<Dice>& dice, int* score,
-                     int* turns) {
+template <class Stream>
+inline int play_game(const Policy* const* policy, int seats, int goal, Stream& dice, int* score, int* turns) {
   for (int s = 0; s < seats; ++s) score[s] = turns[s] = 0;
   for (int s = 0;; s = s + 1 == seats ? 0 : s + 1) {
     int leader = 0;

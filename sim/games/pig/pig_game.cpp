@@ -10,6 +10,8 @@
 #include "games/pig/pig.h"
 #include "games/pig/pig_exact.h"
 #include "pig_strategies.h"
+#include "run_config.h"
+#include "strategy_matrix.h"
 
 namespace dicesim::pig {
 namespace {
@@ -24,22 +26,9 @@ Rules read_rules(const JsonNode& config) {
   return rules;
 }
 
-// Pig is played in turns, each player seeing the others' scores: a blind
-// table has no meaning, so contests that seat players blind are refused.
-void refuse_blind_tables(const JsonNode& config) {
-  const std::optional<JsonNode> contests = config.find("contests");
-  if (!contests || !contests->value().is_object()) return;  // the engine reports a malformed one
-  const std::string why =
-      "pig is played in turns, each player seeing the other's score: use sequential or "
-      "sequential_tables (blind tables are not defined)";
-  if (auto node = contests->find("headtohead"); node && node->value().is_boolean() && node->boolean()) node->fail(why);
-  if (auto node = contests->find("nway"); node && node->value().is_array() && !node->value().empty()) node->fail(why);
-}
-
 class PigGame final : public Game {
  public:
   PigGame(const Rules& rules, const JsonNode& config) : rules_(rules) {
-    refuse_blind_tables(config);
     Solutions solutions(rules_);
     strategies_ = read_strategies(
         config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, rules_, solutions)); });
@@ -57,10 +46,11 @@ class PigGame final : public Game {
   }
 
   void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const override {
+    const bool fair = die_.sides == kFaces;
     if (rules_.dice == 1)
-      play_block<1>(table, games, rng, counts);
+      fair ? play_block<1, kFaces>(table, games, rng, counts) : play_block<1, kLoadedSides>(table, games, rng, counts);
     else
-      play_block<2>(table, games, rng, counts);
+      fair ? play_block<2, kFaces>(table, games, rng, counts) : play_block<2, kLoadedSides>(table, games, rng, counts);
   }
 
   std::optional<TableOdds> exact(const Table& table) const override {
@@ -78,7 +68,7 @@ class PigGame final : public Game {
   const Policy& policy(int strategy) const { return policies_[strategy]; }
 
  private:
-  template <int Dice>
+  template <int Dice, int Sides>
   void play_block(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const {
     const int seats = static_cast<int>(table.seats.size());
     const Policy* policy[kMaxSeats];
@@ -90,7 +80,7 @@ class PigGame final : public Game {
       turn_bins[s] = counts.histogram(1, s);
     }
     const int last_turn_bin = this->turn_bins() - 1;
-    ThrowStream<Dice> dice(rng);
+    ThrowStream<Dice, Sides> dice(rng, die_);
     int score[kMaxSeats], turns[kMaxSeats];
     for (std::uint64_t g = 0; g < games; ++g) {
       ++counts.wins(play_game(policy, seats, rules_.goal, dice, score, turns));
@@ -102,6 +92,7 @@ class PigGame final : public Game {
   }
 
   Rules rules_;
+  const Die& die_ = sampling_die();  // the die in force when the game was loaded
   std::vector<Policy> policies_;
 };
 
@@ -112,7 +103,6 @@ void describe(std::ostream& out) {
       << "    dice       1 or 2, default 1 (one die: a 1 loses the turn total; two dice: a single 1 loses it,\n"
       << "               two 1s also reset the banked score to 0)\n"
       << "    goal       1.." << kMaxGoal << ", default 100 (reaching it with the turn total wins at once)\n"
-      << "  contests: sequential and sequential_tables only (turns; the row plays first)\n"
       << "  strategy families:\n";
   describe_families(out, families());
 }
@@ -161,19 +151,12 @@ void print_optimal(const Rules& rules) {
 }
 
 void print_matrix(const std::string& file) {
-  const json config = read_solve_config(file, "pig");
-  const JsonNode root(config, file);
-  const PigGame game(read_rules(root), root);
-  const std::vector<Strategy>& s = game.strategies();
-  std::cout << "P(row wins), the row playing first (exact):\n" << std::setw(20) << "";
-  for (const Strategy& column : s) std::cout << std::setw(16) << column.name.substr(0, 15);
-  std::cout << "\n" << std::fixed << std::setprecision(6);
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    std::cout << std::left << std::setw(20) << s[i].name.substr(0, 19) << std::right;
-    for (std::size_t j = 0; j < s.size(); ++j)
-      std::cout << std::setw(16) << game.exact(Table{{int(i), int(j)}, true})->win[0];
-    std::cout << "\n";
-  }
+  const RunConfig config = load_run_config_of_game(parse_json_file(file), file, "pig");
+  const auto& game = static_cast<const PigGame&>(*config.game);
+  print_strategy_matrix(std::cout, "P(row wins), the row playing first (exact):", game.strategies(), 6,
+                        [&](std::size_t i, std::size_t j) -> std::optional<double> {
+                          return game.exact(Table{{int(i), int(j)}, true})->win[0];
+                        });
 }
 
 void solve(SolveOptions options) {
@@ -205,8 +188,16 @@ void add_solve_command(CLI::App& solve_cmd) {
 }  // namespace
 
 GameEntry pig_entry() {
-  return {"pig", "Pig: throw one or two dice until you hold or throw a 1; first to bank the goal wins", load, describe,
-          add_solve_command};
+  TableLimits tables;
+  tables.blind = false;
+  tables.why_not_blind = "Pig is played in turns, each player seeing the others' scores";
+  return {.name = "pig",
+          .title = "Pig",
+          .description = "Pig: throw one or two dice until you hold or throw a 1; first to bank the goal wins",
+          .tables = tables,
+          .load = load,
+          .describe = describe,
+          .add_solve_command = add_solve_command};
 }
 
 }  // namespace dicesim::pig

@@ -11,8 +11,10 @@
 #include "games/game_entries.h"
 #include "games/sixers/sixers.h"
 #include "games/sixers/sixers_exact.h"
+#include "run_config.h"
 #include "sixers_strategies.h"
 #include "stats.h"
+#include "strategy_matrix.h"
 
 namespace dicesim::sixers {
 namespace {
@@ -111,15 +113,21 @@ struct SolveOptions {
   bool headtohead = false;
 };
 
-void print_solution(const SolveOptions& options) {
-  json config = json::object();
-  if (!options.config.empty()) config = read_solve_config(options.config, "sixers");
+// The config that `solve sixers` solves: --config as `run` loads it (so
+// whatever run refuses is refused), then the command line's rules and
+// strategies on top; without --config, the command line's alone.
+RunConfig solve_config(const SolveOptions& options) {
+  json config = {{"game", "sixers"}, {"games", std::uint64_t{1}}, {"strategies", json::array()}};
+  std::string source = "command line";
+  if (!options.config.empty()) {
+    source = options.config;
+    config = load_run_config_of_game(parse_json_file(options.config), source, "sixers").document;
+  }
   json& rules = config["rules"];
   if (!rules.is_object()) rules = json::object();
   if (options.dice) rules["dice"] = *options.dice;
   if (options.rolls) rules["rolls"] = *options.rolls;
   if (options.zero_face) rules["zero_face"] = *options.zero_face;
-  if (!config.contains("strategies")) config["strategies"] = json::array();
   for (const std::string& text : options.strategies) {
     json spec = strategy_from_text(text);
     spec["name"] = text;
@@ -127,9 +135,12 @@ void print_solution(const SolveOptions& options) {
   }
   if (config["strategies"].empty())
     config["strategies"].push_back({{"name", "optimal_mean"}, {"family", "optimal_mean"}});
-  const std::string source = options.config.empty() ? "command line" : options.config;
-  const JsonNode root(config, source);
-  const SixersGame game(read_rules(root), root);
+  return load_run_config_of_game(std::move(config), source, "sixers");
+}
+
+void print_solution(const SolveOptions& options) {
+  const RunConfig config = solve_config(options);
+  const auto& game = static_cast<const SixersGame&>(*config.game);
   const Rules& r = game.hands().rules();
 
   std::cout << "Sixers: " << r.dice << " dice, " << r.rolls << " rolls, face " << r.zero_face << " scores 0\n"
@@ -145,32 +156,25 @@ void print_solution(const SolveOptions& options) {
     std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right << std::setw(12)
               << moments.back().mean << std::setw(12) << moments.back().sd << std::setw(12) << p[0] << "\n";
   }
-  const auto matrix = [&](const std::string& title, auto cell) {
-    std::cout << "\n" << title << "\n" << std::setw(24) << "";
-    for (const Strategy& s : game.strategies()) std::cout << std::setw(12) << s.name.substr(0, 11);
+  const auto matrix = [&](const std::string& title, int precision, auto cell) {
     std::cout << "\n";
-    for (std::size_t i = 0; i < game.strategies().size(); ++i) {
-      std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right;
-      for (std::size_t j = 0; j < game.strategies().size(); ++j) std::cout << std::setw(12) << cell(i, j);
-      std::cout << "\n";
-    }
+    print_strategy_matrix(std::cout, title, game.strategies(), precision, cell);
   };
   if (options.z_games > 0) {
-    std::cout << std::setprecision(2);
     matrix(
         "expected z of the difference of means (row - column) at " + std::to_string(options.z_games) + " games each:",
-        [&](std::size_t i, std::size_t j) {
+        2, [&](std::size_t i, std::size_t j) {
           const double spread =
               std::sqrt((moments[i].sd * moments[i].sd + moments[j].sd * moments[j].sd) / double(options.z_games));
-          return spread > 0 ? (moments[i].mean - moments[j].mean) / spread : 0.0;
+          return std::optional<double>(spread > 0 ? (moments[i].mean - moments[j].mean) / spread : 0.0);
         });
   }
   if (options.headtohead) {
-    std::cout << std::setprecision(6);
-    matrix("P(row wins) head to head, independent turns (ties are neither):", [&](std::size_t i, std::size_t j) {
-      if (i == j) return 0.0;
-      return game.exact(Table{{int(i), int(j)}, false})->win[0];
-    });
+    matrix("P(row wins) head to head, independent turns (ties are neither):", 6,
+           [&](std::size_t i, std::size_t j) -> std::optional<double> {
+             if (i == j) return 0.0;
+             return game.exact(Table{{int(i), int(j)}, false})->win[0];
+           });
   }
 }
 
@@ -190,8 +194,13 @@ void add_solve_command(CLI::App& solve) {
 }  // namespace
 
 GameEntry sixers_entry() {
-  return {"sixers", "Sixers: six dice, three rolls, keep at least one die per roll, a 3 scores 0, lowest wins", load,
-          describe, add_solve_command};
+  return {.name = "sixers",
+          .title = "Sixers",
+          .description = "Sixers: six dice, three rolls, keep at least one die per roll, a 3 scores 0, lowest wins",
+          .tables = {},
+          .load = load,
+          .describe = describe,
+          .add_solve_command = add_solve_command};
 }
 
 }  // namespace dicesim::sixers

@@ -13,6 +13,7 @@
 #include "games/tenk/tenk_exact.h"
 #include "games/tenk/tenk_win.h"
 #include "games/tenk/tenk_win_cache.h"
+#include "run_config.h"
 #include "stats.h"
 #include "tenk_strategies.h"
 
@@ -20,23 +21,6 @@ namespace dicesim::tenk {
 namespace {
 
 constexpr int kTurnBins = 20000 / kPoint + 1;  // single-turn scores 0..20000, higher clamped into the last bin
-
-// Tables of 2..8 players; a game has no meaning alone (no distributions).
-void check_contests(const JsonNode& config) {
-  const std::optional<JsonNode> contests = config.find("contests");
-  const auto fail_size = [](const JsonNode& node) {
-    node.fail("10,000 needs 2 to " + std::to_string(kMaxPlayers) + " players at a table");
-  };
-  if (!contests) config.fail("10,000 needs 2 to 8 players at a table: give \"contests\" (distributions is one player)");
-  if (!contests->value().is_object()) return;  // the engine reports it
-  if (auto d = contests->find("distributions"); d && d->value().is_boolean() && d->boolean()) fail_size(*d);
-  if (!contests->has("distributions")) contests->fail("10,000 needs 2 to 8 players: set \"distributions\": false");
-  for (const char* key : {"nway", "sequential_tables"})
-    if (auto groups = contests->find(key); groups && groups->value().is_array())
-      for (const JsonNode& group : groups->elements())
-        if (group.value().is_array() && (group.value().size() < 2 || group.value().size() > kMaxPlayers))
-          fail_size(group);
-}
 
 class TenkGame final : public Game {
  public:
@@ -140,19 +124,21 @@ class TenkGame final : public Game {
 };
 
 std::unique_ptr<Game> load(const JsonNode& config) {
-  check_contests(config);
   return std::make_unique<TenkGame>(read_rules(config.find("rules")), config);
 }
 
 void describe(std::ostream& out) {
-  out << "  rules (all optional): \"preset\": \"seed000\" (default) or \"seed003\", then any key of\n"
-      << "    " << rules_json(preset("seed000")).dump() << "\n"
+  out << "  rules (all optional): \"preset\", then any key of the preset's rules. Presets:\n";
+  for (const PresetName& p : kPresets)
+    out << "    " << std::left << std::setw(14) << p.name << std::right << p.source << "; \"" << p.file_name
+        << "\" works too" << (&p == &kPresets[0] ? " (the default)" : "") << "\n";
+  out << "  the default rules: " << rules_json(preset("game_of_dice")).dump() << "\n"
       << "  strategy families (all take \"chase\": true/false, default true):\n";
   describe_families(out, families());
 }
 
 struct SolveOptions {
-  std::string rules = "seed000";
+  std::string rules = "game_of_dice";
   std::string config;
   bool win = false;
   std::string policy_csv;
@@ -327,20 +313,22 @@ void print_win(const TenkGame& game, const SolveOptions& options) {
   }
 }
 
+// The strategies `solve tenk` shows without a config.
+json default_solve_config(const std::string& preset) {
+  return {{"game", "tenk"},
+          {"games", std::uint64_t{1}},
+          {"rules", {{"preset", preset}}},
+          {"strategies", json::array({{{"name", "critical_score"}, {"family", "critical_score"}},
+                                      {{"name", "ev_heuristic"}, {"family", "ev_heuristic"}},
+                                      {{"name", "optimal_expected"}, {"family", "optimal_expected"}}})},
+          {"contests", {{"distributions", false}, {"sequential", true}}}};
+}
+
 void print_solution(const SolveOptions& options) {
-  json config = json::object();
-  if (!options.config.empty()) {
-    config = read_solve_config(options.config, "tenk");
-  } else {
-    config["rules"] = {{"preset", options.rules}};
-  }
-  if (!config.contains("strategies") || config["strategies"].empty())
-    config["strategies"] = json::array({{{"name", "critical_score"}, {"family", "critical_score"}},
-                                        {{"name", "ev_heuristic"}, {"family", "ev_heuristic"}},
-                                        {{"name", "optimal_expected"}, {"family", "optimal_expected"}}});
-  const std::string source = options.config.empty() ? "command line" : options.config;
-  const JsonNode root(config, source);
-  const TenkGame game(read_rules(root.find("rules")), root);
+  const RunConfig config = options.config.empty()
+                               ? load_run_config_of_game(default_solve_config(options.rules), "command line", "tenk")
+                               : load_run_config_of_game(parse_json_file(options.config), options.config, "tenk");
+  const auto& game = static_cast<const TenkGame&>(*config.game);
   const Scoring& scoring = game.scoring();
   std::cout << "10,000 rules: " << rules_json(scoring.rules()).dump() << "\n";
   std::cout << std::fixed;
@@ -368,8 +356,10 @@ void print_solution(const SolveOptions& options) {
 void add_solve_command(CLI::App& solve) {
   auto options = std::make_shared<SolveOptions>();
   CLI::App* cmd = solve.add_subcommand("tenk", "10,000: seed 000's Tables 1 and 2, seed 003's tables, turn odds");
-  cmd->add_option("--rules", options->rules, "a preset: seed000 (default) or seed003")
-      ->check(CLI::IsMember({"seed000", "seed003"}));
+  std::vector<std::string> names;
+  for (const PresetName& p : kPresets) names.insert(names.end(), {std::string(p.name), std::string(p.file_name)});
+  cmd->add_option("--rules", options->rules, "a preset: " + preset_names() + "; default game_of_dice")
+      ->check(CLI::IsMember(names));
   cmd->add_option("--config", options->config, "take rules and strategies from a config");
   cmd->add_flag("--win", options->win,
                 "two players: the win-optimal policy, the game's value for both seats, the fair head start and the "
@@ -381,8 +371,18 @@ void add_solve_command(CLI::App& solve) {
 }  // namespace
 
 GameEntry tenk_entry() {
-  return {"tenk", "10,000: six dice, set scoring dice aside, bank or throw on, first to 10,000 wins", load, describe,
-          add_solve_command};
+  // A game alone has no meaning (no distributions); blind tables are played
+  // like sequential ones, in seating order (see README.md).
+  TableLimits tables;
+  tables.min_seats = 2;
+  tables.max_seats = kMaxPlayers;
+  return {.name = "tenk",
+          .title = "10,000",
+          .description = "10,000: six dice, set scoring dice aside, bank or throw on, first to 10,000 wins",
+          .tables = tables,
+          .load = load,
+          .describe = describe,
+          .add_solve_command = add_solve_command};
 }
 
 }  // namespace dicesim::tenk

@@ -71,30 +71,42 @@ bool something_scores(const Rules& rules) {
 
 }  // namespace
 
+bool is_preset(const std::string& name) {
+  for (const PresetName& p : kPresets)
+    if (name == p.name || name == p.file_name) return true;
+  return false;
+}
+
+std::string preset_names() {
+  std::string names;
+  for (const PresetName& p : kPresets)
+    names += (names.empty() ? "" : ", ") + std::string(p.name) + " (or " + std::string(p.file_name) + ")";
+  return names;
+}
+
 Rules preset(const std::string& name) {
-  Rules rules;  // the defaults are seed 000's
-  if (name == "seed003") {
+  if (!is_preset(name)) throw std::invalid_argument("unknown preset " + name);
+  Rules rules;  // the defaults are The Game of Dice's (seed 000)
+  if (name == "ai_blog" || name == "seed003") {
     rules.straight = 1000;
     rules.three_pairs = 750;
     rules.of_a_kind = {0, 0, 0, 1, 2, 3, 4};
     rules.add_to_triple = true;
     rules.bank_minimum = rules.high_bank_minimum = 0;
-  } else if (name != "seed000") {
-    throw std::invalid_argument("unknown preset " + name);
   }
   return rules;
 }
 
 Rules read_rules(const std::optional<JsonNode>& node) {
-  if (!node) return preset("seed000");
+  if (!node) return preset("game_of_dice");
   if (!node->value().is_object()) node->fail("expected an object, got " + describe(node->value()));
   node->only_keys({"preset", "dice", "single", "triple", "of_a_kind", "straight", "three_pairs", "add_to_triple",
                    "bank_minimum", "high_bank_minimum", "high_from", "target", "no_stop_on_hot_dice", "exact_target",
                    "partial_set_aside", "continue_previous", "last_turn", "max_rounds"});
-  Rules rules = preset("seed000");
+  Rules rules = preset("game_of_dice");
   if (auto v = node->find("preset")) {
     const std::string name = v->string();
-    if (name != "seed000" && name != "seed003") v->fail("unknown preset \"" + name + "\" (known: seed000, seed003)");
+    if (!is_preset(name)) v->fail("unknown preset \"" + name + "\" (known: " + preset_names() + ")");
     rules = preset(name);
   }
   if (auto v = node->find("dice")) rules.dice = static_cast<int>(v->integer(1, kMaxHand));

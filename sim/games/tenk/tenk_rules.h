@@ -48,10 +48,25 @@ struct Rules {
 };
 
 // Rules from a config's "rules" object (preset first, then the keys given);
-// errors name the JSON path. `node` may be absent (all defaults: seed000).
+// errors name the JSON path. `node` may be absent (all defaults: game_of_dice).
 Rules read_rules(const std::optional<JsonNode>& node);
 json rules_json(const Rules& rules);
-Rules preset(const std::string& name);  // "seed000" or "seed003"
+
+// The rule presets, named after their source documents; the names of the
+// documents' files (seed000, seed003) are accepted too, as older configs use them.
+struct PresetName {
+  std::string_view name, file_name, source;
+};
+inline constexpr PresetName kPresets[] = {
+    {"game_of_dice", "seed000", "\"The Game of Dice\" by Pulpan (seed 000)"},
+    {"ai_blog", "seed003", "the AI blog series (seed 003)"},
+};
+// A preset by either name; std::invalid_argument for another name.
+Rules preset(const std::string& name);
+// Whether `name` names a preset ("game_of_dice", "seed000", ...).
+bool is_preset(const std::string& name);
+// "game_of_dice (or seed000), ai_blog (or seed003)"
+std::string preset_names();
 
 // One way of setting aside dice from a throw.
 struct Move {
