@@ -14,6 +14,7 @@
 #include "engine.h"
 #include "game.h"
 #include "git_revision.h"  // generated at build time
+#include "progress.h"
 #include "results.h"
 #include "run_config.h"
 #include "run_state.h"
@@ -188,6 +189,7 @@ int run(RunOptions options, bool check, const Cluster& cluster) {
   engine.seed = config.seed;
   engine.threads = info.threads;
   engine.progress = !options.quiet && cluster.leader() && ::isatty(STDERR_FILENO);
+  set_progress_quiet(options.quiet || !cluster.leader());  // the exact solves' progress (check)
   engine.stop = &g_stop;
   engine.range = cluster.size() > 1 ? cluster.part(planned) : planned;
   if (resumed) engine.resume = &resumed->output;

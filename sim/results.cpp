@@ -13,6 +13,7 @@
 
 #include "git_revision.h"  // generated at build time
 #include "h5.h"
+#include "progress.h"
 #include "run_state.h"
 #include "stats.h"
 
@@ -447,7 +448,11 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
 
 ExactTables exact_tables(const RunConfig& config) {
   ExactTables out;
-  for (const PlannedTable& t : config.plan.tables) out.push_back(config.game->exact(t.table));
+  Progress progress("exact odds: table", config.plan.tables.size());
+  for (const PlannedTable& t : config.plan.tables) {
+    out.push_back(config.game->exact(t.table));
+    progress.advance();
+  }
   return out;
 }
 

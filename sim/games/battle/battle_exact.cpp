@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "progress.h"
+
 namespace dicesim::battle {
 namespace {
 
@@ -94,7 +96,8 @@ Evaluation evaluate_sequential(const Rules& rules, ThrowMix mix[2]) {
   Evaluation e = empty_evaluation(rules, 2);
   std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size());
   mass[0] = 1;
-  for (int t = 0;; ++t) {
+  Progress progress("Dice Battle exact odds: throw", 0);
+  for (int t = 0;; ++t, progress.advance()) {
     const int mover = t % 2;
     const int mover_turns = t / 2 + 1, other_turns = mover == 0 ? t / 2 : t / 2 + 1;
     std::fill(next.begin(), next.end(), 0.0);
@@ -136,7 +139,8 @@ Evaluation evaluate_simultaneous(const Rules& rules, ThrowMix mix[2]) {
   Evaluation e = empty_evaluation(rules, 2);
   std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size());
   mass[0] = 1;
-  for (int t = 0;; ++t) {
+  Progress progress("Dice Battle exact odds: turn", 0);
+  for (int t = 0;; ++t, progress.advance()) {
     std::fill(next.begin(), next.end(), 0.0);
     bool alive = false;
     // This turn's outcomes add up apart: a running total near 1 would lose
@@ -196,7 +200,8 @@ Evaluation evaluate_simultaneous_against_constant(const Rules& rules, ThrowMix m
   std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size());
   std::vector<double> spread(std::size_t(rules.score_bins()) * goal);
   mass[0] = 1;
-  for (int t = 0;; ++t) {
+  Progress progress("Dice Battle exact odds: turn", 0);
+  for (int t = 0;; ++t, progress.advance()) {
     std::fill(spread.begin(), spread.end(), 0.0);
     for (int a = 0; a < goal; ++a)
       for (int b = 0; b < goal; ++b) {
@@ -248,7 +253,8 @@ Evaluation evaluate_alone(const Rules& rules, ThrowMix& mix) {
   e.win[0] = 1;
   std::vector<double> mass(goal, 0.0), next(goal);
   mass[0] = 1;
-  for (int t = 0;; ++t) {
+  Progress progress("Dice Battle exact odds: turn", 0);
+  for (int t = 0;; ++t, progress.advance()) {
     std::fill(next.begin(), next.end(), 0.0);
     bool alive = false;
     for (int a = 0; a < goal; ++a) {
@@ -313,7 +319,8 @@ SequentialSolution solve_sequential(const Rules& rules) {
   s.gain.assign(std::size_t(goal) * goal, 0.0);
   s.dice.assign(s.gain.size(), 0);
   // EG(i, j) needs EG(j, i + k) with k >= 1: a larger i + j. So go down by i + j.
-  for (int total = 2 * goal - 2; total >= 0; --total)
+  Progress progress("Dice Battle sequential game: score sum", 2 * goal - 1);
+  for (int total = 2 * goal - 2; total >= 0; --total, progress.advance())
     for (int i = std::max(0, total - goal + 1); i <= std::min(total, goal - 1); ++i) {
       const int j = total - i;
       double best = -2;
@@ -421,7 +428,8 @@ SimultaneousSolution solve_simultaneous(const Rules& rules) {
     }
   };
   std::vector<double> matrix(std::size_t(max_dice) * max_dice);
-  for (int row = top - 1; row >= 0; --row) {
+  Progress progress("Dice Battle simultaneous game: row", top);
+  for (int row = top - 1; row >= 0; --row, progress.advance()) {
     spread_row(row);
     if (row < goal) {
       const std::vector<double>& next_row = slot(0, row + 1);

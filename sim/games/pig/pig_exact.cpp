@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "progress.h"
+
 namespace dicesim::pig {
 namespace {
 
@@ -110,6 +112,7 @@ WinSolution solve_optimal_win(const Rules& rules) {
   const auto at = [&](int i, int j) -> double& { return v[std::size_t(i) * goal + j]; };
   std::vector<Affine> scratch;
   std::vector<std::uint8_t> hold(goal), previous_a(goal), previous_b(goal);
+  Progress progress("Pig optimal_win: pass", 0);
 
   // P(win) of the player starting a turn at (i, j), affine in x = P(win) of
   // the opponent starting at (j, i), where a bust leads (and, from i = 0, two
@@ -151,6 +154,7 @@ WinSolution solve_optimal_win(const Rules& rules) {
         at(j, i) = w;
       }
     }
+    progress.advance();
     // One die: every dependency is solved in one pass. Two dice: the values
     // two 1s lead to settle over a few passes.
     if (rules.dice == 1 || change < 1e-15 || out.passes >= 1000) break;
@@ -250,7 +254,9 @@ std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const P
   };
   // The cap only guards against strategies that almost never finish (every
   // game ends with probability 1; unfinished says how much is left).
+  Progress progress("Pig exact odds: half-turn", 0);
   for (long h = 0; alive >= kUnfinished && h < 100'000'000L / goal; ++h) {
+    progress.advance();
     const int mover = static_cast<int>(h % n);
     const long started = h / n;  // turns the mover started before this one
     const int phase = static_cast<int>(started % seats[mover]->phases());

@@ -9,6 +9,7 @@
 #include "games/pig/pig.h"
 #include "games/pig/pig_exact.h"
 #include "pig_strategies.h"
+#include "progress.h"
 
 namespace dicesim::pig {
 namespace {
@@ -164,13 +165,19 @@ void print_matrix(const std::string& file) {
   const JsonNode root(config, file);
   const PigGame game(read_rules(root), root);
   const std::vector<Strategy>& s = game.strategies();
+  std::vector<double> win(s.size() * s.size());
+  {
+    Progress progress("solve pig: pair", win.size());
+    for (std::size_t i = 0; i < s.size(); ++i)
+      for (std::size_t j = 0; j < s.size(); ++j, progress.advance())
+        win[i * s.size() + j] = game.exact(Table{{int(i), int(j)}, true})->win[0];
+  }
   std::cout << "P(row wins), the row playing first (exact):\n" << std::setw(20) << "";
   for (const Strategy& column : s) std::cout << std::setw(16) << column.name.substr(0, 15);
   std::cout << "\n" << std::fixed << std::setprecision(6);
   for (std::size_t i = 0; i < s.size(); ++i) {
     std::cout << std::left << std::setw(20) << s[i].name.substr(0, 19) << std::right;
-    for (std::size_t j = 0; j < s.size(); ++j)
-      std::cout << std::setw(16) << game.exact(Table{{int(i), int(j)}, true})->win[0];
+    for (std::size_t j = 0; j < s.size(); ++j) std::cout << std::setw(16) << win[i * s.size() + j];
     std::cout << "\n";
   }
 }
