@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 
 #include "progress.h"
 
@@ -19,66 +20,63 @@ constexpr double kNegligible = 1e-200;
 
 double sign(int a, int b) { return a > b ? 1.0 : a < b ? -1.0 : 0.0; }
 
-// A policy's throw distribution at a state: the mixture over d of P(d, .).
-// Pure cells point into P itself; mixed ones are added up into a buffer.
+// A policy's throw distribution at every state: the mixture over d of P(d, .),
+// computed once per distinct choice (a number of dice, uniform, a mixed
+// cell) and shared by every state that makes it. A uniform policy is one
+// distribution, not one a state (which took 16 bytes a die a state, and the
+// mixing at every visit).
 class ThrowMix {
  public:
-  ThrowMix(const Policy& policy, const std::vector<std::vector<double>>& probability)
-      : probability_(probability), goal_(policy.goal()), buffer_(6 * policy.max_dice() + 1) {
-    offset_.reserve(std::size_t(goal_) * goal_ + 1);
+  ThrowMix(const Policy& policy, const std::vector<std::vector<double>>& probability) : goal_(policy.goal()) {
+    std::map<std::vector<double>, std::uint32_t> seen;  // P(choose d) -> its distribution
+    index_.reserve(std::size_t(goal_) * goal_);
     for (int mine = 0; mine < goal_; ++mine)
       for (int theirs = 0; theirs < goal_; ++theirs) {
-        offset_.push_back(static_cast<std::uint32_t>(choices_.size()));
-        const std::vector<double> p = policy.distribution(mine, theirs);
-        for (int d = 1; d <= policy.max_dice(); ++d)
-          if (p[d - 1] > 0) choices_.push_back({d, p[d - 1]});
+        const auto [it, added] =
+            seen.try_emplace(policy.distribution(mine, theirs), static_cast<std::uint32_t>(throws_.size()));
+        if (added) throws_.push_back(mix(it->first, probability));
+        index_.push_back(it->second);
       }
-    offset_.push_back(static_cast<std::uint32_t>(choices_.size()));
-    same_everywhere_ = true;
-    for (std::size_t cell = 1; cell + 1 < offset_.size(); ++cell) {
-      const std::size_t size = offset_[cell + 1] - offset_[cell];
-      same_everywhere_ = same_everywhere_ && size == offset_[1] &&
-                         std::equal(&choices_[offset_[cell]], &choices_[0] + offset_[cell + 1], &choices_[0],
-                                    [](const Choice& x, const Choice& y) {
-                                      return x.dice == y.dice && x.probability == y.probability;
-                                    });
-    }
   }
 
   // The same throw distribution in every state (fixed, blind, random).
-  bool same_everywhere() const { return same_everywhere_; }
+  bool same_everywhere() const { return throws_.size() == 1; }
 
   struct Throw {
     const double* p;  // p[k], k = 0..top; zero for 2 <= k < low
     int low, top;
   };
-  Throw at(int mine, int theirs) {
-    const std::size_t cell = std::size_t(mine) * goal_ + theirs;
-    const Choice* begin = &choices_[offset_[cell]];
-    const Choice* end = &choices_[0] + offset_[cell + 1];
-    if (end - begin == 1) return {probability_[begin->dice].data(), lowest_sum(begin->dice), 6 * begin->dice};
-    int low = lowest_sum(begin->dice), top = 0;
-    for (const Choice* c = begin; c != end; ++c) top = std::max(top, 6 * c->dice);
-    std::fill(buffer_.begin(), buffer_.begin() + top + 1, 0.0);
-    for (const Choice* c = begin; c != end; ++c) {
-      const std::vector<double>& p = probability_[c->dice];
-      buffer_[1] += c->probability * p[1];
-      for (int k = lowest_sum(c->dice); k <= 6 * c->dice; ++k) buffer_[k] += c->probability * p[k];
-    }
-    return {buffer_.data(), low, top};
+  Throw at(int mine, int theirs) const {
+    const Distribution& d = throws_[index_[std::size_t(mine) * goal_ + theirs]];
+    return {d.p.data(), d.low, d.top};
   }
 
  private:
-  struct Choice {
-    int dice;
-    double probability;
+  struct Distribution {
+    std::vector<double> p;
+    int low, top;
   };
-  const std::vector<std::vector<double>>& probability_;
+  static Distribution mix(const std::vector<double>& choose, const std::vector<std::vector<double>>& probability) {
+    Distribution out{{}, 0, 0};
+    for (int d = int(choose.size()); d >= 1; --d)
+      if (choose[d - 1] > 0) out.low = lowest_sum(d), out.top = std::max(out.top, 6 * d);
+    out.p.assign(out.top + 1, 0.0);
+    for (int d = 1; d <= int(choose.size()); ++d) {
+      if (choose[d - 1] == 0) continue;
+      const std::vector<double>& p = probability[d];
+      if (choose[d - 1] == 1) {  // pure: P(d, .) itself
+        std::copy(p.begin(), p.end(), out.p.begin());
+        continue;
+      }
+      out.p[1] += choose[d - 1] * p[1];
+      for (int k = lowest_sum(d); k <= 6 * d; ++k) out.p[k] += choose[d - 1] * p[k];
+    }
+    return out;
+  }
+
   int goal_;
-  std::vector<std::uint32_t> offset_;
-  std::vector<Choice> choices_;
-  std::vector<double> buffer_;
-  bool same_everywhere_ = false;
+  std::vector<std::uint32_t> index_;  // per state (mine * goal + theirs): its distribution
+  std::vector<Distribution> throws_;
 };
 
 Evaluation empty_evaluation(const Rules& rules, int seats) {

@@ -289,3 +289,78 @@ std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const P
 }
 
 }  // namespace dicesim::pig
+
+namespace dicesim::pig {
+
+bool ignores_opponent(const Policy& policy) {
+  for (int phase = 0; phase < policy.phases(); ++phase)
+    for (int i = 0; i < policy.goal(); ++i)
+      for (int j = 1; j < policy.goal(); ++j)
+        if (policy.row_offset(phase, i, j) != policy.row_offset(phase, i, 0)) return false;
+  return true;
+}
+
+SeatProcess seat_process(const Rules& rules, const Policy& policy) {
+  const int goal = rules.goal;
+  OutcomeCache cache(rules, policy);
+  SeatProcess out;
+  out.banked.push_back(std::vector<double>(goal, 0.0));
+  out.banked[0][0] = 1;
+  out.going.push_back(1);
+  out.won.emplace_back(rules.score_bins(), 0.0);
+  out.finishing.push_back(0);
+  Progress progress("Pig exact odds: turn", 0);
+  for (long m = 1; out.going.back() >= kUnfinished * 1e-3 && m < 100'000'000L / goal; ++m, progress.advance()) {
+    std::vector<double> banked(goal, 0.0), won(rules.score_bins(), 0.0);
+    const std::vector<double>& before = out.banked.back();
+    const int phase = static_cast<int>((m - 1) % policy.phases());
+    double going = 0, finishing = 0;
+    for (int s = 0; s < goal; ++s) {
+      if (before[s] == 0) continue;
+      const TurnOutcome& outcome = cache.get(phase, s, 0);
+      for (const auto& [to, p] : outcome.banked) banked[to] += before[s] * p;
+      for (const auto& [f, p] : outcome.won) won[f] += before[s] * p;
+    }
+    for (double p : banked) going += p;
+    for (double p : won) finishing += p;
+    out.banked.push_back(std::move(banked));
+    out.won.push_back(std::move(won));
+    out.going.push_back(going);
+    out.finishing.push_back(finishing);
+  }
+  return out;
+}
+
+Evaluation evaluate_independent(const Rules& rules, const SeatProcess& first, const SeatProcess& second,
+                                int turn_bins) {
+  Evaluation out;
+  out.win.assign(2, 0.0);
+  out.score.assign(2, std::vector<double>(rules.score_bins(), 0.0));
+  out.turns.assign(2, std::vector<double>(turn_bins, 0.0));
+  const SeatProcess* seat[2] = {&first, &second};
+  const auto at = [](const std::vector<double>& v, long m) { return m < long(v.size()) ? v[m] : 0.0; };
+  const auto bin = [&](long turns) { return std::min<long>(turns, turn_bins - 1); };
+  // Seat s ends the game at its m-th turn when the other has not: seat 1
+  // has played m - 1 turns when seat 0 plays its m-th, seat 0 m turns when
+  // seat 1 plays its m-th.
+  for (int s = 0; s < 2; ++s) {
+    const SeatProcess& mover = *seat[s];
+    const SeatProcess& other = *seat[1 - s];
+    for (long m = 1; m < long(mover.finishing.size()); ++m) {
+      const long other_turns = s == 0 ? m - 1 : m;
+      const double other_going = at(other.going, other_turns);
+      const double ends = mover.finishing[m] * other_going;
+      if (ends == 0) continue;
+      out.win[s] += ends;
+      for (int f = 0; f < rules.score_bins(); ++f) out.score[s][f] += mover.won[m][f] * other_going;
+      if (other_turns < long(other.banked.size()))
+        for (int b = 0; b < rules.goal; ++b) out.score[1 - s][b] += other.banked[other_turns][b] * mover.finishing[m];
+      out.turns[s][bin(m)] += ends;
+      out.turns[1 - s][bin(other_turns)] += ends;
+    }
+  }
+  out.unfinished = std::max(0.0, 1 - out.win[0] - out.win[1]);
+  return out;
+}
+
+}  // namespace dicesim::pig

@@ -75,4 +75,20 @@ struct Evaluation {
 // nullopt for three or more seats.
 std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const Policy*>& seats, int turn_bins);
 
+// A policy that never looks at the opponent's score (hold_at, optimal_turns)
+// plays its own game whoever it meets: its turns are computed once, and a
+// pair of such policies is put together from the two in O(turns x goal)
+// instead of a walk over every pair of scores turn by turn.
+bool ignores_opponent(const Policy& policy);
+struct SeatProcess {
+  std::vector<std::vector<double>> banked;  // [m][s]: P(still below the goal at s after m turns), s < goal
+  std::vector<std::vector<double>> won;     // [m][f]: P(reach the final score f at turn m), m >= 1
+  std::vector<double> going;                // [m]: P(still below the goal after m turns)
+  std::vector<double> finishing;            // [m]: P(reach the goal at turn m)
+};
+// Turn by turn until less than kUnfinished * 1e-3 is left unfinished.
+SeatProcess seat_process(const Rules& rules, const Policy& policy);
+// Two seats playing in turn, seat 0 first; the same as evaluate() for them.
+Evaluation evaluate_independent(const Rules& rules, const SeatProcess& first, const SeatProcess& second, int turn_bins);
+
 }  // namespace dicesim::pig

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <mutex>
 
 #include "game.h"
 #include "games/pig/pig.h"
@@ -43,6 +44,8 @@ class PigGame final : public Game {
     Solutions solutions(rules_);
     strategies_ = read_strategies(
         config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, rules_, solutions)); });
+    for (const Policy& p : policies_) ignores_opponent_.push_back(ignores_opponent(p));
+    processes_.resize(policies_.size());
   }
 
   json rules() const override { return {{"dice", rules_.dice}, {"goal", rules_.goal}}; }
@@ -66,7 +69,10 @@ class PigGame final : public Game {
   std::optional<TableOdds> exact(const Table& table) const override {
     std::vector<const Policy*> seats;
     for (int s : table.seats) seats.push_back(&policies_[s]);
-    const std::optional<Evaluation> e = evaluate(rules_, seats, turn_bins());
+    const bool apart = seats.size() == 2 && ignores_opponent_[table.seats[0]] && ignores_opponent_[table.seats[1]];
+    const std::optional<Evaluation> e =
+        apart ? evaluate_independent(rules_, process(table.seats[0]), process(table.seats[1]), turn_bins())
+              : evaluate(rules_, seats, turn_bins());
     if (!e) return std::nullopt;
     TableOdds odds;
     odds.probability = {e->score, e->turns};
@@ -75,6 +81,15 @@ class PigGame final : public Game {
   }
 
   const Rules& pig_rules() const { return rules_; }
+
+  // A strategy's own turns, when it ignores the opponent: computed once, for
+  // every pair it plays in.
+  const SeatProcess& process(int strategy) const {
+    std::lock_guard lock(processes_mutex_);
+    std::optional<SeatProcess>& p = processes_[strategy];
+    if (!p) p = seat_process(rules_, policies_[strategy]);
+    return *p;
+  }
   const Policy& policy(int strategy) const { return policies_[strategy]; }
 
  private:
@@ -103,6 +118,9 @@ class PigGame final : public Game {
 
   Rules rules_;
   std::vector<Policy> policies_;
+  std::vector<bool> ignores_opponent_;  // per strategy
+  mutable std::mutex processes_mutex_;
+  mutable std::vector<std::optional<SeatProcess>> processes_;  // per strategy, on demand
 };
 
 std::unique_ptr<Game> load(const JsonNode& config) { return std::make_unique<PigGame>(read_rules(config), config); }
