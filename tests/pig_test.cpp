@@ -454,7 +454,7 @@ TEST(PigEvaluation, PairsThatIgnoreTheOpponentComeFromEachSeatsOwnTurns) {
       for (const Policy& b : policies) {
         const Evaluation walk = *evaluate(rules, {&a, &b}, 2 * rules.goal + 1);
         const Evaluation apart =
-            evaluate_independent(rules, seat_process(rules, a), seat_process(rules, b), 2 * rules.goal + 1);
+            evaluate_independent(rules, race_alone(rules, a), race_alone(rules, b), 2 * rules.goal + 1);
         for (int s = 0; s < 2; ++s) {
           EXPECT_NEAR(apart.win[s], walk.win[s], 1e-13);
           for (std::size_t f = 0; f < walk.score[s].size(); ++f)

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "progress.h"
+#include "race.h"
 
 namespace dicesim::battle {
 namespace {
@@ -274,6 +275,40 @@ Evaluation evaluate_alone(const Rules& rules, ThrowMix& mix) {
   }
 }
 
+// A policy that throws the same way in every state races alone (sim/race.h):
+// throw by throw, dropping negligible mass as the walks above do.
+Race race_alone(const Rules& rules, const ThrowMix& mix) {
+  const int goal = rules.goal;
+  Race race(goal, rules.score_bins());
+  const ThrowMix::Throw f = mix.at(0, 0);
+  Progress progress("Dice Battle exact odds: throw", 0);
+  while (race.going.back() > 0) {
+    const std::vector<double>& before = race.below.back();
+    std::vector<double> below(goal, 0.0), finished(rules.score_bins(), 0.0);
+    for (int a = 0; a < static_cast<int>(before.size()); ++a) {
+      if (before[a] < kNegligible) continue;
+      for (int k = 1; k <= f.top; k = k == 1 ? f.low : k + 1)
+        (a + k >= goal ? finished : below)[a + k] += before[a] * f.p[k];
+    }
+    race.add_turn(std::move(below), std::move(finished));
+    progress.advance();
+  }
+  return race;
+}
+
+// Two such policies: from their races, in O(throws x scores).
+Evaluation evaluate_apart(const Rules& rules, const ThrowMix mix[2]) {
+  const Race first = race_alone(rules, mix[0]), second = race_alone(rules, mix[1]);
+  RaceOdds odds = rules.turns == Turns::sequential ? race_in_turns(first, second, rules.score_bins(), rules.goal + 1)
+                                                   : race_at_once(first, second, rules.score_bins(), rules.goal + 1);
+  Evaluation e;
+  e.win = std::move(odds.win);
+  e.tie = odds.tie;
+  e.score = std::move(odds.score);
+  e.turns = std::move(odds.turns);
+  return e;
+}
+
 }  // namespace
 
 std::vector<std::vector<double>> throw_probabilities(int max_dice) {
@@ -459,6 +494,7 @@ Evaluation evaluate(const Rules& rules, const Policy& first, const Policy* secon
     return evaluate_alone(rules, mix);
   }
   ThrowMix mix[2] = {ThrowMix(first, probability), ThrowMix(*second, probability)};
+  if (mix[0].same_everywhere() && mix[1].same_everywhere()) return evaluate_apart(rules, mix);
   if (rules.turns == Turns::sequential) return evaluate_sequential(rules, mix);
   if (mix[1].same_everywhere()) return evaluate_simultaneous_against_constant(rules, mix);
   if (mix[0].same_everywhere()) {  // the rules treat both seats alike

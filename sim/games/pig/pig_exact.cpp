@@ -300,65 +300,32 @@ bool ignores_opponent(const Policy& policy) {
   return true;
 }
 
-SeatProcess seat_process(const Rules& rules, const Policy& policy) {
+Race race_alone(const Rules& rules, const Policy& policy) {
   const int goal = rules.goal;
   OutcomeCache cache(rules, policy);
-  SeatProcess out;
-  out.banked.push_back(std::vector<double>(goal, 0.0));
-  out.banked[0][0] = 1;
-  out.going.push_back(1);
-  out.won.emplace_back(rules.score_bins(), 0.0);
-  out.finishing.push_back(0);
+  Race race(goal, rules.score_bins());
   Progress progress("Pig exact odds: turn", 0);
-  for (long m = 1; out.going.back() >= kUnfinished * 1e-3 && m < 100'000'000L / goal; ++m, progress.advance()) {
-    std::vector<double> banked(goal, 0.0), won(rules.score_bins(), 0.0);
-    const std::vector<double>& before = out.banked.back();
+  for (long m = 1; race.going.back() >= kUnfinished * 1e-3 && m < 100'000'000L / goal; ++m, progress.advance()) {
+    std::vector<double> below(goal, 0.0), finished(rules.score_bins(), 0.0);
+    const std::vector<double>& before = race.below.back();
     const int phase = static_cast<int>((m - 1) % policy.phases());
-    double going = 0, finishing = 0;
-    for (int s = 0; s < goal; ++s) {
+    for (int s = 0; s < static_cast<int>(before.size()); ++s) {  // stored without its trailing zeros
       if (before[s] == 0) continue;
       const TurnOutcome& outcome = cache.get(phase, s, 0);
-      for (const auto& [to, p] : outcome.banked) banked[to] += before[s] * p;
-      for (const auto& [f, p] : outcome.won) won[f] += before[s] * p;
+      for (const auto& [to, p] : outcome.banked) below[to] += before[s] * p;
+      for (const auto& [f, p] : outcome.won) finished[f] += before[s] * p;
     }
-    for (double p : banked) going += p;
-    for (double p : won) finishing += p;
-    out.banked.push_back(std::move(banked));
-    out.won.push_back(std::move(won));
-    out.going.push_back(going);
-    out.finishing.push_back(finishing);
+    race.add_turn(std::move(below), std::move(finished));
   }
-  return out;
+  return race;
 }
 
-Evaluation evaluate_independent(const Rules& rules, const SeatProcess& first, const SeatProcess& second,
-                                int turn_bins) {
+Evaluation evaluate_independent(const Rules& rules, const Race& first, const Race& second, int turn_bins) {
+  RaceOdds odds = race_in_turns(first, second, rules.score_bins(), turn_bins);
   Evaluation out;
-  out.win.assign(2, 0.0);
-  out.score.assign(2, std::vector<double>(rules.score_bins(), 0.0));
-  out.turns.assign(2, std::vector<double>(turn_bins, 0.0));
-  const SeatProcess* seat[2] = {&first, &second};
-  const auto at = [](const std::vector<double>& v, long m) { return m < long(v.size()) ? v[m] : 0.0; };
-  const auto bin = [&](long turns) { return std::min<long>(turns, turn_bins - 1); };
-  // Seat s ends the game at its m-th turn when the other has not: seat 1
-  // has played m - 1 turns when seat 0 plays its m-th, seat 0 m turns when
-  // seat 1 plays its m-th.
-  for (int s = 0; s < 2; ++s) {
-    const SeatProcess& mover = *seat[s];
-    const SeatProcess& other = *seat[1 - s];
-    for (long m = 1; m < long(mover.finishing.size()); ++m) {
-      const long other_turns = s == 0 ? m - 1 : m;
-      const double other_going = at(other.going, other_turns);
-      const double ends = mover.finishing[m] * other_going;
-      if (ends == 0) continue;
-      out.win[s] += ends;
-      for (int f = 0; f < rules.score_bins(); ++f) out.score[s][f] += mover.won[m][f] * other_going;
-      if (other_turns < long(other.banked.size()))
-        for (int b = 0; b < rules.goal; ++b) out.score[1 - s][b] += other.banked[other_turns][b] * mover.finishing[m];
-      out.turns[s][bin(m)] += ends;
-      out.turns[1 - s][bin(other_turns)] += ends;
-    }
-  }
+  out.win = std::move(odds.win);
+  out.score = std::move(odds.score);
+  out.turns = std::move(odds.turns);
   out.unfinished = std::max(0.0, 1 - out.win[0] - out.win[1]);
   return out;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "games/pig/pig.h"
+#include "race.h"
 
 namespace dicesim::pig {
 
@@ -80,15 +81,9 @@ std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const P
 // pair of such policies is put together from the two in O(turns x goal)
 // instead of a walk over every pair of scores turn by turn.
 bool ignores_opponent(const Policy& policy);
-struct SeatProcess {
-  std::vector<std::vector<double>> banked;  // [m][s]: P(still below the goal at s after m turns), s < goal
-  std::vector<std::vector<double>> won;     // [m][f]: P(reach the final score f at turn m), m >= 1
-  std::vector<double> going;                // [m]: P(still below the goal after m turns)
-  std::vector<double> finishing;            // [m]: P(reach the goal at turn m)
-};
-// Turn by turn until less than kUnfinished * 1e-3 is left unfinished.
-SeatProcess seat_process(const Rules& rules, const Policy& policy);
-// Two seats playing in turn, seat 0 first; the same as evaluate() for them.
-Evaluation evaluate_independent(const Rules& rules, const SeatProcess& first, const SeatProcess& second, int turn_bins);
+// Its own turns (sim/race.h), until less than kUnfinished * 1e-3 is left unfinished.
+Race race_alone(const Rules& rules, const Policy& policy);
+// Two of them playing in turn, seat 0 first; the same as evaluate() for them.
+Evaluation evaluate_independent(const Rules& rules, const Race& first, const Race& second, int turn_bins);
 
 }  // namespace dicesim::pig

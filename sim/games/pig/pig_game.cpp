@@ -84,10 +84,10 @@ class PigGame final : public Game {
 
   // A strategy's own turns, when it ignores the opponent: computed once, for
   // every pair it plays in.
-  const SeatProcess& process(int strategy) const {
+  const Race& process(int strategy) const {
     std::lock_guard lock(processes_mutex_);
-    std::optional<SeatProcess>& p = processes_[strategy];
-    if (!p) p = seat_process(rules_, policies_[strategy]);
+    std::optional<Race>& p = processes_[strategy];
+    if (!p) p = race_alone(rules_, policies_[strategy]);
     return *p;
   }
   const Policy& policy(int strategy) const { return policies_[strategy]; }
@@ -120,7 +120,7 @@ class PigGame final : public Game {
   std::vector<Policy> policies_;
   std::vector<bool> ignores_opponent_;  // per strategy
   mutable std::mutex processes_mutex_;
-  mutable std::vector<std::optional<SeatProcess>> processes_;  // per strategy, on demand
+  mutable std::vector<std::optional<Race>> processes_;  // per strategy, on demand
 };
 
 std::unique_ptr<Game> load(const JsonNode& config) { return std::make_unique<PigGame>(read_rules(config), config); }
