@@ -185,6 +185,17 @@ TEST(Cli, HelpVersionAndList) {
     EXPECT_NE(list.out.find(family), std::string::npos) << family;
 }
 
+// dicesim list states what each game's exact solver costs, once per game.
+TEST(Cli, ListStatesTheExactSolversCostForEveryGame) {
+  const auto list = dicesim("list");
+  ASSERT_EQ(list.exit_code, 0);
+  std::size_t costs = 0;
+  for (std::size_t at = list.out.find("exact solver cost"); at != std::string::npos;
+       at = list.out.find("exact solver cost", at + 1))
+    ++costs;
+  EXPECT_EQ(costs, games().size()) << list.out;
+}
+
 TEST(Cli, SolvePrintsTheSolversNumbers) {
   const auto result = dicesim("solve sixers --dice 4 --rolls 2 'dv(2)' 'ts(3)'");
   ASSERT_EQ(result.exit_code, 0) << result.out;
