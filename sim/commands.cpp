@@ -17,6 +17,7 @@
 #include "git_revision.h"  // generated at build time
 #include "interrupt.h"
 #include "output_file.h"
+#include "progress.h"
 #include "results_file.h"
 #include "run_config.h"
 #include "run_state.h"
@@ -192,6 +193,7 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
   engine.seed = config.seed;
   engine.threads = info.threads;
   engine.progress = !options.quiet && cluster.leader() && ::isatty(STDERR_FILENO);
+  set_progress_quiet(options.quiet || !cluster.leader());  // the exact solves' progress (check)
   engine.stop = &stop_requested();
   engine.range = cluster.size() > 1 ? cluster.part(planned) : planned;
   if (resumed) engine.resume = &resumed->output;

@@ -1,5 +1,7 @@
 #include "contest_plan.h"
 
+#include <map>
+
 namespace dicesim {
 namespace {
 
@@ -21,9 +23,8 @@ class Planner {
   Planner(const std::vector<Strategy>& strategies, const GameEntry& entry) : strategies_(strategies), entry_(entry) {}
 
   int table(std::vector<int> seats, bool sequential) {
-    for (std::size_t i = 0; i < plan.tables.size(); ++i)
-      if (plan.tables[i].table.seats == seats && plan.tables[i].table.sequential == sequential)
-        return static_cast<int>(i);
+    const auto [found, added] = index_.try_emplace({seats, sequential}, static_cast<int>(plan.tables.size()));
+    if (!added) return found->second;
     // The names as a JSON array: no two tables can share a key, whatever
     // characters their strategies' names hold.
     json names = json::array();
@@ -56,6 +57,7 @@ class Planner {
  private:
   const std::vector<Strategy>& strategies_;
   const GameEntry& entry_;
+  std::map<std::pair<std::vector<int>, bool>, int> index_;  // (seats, sequential) -> table: each table once
 };
 
 bool flag(const JsonNode& contests, const std::string& key, bool fallback) {
@@ -95,17 +97,18 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
   }
   const bool pairs = seats_pairs(limits);
 
-  plan.headtohead.assign(count, std::vector<int>(count, -1));
+  // The pair matrices exist only for the contests asked for: without them a
+  // plan (and the run) stays linear in the number of strategies.
   if (flag(contests, "headtohead", false)) {
     if (!blind) refuse_blind(contests, "headtohead", entry, "\"sequential\" (both seatings)");
     if (!pairs) contests.at("headtohead").fail(seats_message(entry));
+    plan.headtohead.assign(count, std::vector<int>(count, -1));
     for (int a = 0; a < count; ++a)
       for (int b = a + 1; b < count; ++b) plan.headtohead[a][b] = planner.table({a, b}, false);
   }
-
-  plan.sequential.assign(count, std::vector<int>(count, -1));
   if (flag(contests, "sequential", false)) {
     if (!pairs) contests.at("sequential").fail(seats_message(entry));
+    plan.sequential.assign(count, std::vector<int>(count, -1));
     for (int a = 0; a < count; ++a)
       for (int b = 0; b < count; ++b)
         if (a != b) plan.sequential[a][b] = planner.table({a, b}, true);

@@ -24,9 +24,11 @@ struct PlannedTable {
 struct ContestPlan {
   std::vector<PlannedTable> tables;  // each table once, however many contests use it
   // Indices into tables (-1 where a contest did not ask for that table).
-  std::vector<int> distribution;             // [strategy]
-  std::vector<std::vector<int>> headtohead;  // [row][column], row < column
-  std::vector<std::vector<int>> sequential;  // [first seat][second seat]
+  std::vector<int> distribution;  // [strategy]
+  // [row][column], row < column; empty when headtohead was not asked for
+  std::vector<std::vector<int>> headtohead;
+  // [first seat][second seat]; empty when sequential was not asked for
+  std::vector<std::vector<int>> sequential;
   std::vector<int> nway, sequential_tables;  // [group]
 };
 

@@ -4,15 +4,17 @@
 #include <cmath>
 
 #include "interrupt.h"
+#include "progress.h"
 #include "stats.h"
 
 namespace dicesim {
 
 ExactTables exact_tables(const RunConfig& config) {
   ExactTables out;
+  Progress progress("exact odds: table", config.plan.tables.size());  // polls the stop flag too
   for (const PlannedTable& t : config.plan.tables) {
-    throw_if_interrupted();  // a check with many tables stops between them
     out.push_back(config.game->exact(t.table));
+    progress.advance();
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "json_input.h"
@@ -106,13 +107,13 @@ const GameEntry* find_game(std::string_view name);
 template <class Compile>
 std::vector<Strategy> read_strategies(const JsonNode& config, Compile compile) {
   std::vector<Strategy> out;
+  std::unordered_set<std::string> names;  // a set, not a scan: thousands of strategies stay linear
   for (const JsonNode& spec : config.at("strategies").elements(1)) {
     const JsonNode name_node = spec.at("name");
     const std::string name = name_node.string();
     if (name.empty() || name == "." || name.find('/') != std::string::npos || has_control_character(name))
       name_node.fail("a strategy name must be non-empty, not \".\", and contain no \"/\" or control characters");
-    for (const Strategy& s : out)
-      if (s.name == name) name_node.fail("duplicate strategy name \"" + name + "\"");
+    if (!names.insert(name).second) name_node.fail("duplicate strategy name \"" + name + "\"");
     compile(spec);
     out.push_back({name, spec.value()});
   }

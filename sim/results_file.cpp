@@ -10,6 +10,7 @@
 
 #include "git_revision.h"  // generated at build time
 #include "h5.h"
+#include "progress.h"
 #include "run_state.h"
 
 #ifndef DICESIM_VERSION

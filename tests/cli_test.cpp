@@ -11,8 +11,8 @@
 #include <sstream>
 #include <thread>
 
-#include "exit_codes.h"
 #include "contest_plan.h"
+#include "exit_codes.h"
 #include "games/sixers/sixers.h"
 #include "games/sixers/sixers_exact.h"
 #include "h5.h"
@@ -226,8 +226,18 @@ TEST(Cli, SolveRefusesWhatRunRefuses) {
   }
   const auto other_game = dicesim("solve tenk --config " + testing::source_path("configs/pig_one_die.json"));
   EXPECT_EQ(other_game.exit_code, 2);
-  EXPECT_NE(other_game.out.find("/game: this is a pig config; use solve pig"), std::string::npos)
-      << other_game.out;
+  EXPECT_NE(other_game.out.find("/game: this is a pig config; use solve pig"), std::string::npos) << other_game.out;
+}
+
+// dicesim list states what each game's exact solver costs, once per game.
+TEST(Cli, ListStatesTheExactSolversCostForEveryGame) {
+  const auto list = dicesim("list");
+  ASSERT_EQ(list.exit_code, 0);
+  std::size_t costs = 0;
+  for (std::size_t at = list.out.find("exact solver cost"); at != std::string::npos;
+       at = list.out.find("exact solver cost", at + 1))
+    ++costs;
+  EXPECT_EQ(costs, games().size()) << list.out;
 }
 
 TEST(Cli, SolvePrintsTheSolversNumbers) {

@@ -1,5 +1,6 @@
 // Bad input: every error is one line naming the file and the JSON path.
 #include <gtest/gtest.h>
+#include <hdf5.h>
 
 #include <filesystem>
 #include <fstream>
@@ -166,6 +167,49 @@ TEST(Config, NamesThatLookLikeKeysNeverShareATable) {
   for (const PlannedTable& t : loaded.plan.tables) keys.insert(t.key);
   EXPECT_EQ(keys.size(), 4u + 6u);
   EXPECT_EQ(loaded.plan.tables.size(), 4u + 6u);
+}
+
+// Thousands of strategies with distributions only: the plan holds no
+// strategy x strategy matrix, and the results file no dataset of that size
+// (it used to grow as S^2 in memory and time).
+TEST(Config, ThousandsOfStrategiesWithoutPairsStayLinear) {
+  constexpr std::size_t kStrategies = 3000;
+  json config = json::parse(kBase);
+  config["strategies"] = json::array();
+  for (std::size_t i = 0; i < kStrategies; ++i)
+    config["strategies"].push_back({{"name", std::string("s").append(std::to_string(i))},
+                                    {"family", "turn_score_threshold"},
+                                    {"per_roll", {i % 37, i / 37 % 37}}});
+  config["contests"] = {{"distributions", true}};
+  config["games"] = 20u;
+  const RunConfig loaded = load_run_config(config, "many.json");
+  EXPECT_EQ(loaded.plan.tables.size(), kStrategies);
+  EXPECT_TRUE(loaded.plan.headtohead.empty());
+  EXPECT_TRUE(loaded.plan.sequential.empty());
+
+  testing::TempDir dir;
+  const std::string path = dir.write("many.json", config.dump());
+  const auto run = testing::dicesim("run " + path + " --quiet -o " + dir.file("many.h5"));
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  hsize_t largest = 0;
+  const hid_t file = H5Fopen(dir.file("many.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  H5Ovisit(
+      file, H5_INDEX_NAME, H5_ITER_NATIVE,
+      [](hid_t object, const char* name, const H5O_info_t* info, void* data) -> herr_t {
+        if (info->type != H5O_TYPE_DATASET) return 0;
+        const hid_t set = H5Dopen(object, name, H5P_DEFAULT);
+        const hid_t space = H5Dget_space(set);
+        auto& most = *static_cast<hsize_t*>(data);
+        most = std::max<hsize_t>(most, H5Sget_simple_extent_npoints(space));
+        H5Sclose(space);
+        H5Dclose(set);
+        return 0;
+      },
+      &largest);
+  H5Fclose(file);
+  EXPECT_GT(largest, 0u);
+  EXPECT_LT(largest, kStrategies * kStrategies);
 }
 
 TEST(Config, MoreRollsThanDiceAreAllowed) {

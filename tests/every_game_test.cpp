@@ -16,8 +16,8 @@
 #include <numeric>
 
 #include "engine.h"
-#include "game.h"
 #include "exact_checks.h"
+#include "game.h"
 #include "results_file.h"
 #include "run_config.h"
 #include "test_util.h"

@@ -440,6 +440,33 @@ double backward_win_probability(const Rules& rules, const Policy& first, const P
   return at(0, 0, 0, 0);
 }
 
+// Pairs of strategies that ignore the opponent are put together from each
+// one's own turns: the same numbers as the walk over every pair of scores.
+TEST(PigEvaluation, PairsThatIgnoreTheOpponentComeFromEachSeatsOwnTurns) {
+  for (int dice : {1, 2}) {
+    const Rules rules{dice, 60};
+    const TurnsSolution three = solve_turns(rules, 3);
+    const std::vector<Policy> policies = {hold_at(rules, 10), hold_at(rules, 25), optimal_turns(rules, three, 3)};
+    const Policy win = solve_optimal_win(rules).policy;
+    EXPECT_FALSE(ignores_opponent(win));
+    for (const Policy& a : policies) {
+      EXPECT_TRUE(ignores_opponent(a));
+      for (const Policy& b : policies) {
+        const Evaluation walk = *evaluate(rules, {&a, &b}, 2 * rules.goal + 1);
+        const Evaluation apart =
+            evaluate_independent(rules, race_alone(rules, a), race_alone(rules, b), 2 * rules.goal + 1);
+        for (int s = 0; s < 2; ++s) {
+          EXPECT_NEAR(apart.win[s], walk.win[s], 1e-13);
+          for (std::size_t f = 0; f < walk.score[s].size(); ++f)
+            EXPECT_NEAR(apart.score[s][f], walk.score[s][f], 1e-13);
+          for (std::size_t t = 0; t < walk.turns[s].size(); ++t)
+            EXPECT_NEAR(apart.turns[s][t], walk.turns[s][t], 1e-13);
+        }
+      }
+    }
+  }
+}
+
 TEST(PigEvaluation, AgreesWithStateByStateIteration) {
   for (int dice : {1, 2}) {
     const Rules rules = rules_of(dice, 40);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <sstream>
 
 #include "games/tenk/tenk_exact.h"
 #include "games/tenk/tenk_rules.h"
@@ -641,6 +642,57 @@ TEST(TenkRules, PresetsByNameAndByTheirDocumentsFileName) {
         << p.name;
   }
   EXPECT_NE(rules_json(rules_from({{"preset", "ai_blog"}})), rules_json(rules_from({{"preset", "game_of_dice"}})));
+}
+
+// The table of `solve tenk` against the compiled policies: each printed total
+// is the first one (in steps of kPoint, below the target) where play_turn
+// would bank in a fresh turn, "-" when there is none; under a bank minimum
+// (seed 000), a high one, no stop on hot dice and a small target.
+TEST(TenkCli, TheBankTableShowsWhatEachCompiledPolicyDoes) {
+  const json strategies = json::array({{{"name", "critical_score"}, {"family", "critical_score"}},
+                                       {{"name", "ev_heuristic"}, {"family", "ev_heuristic"}},
+                                       {{"name", "optimal_expected"}, {"family", "optimal_expected"}},
+                                       {{"name", "bank_at"}, {"family", "bank_at"}, {"total", 100}}});
+  const std::vector<json> all_rules = {{{"preset", "seed000"}},
+                                       {{"preset", "seed003"}},
+                                       {{"preset", "seed000"}, {"bank_minimum", 500}, {"no_stop_on_hot_dice", true}},
+                                       {{"preset", "seed000"}, {"target", 2000}}};
+  testing::TempDir dir;
+  for (const json& rules_json : all_rules) {
+    const std::string config = dir.write("c.json", json{{"game", "tenk"},
+                                                        {"games", 1},
+                                                        {"rules", rules_json},
+                                                        {"strategies", strategies},
+                                                        {"contests", {{"distributions", false}, {"sequential", true}}}}
+                                                       .dump());
+    const auto solve = testing::dicesim("solve tenk --config " + config);
+    ASSERT_EQ(solve.exit_code, 0) << solve.out;
+    const std::size_t table = solve.out.find("Banks first at this turn total");
+    ASSERT_NE(table, std::string::npos) << solve.out;
+    std::istringstream lines(solve.out.substr(table));
+    std::string line;
+    std::getline(lines, line);  // title
+    std::getline(lines, line);  // header
+    const Rules rules = rules_from(rules_json);
+    const Scoring scoring(rules);
+    for (const json& spec : strategies) {
+      ASSERT_TRUE(std::getline(lines, line)) << solve.out;
+      std::istringstream cells(line);
+      std::string name;
+      cells >> name;
+      EXPECT_EQ(name, spec["name"]);
+      const Policy policy = compile(scoring, spec);
+      for (int n = 1; n <= rules.dice; ++n) {
+        std::string printed;
+        cells >> printed;
+        const bool hot = n == rules.dice;
+        int first = -1;
+        for (int total = kPoint; total < rules.target && first < 0; total += kPoint)
+          if (may_bank(rules, 0, total, hot) && !policy.throws(0, kNoPending, n, total)) first = total;
+        EXPECT_EQ(printed, first < 0 ? "-" : std::to_string(first)) << rules_json << " " << name << " n=" << n;
+      }
+    }
+  }
 }
 
 TEST(TenkCli, SolvePrintsTheSeedTablesAndCheckPassesOnAConfig) {

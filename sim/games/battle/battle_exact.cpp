@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
+
+#include "progress.h"
+#include "race.h"
 
 namespace dicesim::battle {
 namespace {
@@ -17,66 +21,63 @@ constexpr double kNegligible = 1e-200;
 
 double sign(int a, int b) { return a > b ? 1.0 : a < b ? -1.0 : 0.0; }
 
-// A policy's throw distribution at a state: the mixture over d of P(d, .).
-// Pure cells point into P itself; mixed ones are added up into a buffer.
+// A policy's throw distribution at every state: the mixture over d of P(d, .),
+// computed once per distinct choice (a number of dice, uniform, a mixed
+// cell) and shared by every state that makes it. A uniform policy is one
+// distribution, not one a state (which took 16 bytes a die a state, and the
+// mixing at every visit).
 class ThrowMix {
  public:
-  ThrowMix(const Policy& policy, const std::vector<std::vector<double>>& probability)
-      : probability_(probability), goal_(policy.goal()), buffer_(6 * policy.max_dice() + 1) {
-    offset_.reserve(std::size_t(goal_) * goal_ + 1);
+  ThrowMix(const Policy& policy, const std::vector<std::vector<double>>& probability) : goal_(policy.goal()) {
+    std::map<std::vector<double>, std::uint32_t> seen;  // P(choose d) -> its distribution
+    index_.reserve(std::size_t(goal_) * goal_);
     for (int mine = 0; mine < goal_; ++mine)
       for (int theirs = 0; theirs < goal_; ++theirs) {
-        offset_.push_back(static_cast<std::uint32_t>(choices_.size()));
-        const std::vector<double> p = policy.distribution(mine, theirs);
-        for (int d = 1; d <= policy.max_dice(); ++d)
-          if (p[d - 1] > 0) choices_.push_back({d, p[d - 1]});
+        const auto [it, added] =
+            seen.try_emplace(policy.distribution(mine, theirs), static_cast<std::uint32_t>(throws_.size()));
+        if (added) throws_.push_back(mix(it->first, probability));
+        index_.push_back(it->second);
       }
-    offset_.push_back(static_cast<std::uint32_t>(choices_.size()));
-    same_everywhere_ = true;
-    for (std::size_t cell = 1; cell + 1 < offset_.size(); ++cell) {
-      const std::size_t size = offset_[cell + 1] - offset_[cell];
-      same_everywhere_ = same_everywhere_ && size == offset_[1] &&
-                         std::equal(&choices_[offset_[cell]], &choices_[0] + offset_[cell + 1], &choices_[0],
-                                    [](const Choice& x, const Choice& y) {
-                                      return x.dice == y.dice && x.probability == y.probability;
-                                    });
-    }
   }
 
   // The same throw distribution in every state (fixed, blind, random).
-  bool same_everywhere() const { return same_everywhere_; }
+  bool same_everywhere() const { return throws_.size() == 1; }
 
   struct Throw {
     const double* p;  // p[k], k = 0..top; zero for 2 <= k < low
     int low, top;
   };
-  Throw at(int mine, int theirs) {
-    const std::size_t cell = std::size_t(mine) * goal_ + theirs;
-    const Choice* begin = &choices_[offset_[cell]];
-    const Choice* end = &choices_[0] + offset_[cell + 1];
-    if (end - begin == 1) return {probability_[begin->dice].data(), lowest_sum(begin->dice), 6 * begin->dice};
-    int low = lowest_sum(begin->dice), top = 0;
-    for (const Choice* c = begin; c != end; ++c) top = std::max(top, 6 * c->dice);
-    std::fill(buffer_.begin(), buffer_.begin() + top + 1, 0.0);
-    for (const Choice* c = begin; c != end; ++c) {
-      const std::vector<double>& p = probability_[c->dice];
-      buffer_[1] += c->probability * p[1];
-      for (int k = lowest_sum(c->dice); k <= 6 * c->dice; ++k) buffer_[k] += c->probability * p[k];
-    }
-    return {buffer_.data(), low, top};
+  Throw at(int mine, int theirs) const {
+    const Distribution& d = throws_[index_[std::size_t(mine) * goal_ + theirs]];
+    return {d.p.data(), d.low, d.top};
   }
 
  private:
-  struct Choice {
-    int dice;
-    double probability;
+  struct Distribution {
+    std::vector<double> p;
+    int low, top;
   };
-  const std::vector<std::vector<double>>& probability_;
+  static Distribution mix(const std::vector<double>& choose, const std::vector<std::vector<double>>& probability) {
+    Distribution out{{}, 0, 0};
+    for (int d = int(choose.size()); d >= 1; --d)
+      if (choose[d - 1] > 0) out.low = lowest_sum(d), out.top = std::max(out.top, 6 * d);
+    out.p.assign(out.top + 1, 0.0);
+    for (int d = 1; d <= int(choose.size()); ++d) {
+      if (choose[d - 1] == 0) continue;
+      const std::vector<double>& p = probability[d];
+      if (choose[d - 1] == 1) {  // pure: P(d, .) itself
+        std::copy(p.begin(), p.end(), out.p.begin());
+        continue;
+      }
+      out.p[1] += choose[d - 1] * p[1];
+      for (int k = lowest_sum(d); k <= 6 * d; ++k) out.p[k] += choose[d - 1] * p[k];
+    }
+    return out;
+  }
+
   int goal_;
-  std::vector<std::uint32_t> offset_;
-  std::vector<Choice> choices_;
-  std::vector<double> buffer_;
-  bool same_everywhere_ = false;
+  std::vector<std::uint32_t> index_;  // per state (mine * goal + theirs): its distribution
+  std::vector<Distribution> throws_;
 };
 
 Evaluation empty_evaluation(const Rules& rules, int seats) {
@@ -94,7 +95,8 @@ Evaluation evaluate_sequential(const Rules& rules, ThrowMix mix[2]) {
   Evaluation e = empty_evaluation(rules, 2);
   std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size());
   mass[0] = 1;
-  for (int t = 0;; ++t) {
+  Progress progress("Dice Battle exact odds: throw", 0);
+  for (int t = 0;; ++t, progress.advance()) {
     const int mover = t % 2;
     const int mover_turns = t / 2 + 1, other_turns = mover == 0 ? t / 2 : t / 2 + 1;
     std::fill(next.begin(), next.end(), 0.0);
@@ -136,7 +138,8 @@ Evaluation evaluate_simultaneous(const Rules& rules, ThrowMix mix[2]) {
   Evaluation e = empty_evaluation(rules, 2);
   std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size());
   mass[0] = 1;
-  for (int t = 0;; ++t) {
+  Progress progress("Dice Battle exact odds: turn", 0);
+  for (int t = 0;; ++t, progress.advance()) {
     std::fill(next.begin(), next.end(), 0.0);
     bool alive = false;
     // This turn's outcomes add up apart: a running total near 1 would lose
@@ -196,7 +199,8 @@ Evaluation evaluate_simultaneous_against_constant(const Rules& rules, ThrowMix m
   std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size());
   std::vector<double> spread(std::size_t(rules.score_bins()) * goal);
   mass[0] = 1;
-  for (int t = 0;; ++t) {
+  Progress progress("Dice Battle exact odds: turn", 0);
+  for (int t = 0;; ++t, progress.advance()) {
     std::fill(spread.begin(), spread.end(), 0.0);
     for (int a = 0; a < goal; ++a)
       for (int b = 0; b < goal; ++b) {
@@ -248,7 +252,8 @@ Evaluation evaluate_alone(const Rules& rules, ThrowMix& mix) {
   e.win[0] = 1;
   std::vector<double> mass(goal, 0.0), next(goal);
   mass[0] = 1;
-  for (int t = 0;; ++t) {
+  Progress progress("Dice Battle exact odds: turn", 0);
+  for (int t = 0;; ++t, progress.advance()) {
     std::fill(next.begin(), next.end(), 0.0);
     bool alive = false;
     for (int a = 0; a < goal; ++a) {
@@ -268,6 +273,40 @@ Evaluation evaluate_alone(const Rules& rules, ThrowMix& mix) {
     if (!alive) return e;
     mass.swap(next);
   }
+}
+
+// A policy that throws the same way in every state races alone (sim/race.h):
+// throw by throw, dropping negligible mass as the walks above do.
+Race race_alone(const Rules& rules, const ThrowMix& mix) {
+  const int goal = rules.goal;
+  Race race(goal, rules.score_bins());
+  const ThrowMix::Throw f = mix.at(0, 0);
+  Progress progress("Dice Battle exact odds: throw", 0);
+  while (race.going.back() > 0) {
+    const std::vector<double>& before = race.below.back();
+    std::vector<double> below(goal, 0.0), finished(rules.score_bins(), 0.0);
+    for (int a = 0; a < static_cast<int>(before.size()); ++a) {
+      if (before[a] < kNegligible) continue;
+      for (int k = 1; k <= f.top; k = k == 1 ? f.low : k + 1)
+        (a + k >= goal ? finished : below)[a + k] += before[a] * f.p[k];
+    }
+    race.add_turn(std::move(below), std::move(finished));
+    progress.advance();
+  }
+  return race;
+}
+
+// Two such policies: from their races, in O(throws x scores).
+Evaluation evaluate_apart(const Rules& rules, const ThrowMix mix[2]) {
+  const Race first = race_alone(rules, mix[0]), second = race_alone(rules, mix[1]);
+  RaceOdds odds = rules.turns == Turns::sequential ? race_in_turns(first, second, rules.score_bins(), rules.goal + 1)
+                                                   : race_at_once(first, second, rules.score_bins(), rules.goal + 1);
+  Evaluation e;
+  e.win = std::move(odds.win);
+  e.tie = odds.tie;
+  e.score = std::move(odds.score);
+  e.turns = std::move(odds.turns);
+  return e;
 }
 
 }  // namespace
@@ -313,7 +352,8 @@ SequentialSolution solve_sequential(const Rules& rules) {
   s.gain.assign(std::size_t(goal) * goal, 0.0);
   s.dice.assign(s.gain.size(), 0);
   // EG(i, j) needs EG(j, i + k) with k >= 1: a larger i + j. So go down by i + j.
-  for (int total = 2 * goal - 2; total >= 0; --total)
+  Progress progress("Dice Battle sequential game: score sum", 2 * goal - 1);
+  for (int total = 2 * goal - 2; total >= 0; --total, progress.advance())
     for (int i = std::max(0, total - goal + 1); i <= std::min(total, goal - 1); ++i) {
       const int j = total - i;
       double best = -2;
@@ -421,7 +461,8 @@ SimultaneousSolution solve_simultaneous(const Rules& rules) {
     }
   };
   std::vector<double> matrix(std::size_t(max_dice) * max_dice);
-  for (int row = top - 1; row >= 0; --row) {
+  Progress progress("Dice Battle simultaneous game: row", top);
+  for (int row = top - 1; row >= 0; --row, progress.advance()) {
     spread_row(row);
     if (row < goal) {
       const std::vector<double>& next_row = slot(0, row + 1);
@@ -453,6 +494,7 @@ Evaluation evaluate(const Rules& rules, const Policy& first, const Policy* secon
     return evaluate_alone(rules, mix);
   }
   ThrowMix mix[2] = {ThrowMix(first, probability), ThrowMix(*second, probability)};
+  if (mix[0].same_everywhere() && mix[1].same_everywhere()) return evaluate_apart(rules, mix);
   if (rules.turns == Turns::sequential) return evaluate_sequential(rules, mix);
   if (mix[1].same_everywhere()) return evaluate_simultaneous_against_constant(rules, mix);
   if (mix[0].same_everywhere()) {  // the rules treat both seats alike

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "progress.h"
+
 namespace dicesim::pig {
 namespace {
 
@@ -110,6 +112,7 @@ WinSolution solve_optimal_win(const Rules& rules) {
   const auto at = [&](int i, int j) -> double& { return v[std::size_t(i) * goal + j]; };
   std::vector<Affine> scratch;
   std::vector<std::uint8_t> hold(goal), previous_a(goal), previous_b(goal);
+  Progress progress("Pig optimal_win: pass", 0);
 
   // P(win) of the player starting a turn at (i, j), affine in x = P(win) of
   // the opponent starting at (j, i), where a bust leads (and, from i = 0, two
@@ -151,6 +154,7 @@ WinSolution solve_optimal_win(const Rules& rules) {
         at(j, i) = w;
       }
     }
+    progress.advance();
     // One die: every dependency is solved in one pass. Two dice: the values
     // two 1s lead to settle over a few passes.
     if (rules.dice == 1 || change < 1e-15 || out.passes >= 1000) break;
@@ -250,7 +254,9 @@ std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const P
   };
   // The cap only guards against strategies that almost never finish (every
   // game ends with probability 1; unfinished says how much is left).
+  Progress progress("Pig exact odds: half-turn", 0);
   for (long h = 0; alive >= kUnfinished && h < 100'000'000L / goal; ++h) {
+    progress.advance();
     const int mover = static_cast<int>(h % n);
     const long started = h / n;  // turns the mover started before this one
     const int phase = static_cast<int>(started % seats[mover]->phases());
@@ -279,6 +285,48 @@ std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const P
     for (std::size_t state : live) alive += mass[state];
   }
   out.unfinished = alive;
+  return out;
+}
+
+}  // namespace dicesim::pig
+
+namespace dicesim::pig {
+
+bool ignores_opponent(const Policy& policy) {
+  for (int phase = 0; phase < policy.phases(); ++phase)
+    for (int i = 0; i < policy.goal(); ++i)
+      for (int j = 1; j < policy.goal(); ++j)
+        if (policy.row_offset(phase, i, j) != policy.row_offset(phase, i, 0)) return false;
+  return true;
+}
+
+Race race_alone(const Rules& rules, const Policy& policy) {
+  const int goal = rules.goal;
+  OutcomeCache cache(rules, policy);
+  Race race(goal, rules.score_bins());
+  Progress progress("Pig exact odds: turn", 0);
+  for (long m = 1; race.going.back() >= kUnfinished * 1e-3 && m < 100'000'000L / goal; ++m, progress.advance()) {
+    std::vector<double> below(goal, 0.0), finished(rules.score_bins(), 0.0);
+    const std::vector<double>& before = race.below.back();
+    const int phase = static_cast<int>((m - 1) % policy.phases());
+    for (int s = 0; s < static_cast<int>(before.size()); ++s) {  // stored without its trailing zeros
+      if (before[s] == 0) continue;
+      const TurnOutcome& outcome = cache.get(phase, s, 0);
+      for (const auto& [to, p] : outcome.banked) below[to] += before[s] * p;
+      for (const auto& [f, p] : outcome.won) finished[f] += before[s] * p;
+    }
+    race.add_turn(std::move(below), std::move(finished));
+  }
+  return race;
+}
+
+Evaluation evaluate_independent(const Rules& rules, const Race& first, const Race& second, int turn_bins) {
+  RaceOdds odds = race_in_turns(first, second, rules.score_bins(), turn_bins);
+  Evaluation out;
+  out.win = std::move(odds.win);
+  out.score = std::move(odds.score);
+  out.turns = std::move(odds.turns);
+  out.unfinished = std::max(0.0, 1 - out.win[0] - out.win[1]);
   return out;
 }
 

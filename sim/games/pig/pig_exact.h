@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "games/pig/pig.h"
+#include "race.h"
 
 namespace dicesim::pig {
 
@@ -74,5 +75,15 @@ struct Evaluation {
 };
 // nullopt for three or more seats.
 std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const Policy*>& seats, int turn_bins);
+
+// A policy that never looks at the opponent's score (hold_at, optimal_turns)
+// plays its own game whoever it meets: its turns are computed once, and a
+// pair of such policies is put together from the two in O(turns x goal)
+// instead of a walk over every pair of scores turn by turn.
+bool ignores_opponent(const Policy& policy);
+// Its own turns (sim/race.h), until less than kUnfinished * 1e-3 is left unfinished.
+Race race_alone(const Rules& rules, const Policy& policy);
+// Two of them playing in turn, seat 0 first; the same as evaluate() for them.
+Evaluation evaluate_independent(const Rules& rules, const Race& first, const Race& second, int turn_bins);
 
 }  // namespace dicesim::pig

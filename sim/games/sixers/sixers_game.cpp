@@ -103,6 +103,7 @@ void describe(std::ostream& out) {
       << "    zero_face  0..6, default 3 (the face that scores 0; 0 = none)\n"
       << "  strategy families:\n";
   describe_families(out, families());
+  out << "  exact solver cost (check, solve sixers): under a second for any rules (solve sixers --headtohead: 0.3 s)\n";
 }
 
 struct SolveOptions {

@@ -15,6 +15,13 @@ Policy::Policy(const Rules& rules)
       go_(std::size_t(kRegimes) * 7 * 7 * slots_, 0),
       take_(go_.size(), 0) {}
 
+int first_bank_total(const Rules& rules, const Policy& policy, int dice) {
+  const bool hot = dice == rules.dice;  // a full hand for the next throw: the last one used every die
+  for (int total = kPoint; total < rules.target; total += kPoint)
+    if (may_bank(rules, 0, total, hot) && !policy.throws(regime_of(rules, 0), kNoPending, dice, total)) return total;
+  return -1;
+}
+
 Step choose_move(const Scoring& scoring, const Policy& policy, int regime, int dice, int pending, int i, int total) {
   const int count = scoring.move_count(dice, pending, i);
   if (count == 0) return kBust;

@@ -80,6 +80,12 @@ inline bool may_bank(const Rules& rules, int banked, int total, bool hot) {
   return total >= rules.bank_minimum_at(banked) && !(hot && rules.no_stop_on_hot_dice);
 }
 
+// What the table of `solve tenk` shows: the least turn total below the target
+// at which `policy` banks in a fresh turn (nothing banked, no pending triple)
+// with `dice` for the next throw (the full hand only after hot dice), the
+// bank minimum and IV.1 applied; -1 when it throws on to the target.
+int first_bank_total(const Rules& rules, const Policy& policy, int dice);
+
 // One turn of `seat`, its banked score `banked`, the other's `theirs` (two
 // seats; optimal_win reads them). beat >= 0: a last turn, where only a
 // score above beat counts.

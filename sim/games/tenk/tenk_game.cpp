@@ -135,6 +135,8 @@ void describe(std::ostream& out) {
   out << "  the default rules: " << rules_json(preset("game_of_dice")).dump() << "\n"
       << "  strategy families (all take \"chase\": true/false, default true):\n";
   describe_families(out, families());
+  out << "  exact solver cost (check: each seat's first turn; solve tenk): under a second at target 10000\n"
+      << "    (solve tenk: 0.4 s); the tables grow with the target (max(target, 40000) / 50 totals)\n";
 }
 
 struct SolveOptions {
@@ -204,22 +206,22 @@ void print_pattern_tables(const Scoring& scoring) {
     }
 }
 
-// The smallest turn total at which each strategy banks, by dice for the
-// next throw (no pending triple, the ordinary bank minimum); "-" = throws
-// on to the end of the table.
+// What each compiled strategy does: the least turn total at which it banks,
+// by dice for the next throw (a fresh turn: nothing banked, no pending
+// triple), the bank minimum, IV.1 and the target applied; "-" where it
+// throws on to the target.
 void print_bank_totals(const TenkGame& game) {
   const Rules& r = game.scoring().rules();
-  std::cout << "\nBanks from this turn total on, by dice for the next throw\n"
+  std::cout << "\nBanks first at this turn total, by dice for the next throw (bank minimum " << r.bank_minimum
+            << ", target " << r.target << "; -: throws on to the target)\n"
             << std::left << std::setw(24) << "strategy" << std::right;
   for (int n = 1; n <= r.dice; ++n) std::cout << std::setw(9) << ("n=" + std::to_string(n));
   std::cout << "\n";
   for (std::size_t i = 0; i < game.strategies().size(); ++i) {
-    const Policy& policy = game.policy(static_cast<int>(i));
     std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right;
     for (int n = 1; n <= r.dice; ++n) {
-      int slot = 0;
-      while (slot < policy.slots() && policy.throws(0, kNoPending, n, slot * kPoint)) ++slot;
-      std::cout << std::setw(9) << (slot < policy.slots() ? std::to_string(slot * kPoint) : "-");
+      const int total = first_bank_total(r, game.policy(static_cast<int>(i)), n);
+      std::cout << std::setw(9) << (total < 0 ? "-" : std::to_string(total));
     }
     std::cout << "\n";
   }
