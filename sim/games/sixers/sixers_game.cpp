@@ -126,12 +126,12 @@ struct SolveOptions {
 // P(win) of each seat at sequential tables of 2..8 optimal_win players.
 void print_win_seats(const SixersGame& game) {
   constexpr int kMostPlayers = 8;
-  std::cout << "\noptimal_win in every seat of a sequential table: P(seat wins alone), P(tie)\n"
-            << std::left << std::setw(8) << "players" << std::right;
+  std::cout << "\noptimal_win in every seat of a sequential table: P(seat wins alone), P(tie)\n";
   if (win_seat_states(game.hands()) > kMaxWinStates) {
     std::cout << "(not solved: these rules are beyond optimal_win's limit)\n";
     return;
   }
+  std::cout << std::left << std::setw(8) << "players" << std::right;
   for (int seat = 1; seat <= kMostPlayers; ++seat) std::cout << std::setw(10) << "seat " + std::to_string(seat);
   std::cout << std::setw(10) << "tie" << std::setprecision(6) << "\n";
   for (int players = 2; players <= kMostPlayers; ++players) {
