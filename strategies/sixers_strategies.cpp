@@ -67,6 +67,10 @@ const std::vector<StrategyFamily>& families() {
       {"optimal_mean", "(none)", "exact policy minimising the expected total", "best"},
       {"target_aware", "(none)",
        "exact policy maximising P(total < score to beat); plays optimal_mean when there is none", "ta"},
+      {"optimal_win", "(none)",
+       "exact policy maximising P(win alone) from its seat, against win-optimal seats after it; blind, it plays as "
+       "the first seat of its table",
+       "win"},
   };
   return all;
 }
@@ -81,6 +85,20 @@ const Policy& Solutions::target_aware() {
   return *target_aware_;
 }
 
+const WinSeat& Solutions::optimal_win(int seats_after) {
+  const std::lock_guard lock(win_mutex_);
+  const int top = hands_.rules().max_score();
+  while (static_cast<int>(win_seats_.size()) <= seats_after) {
+    std::vector<double> later_above(top + 1, 1.0);
+    for (const WinSeat& seat : win_seats_)
+      for (int t = 0; t <= top; ++t) later_above[t] *= seat.above[t];
+    win_seats_.push_back(solve_win_seat(hands_, mean(), later_above));
+  }
+  return win_seats_[seats_after];
+}
+
+bool plays_by_seat(const json& spec) { return spec.at("family") == "optimal_win"; }
+
 Policy compile_strategy(const JsonNode& spec, const Hands& hands, Solutions& solutions) {
   const JsonNode family_node = spec.at("family");
   const std::string family = family_node.string();
@@ -89,6 +107,13 @@ Policy compile_strategy(const JsonNode& spec, const Hands& hands, Solutions& sol
   if (family == "optimal_mean" || family == "target_aware") {
     spec.only_keys({"name", "family"});
     return family == "optimal_mean" ? solutions.mean().policy : solutions.target_aware();
+  }
+  if (family == "optimal_win") {
+    spec.only_keys({"name", "family"});
+    if (win_seat_states(hands) > kMaxWinStates)
+      family_node.fail("optimal_win solves at most " + std::to_string(kMaxWinStates) +
+                       " decision states; these rules have " + std::to_string(win_seat_states(hands)));
+    return solutions.optimal_win(0).policy;
   }
   require_known_family(family_node, "sixers", families());
   throw std::logic_error("sixers family " + family + " is listed but not compiled");

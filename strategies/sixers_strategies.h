@@ -2,6 +2,8 @@
 // never asks a strategy anything but a table lookup.
 #pragma once
 
+#include <deque>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,12 +24,23 @@ class Solutions {
   explicit Solutions(const Hands& hands) : hands_(hands) {}
   const MeanOptimum& mean();
   const Policy& target_aware();
+  // optimal_win with `seats_after` win-optimal seats after it at a
+  // sequential table (0: the last seat, or a lone one). Solved on first use,
+  // from the last seat back; safe to call from several threads.
+  const WinSeat& optimal_win(int seats_after);
 
  private:
   const Hands& hands_;
   std::optional<MeanOptimum> mean_;
   std::optional<Policy> target_aware_;
+  std::mutex win_mutex_;
+  std::deque<WinSeat> win_seats_;  // by seats after; a deque keeps references stable
 };
+
+// Whether the strategy's policy depends on its seat and the table's size
+// (optimal_win): compile_strategy then gives its lone-seat policy, and a
+// table takes Solutions::optimal_win(seats after it) instead.
+bool plays_by_seat(const json& spec);
 
 // Compiles a strategy's JSON spec ({"family": ..., "per_roll": [...]}, other
 // keys such as "name" left to the caller); errors name the JSON path.

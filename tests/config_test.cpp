@@ -41,7 +41,7 @@ const BadCase kCases[] = {
      "bad.json: /strategies/0/per_roll: expected 2 values (one per roll but the last), got 1"},
     {"/strategies/0/per_roll", "DELETE", R"J(bad.json: /strategies/0: missing key "per_roll")J"},
     {"/strategies/3/family", R"J("optimal_maen")J",
-     R"J(bad.json: /strategies/3/family: unknown strategy family "optimal_maen" for sixers (known: dice_value_threshold, dice_number_kept, turn_score_threshold, optimal_mean, target_aware))J"},
+     R"J(bad.json: /strategies/3/family: unknown strategy family "optimal_maen" for sixers (known: dice_value_threshold, dice_number_kept, turn_score_threshold, optimal_mean, target_aware, optimal_win))J"},
     {"/strategies/3/per_roll", "[1, 1]",
      "bad.json: /strategies/3/per_roll: unknown key (expected one of: name, family)"},
     {"/strategies/1/name", R"J("dv(2,2)")J", R"J(bad.json: /strategies/1/name: duplicate strategy name "dv(2,2)")J"},

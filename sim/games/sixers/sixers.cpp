@@ -44,7 +44,14 @@ Policy::Policy(const Hands& hands, int slots)
     : hands_(&hands),
       slots_(slots),
       hand_count_(hands.count()),
+      scores_(hands.rules().max_score() + 1),
       decision_(std::size_t(hands.rules().rolls) * slots * hands.count()) {
+  const int top = hands.rules().max_score();
+  slot_map_.resize(std::size_t(top + 3) * scores_);  // target codes 0..top + 2
+  for (int score = 0; score <= top; ++score) {
+    set_slot(kNoTarget, score, 0);
+    for (int target = 0; target <= top + 1; ++target) set_slot(target, score, slot_of(target - 1 - score));
+  }
   for (int roll = 0; roll < hands.rules().rolls; ++roll)
     for (int slot = 0; slot < slots; ++slot)
       for (int hand = 0; hand < hands.count(); ++hand) {
@@ -57,6 +64,11 @@ void Policy::set_keep(int roll, int slot, int hand, int keep) {
   const int dice = hands_->dice_of(hand);
   if (keep > dice || (dice > 0 && keep < 1)) throw std::logic_error("Policy: a roll must keep 1..dice dice");
   decision_[index(roll, slot, hand)] = static_cast<std::uint16_t>(keep | hands_->kept_score(hand, keep) << 8);
+}
+
+void Policy::set_slot(int target, int score, int slot) {
+  if (slot < 0 || slot >= slots_ || score < 0 || score >= scores_) throw std::logic_error("Policy: no such slot");
+  slot_map_[std::size_t(target_code(target)) * scores_ + score] = static_cast<std::uint16_t>(slot);
 }
 
 }  // namespace dicesim::sixers

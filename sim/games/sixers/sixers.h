@@ -3,6 +3,7 @@
 // value. The lowest total wins.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -69,9 +70,10 @@ class Hands {
 constexpr int kNoTarget = std::numeric_limits<int>::min() / 2;
 
 // A strategy compiled to a table: how many of the lowest dice to set aside
-// after roll r (0-based; after the last roll, all of them), for each hand,
-// and, for strategies that look at the score to beat, for each "slot" of
-// allowance (see slot_of). Policies without a target have one slot.
+// after roll r (0-based; after the last roll, all of them), for each hand and
+// "slot". A turn's slot depends on its score to beat and its score so far
+// (slots_for); policies without a target have one slot, target_aware one per
+// allowance (slot_of), optimal_win one per distinct row of decisions.
 class Policy {
  public:
   Policy() = default;
@@ -84,9 +86,18 @@ class Policy {
   // keep | (score of the kept dice) << 8: one lookup per roll in the hot loop.
   std::uint16_t decision(int roll, int slot, int hand) const { return decision_[index(roll, slot, hand)]; }
 
+  // The slot of each score so far (0..max score), facing `target` (kNoTarget
+  // or a score): looked up once per turn, then indexed by the score.
+  const std::uint16_t* slots_for(int target) const { return &slot_map_[std::size_t(target_code(target)) * scores_]; }
+  int slot(int target, int score) const { return slots_for(target)[score]; }
+  void set_slot(int target, int score, int slot);
+  // Targets that need a slot row of their own: kNoTarget and 0..max score + 1
+  // (a larger target plays as max score + 1: nothing can reach it).
+  int target_code(int target) const { return target == kNoTarget ? 0 : 1 + std::clamp(target, 0, scores_); }
+
   // Allowance = the most the player may still add and finish strictly below
   // the score to beat. Slot 0 is "no target, or already lost"; slot a + 1 is
-  // allowance a, capped where nothing more can be lost.
+  // allowance a, capped where nothing more can be lost. The default slot map.
   int slot_of(int allowance) const {
     if (slots_ == 1 || allowance < 0) return 0;
     return allowance + 1 < slots_ ? allowance + 1 : slots_ - 1;
@@ -99,17 +110,20 @@ class Policy {
   const Hands* hands_ = nullptr;
   int slots_ = 1;
   int hand_count_ = 0;
+  int scores_ = 0;  // max score + 1: the width of a slot map row
   std::vector<std::uint16_t> decision_;
+  std::vector<std::uint16_t> slot_map_;  // [target_code][score]
 };
 
 // One turn: the final score. target is the score to beat (kNoTarget if none).
 inline int play_turn(const Hands& hands, const Policy& policy, int target, Rng& rng) {
   const int rolls = hands.rules().rolls;
+  const std::uint16_t* slot = policy.slots_for(target);
   int dice = hands.rules().dice;
   int score = 0;
   for (int roll = 0; roll < rolls; ++roll) {
     const int hand = hands.roll(dice, rng);
-    const std::uint16_t decision = policy.decision(roll, policy.slot_of(target - 1 - score), hand);
+    const std::uint16_t decision = policy.decision(roll, slot[score], hand);
     score += decision >> 8;
     dice -= decision & 0xff;
     if (dice == 0) break;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 
 namespace dicesim::sixers {
 namespace {
@@ -30,7 +31,7 @@ std::vector<double> score_distribution(const Hands& hands, const Policy& policy,
       for (int score = 0; score <= rules.max_score(); ++score) {
         const double p = state.at(dice, score);
         if (p == 0) continue;
-        const int slot = policy.slot_of(target - 1 - score);
+        const int slot = policy.slot(target, score);
         for (int hand = hands.first(dice); hand < hands.first(dice + 1); ++hand) {
           const int keep = policy.keep(roll, slot, hand);
           const int total = score + hands.kept_score(hand, keep);
@@ -122,6 +123,98 @@ Policy solve_target_aware(const Hands& hands, const MeanOptimum& mean) {
     }
   }
   return policy;
+}
+
+std::size_t win_seat_states(const Hands& hands) {
+  const std::size_t top = hands.rules().max_score();
+  return (top + 3) * (top + 1) * hands.rules().rolls * hands.count();
+}
+
+namespace {
+
+// Turns rows of decisions, one per (target, score so far), into a policy
+// with one slot per distinct row: most rows repeat (every lost position, for
+// one), so the compiled table stays small.
+Policy policy_of_rows(const Hands& hands, const std::vector<std::uint8_t>& rows) {
+  const int top = hands.rules().max_score(), rolls = hands.rules().rolls;
+  const std::size_t row_size = std::size_t(rolls) * hands.count();
+  std::map<std::string, int> slot_of_row;
+  std::vector<int> slot(rows.size() / row_size);
+  for (std::size_t r = 0; r < slot.size(); ++r) {
+    std::string row(reinterpret_cast<const char*>(&rows[r * row_size]), row_size);
+    slot[r] = slot_of_row.try_emplace(std::move(row), int(slot_of_row.size())).first->second;
+  }
+  Policy policy(hands, static_cast<int>(slot_of_row.size()));
+  for (const auto& [row, id] : slot_of_row)
+    for (int roll = 0; roll + 1 < rolls; ++roll)
+      for (int hand = 0; hand < hands.count(); ++hand)
+        if (hands.dice_of(hand) > 0) policy.set_keep(roll, id, hand, row[std::size_t(roll) * hands.count() + hand]);
+  for (int code = 0; code < top + 3; ++code)
+    for (int score = 0; score <= top; ++score)
+      policy.set_slot(code == 0 ? kNoTarget : code - 1, score, slot[std::size_t(code) * (top + 1) + score]);
+  return policy;
+}
+
+}  // namespace
+
+WinSeat solve_win_seat(const Hands& hands, const MeanOptimum& mean, const std::vector<double>& later_above) {
+  const Rules& rules = hands.rules();
+  const int width = rules.dice + 1, top = rules.max_score(), face_top = top / rules.dice;
+  const std::size_t row_size = std::size_t(rules.rolls) * hands.count();
+  // rows[(code * (top + 1) + score) * row_size + roll * hands + hand]: the
+  // keep; positions never reached keep optimal_mean's choice.
+  std::vector<std::uint8_t> rows(std::size_t(top + 3) * (top + 1) * row_size);
+  for (std::size_t r = 0; r < rows.size() / row_size; ++r)
+    for (int roll = 0; roll < rules.rolls; ++roll)
+      for (int hand = 0; hand < hands.count(); ++hand)
+        rows[r * row_size + std::size_t(roll) * hands.count() + hand] =
+            static_cast<std::uint8_t>(mean.policy.keep(roll, 0, hand));
+
+  WinSeat out;
+  // value[(left * width + dice) * (top + 1) + score]: P(win) playing well.
+  std::vector<double> value(std::size_t(rules.rolls + 1) * width * (top + 1), 0.0);
+  for (int code = 0; code < top + 3; ++code) {
+    const int target = code == 0 ? kNoTarget : code - 1;
+    const auto at = [&](int left, int dice, int score) -> double {
+      if (dice > 0) return value[(std::size_t(left) * width + dice) * (top + 1) + score];
+      return target == kNoTarget || score < target ? later_above[score] : 0.0;
+    };
+    for (int left = 1; left <= rules.rolls; ++left) {
+      const int roll = rules.rolls - left;
+      for (int dice = 1; dice <= rules.dice; ++dice) {
+        for (int score = 0; score <= face_top * (rules.dice - dice); ++score) {
+          std::uint8_t* row =
+              &rows[(std::size_t(code) * (top + 1) + score) * row_size + std::size_t(roll) * hands.count()];
+          double total = 0;
+          for (int hand = hands.first(dice); hand < hands.first(dice + 1); ++hand) {
+            int best_keep = dice;
+            double best = at(0, 0, score + hands.kept_score(hand, dice));
+            double best_mean = hands.kept_score(hand, dice);
+            for (int keep = dice - 1; left > 1 && keep >= 1; --keep) {
+              const double p = at(left - 1, dice - keep, score + hands.kept_score(hand, keep));
+              const double m = hands.kept_score(hand, keep) + mean.expected[(left - 1) * width + dice - keep];
+              if (p > best + kTie || (p > best - kTie && m < best_mean - kTie)) {
+                best = p;
+                best_mean = m;
+                best_keep = keep;
+              }
+            }
+            row[hand] = static_cast<std::uint8_t>(best_keep);
+            total += hands.probability(hand) * best;
+          }
+          value[(std::size_t(left) * width + dice) * (top + 1) + score] = total;
+        }
+      }
+    }
+    if (code == 0) out.first_value = at(rules.rolls, rules.dice, 0);
+  }
+  out.policy = policy_of_rows(hands, rows);
+  out.above.assign(top + 1, 0.0);
+  for (int t = 0; t <= top; ++t) {
+    const std::vector<double> p = score_distribution(hands, out.policy, t);
+    for (int s = t + 1; s <= top; ++s) out.above[t] += p[s];
+  }
+  return out;
 }
 
 TableOdds table_odds(const Hands& hands, const std::vector<const Policy*>& seats, bool sequential) {

@@ -36,10 +36,11 @@ json rules_json(const Rules& rules) {
 
 class SixersGame final : public Game {
  public:
-  SixersGame(const Rules& rules, const JsonNode& config) : rules_(rules), hands_(rules) {
-    Solutions solutions(hands_);
-    strategies_ = read_strategies(
-        config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, hands_, solutions)); });
+  SixersGame(const Rules& rules, const JsonNode& config) : rules_(rules), hands_(rules), solutions_(hands_) {
+    strategies_ = read_strategies(config, [&](const JsonNode& spec) {
+      policies_.push_back(compile_strategy(spec, hands_, solutions_));
+      by_seat_.push_back(plays_by_seat(spec.value()));
+    });
   }
 
   json rules() const override { return rules_json(rules_); }
@@ -52,7 +53,7 @@ class SixersGame final : public Game {
   void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const override {
     const int seats = static_cast<int>(table.seats.size());
     const Policy* policy[kMaxSeats];
-    for (int s = 0; s < seats; ++s) policy[s] = &policies_[table.seats[s]];
+    for (int s = 0; s < seats; ++s) policy[s] = &seat_policy(table, s);
     if (seats == 1) {  // a distribution: one turn a game, and it always "wins"
       for (std::uint64_t g = 0; g < games; ++g) ++counts.score(0, play_turn(hands_, *policy[0], kNoTarget, rng));
       counts.wins(0) += static_cast<std::int64_t>(games);
@@ -81,17 +82,29 @@ class SixersGame final : public Game {
 
   std::optional<TableOdds> exact(const Table& table) const override {
     std::vector<const Policy*> seats;
-    for (int s : table.seats) seats.push_back(&policies_[s]);
+    for (std::size_t s = 0; s < table.seats.size(); ++s) seats.push_back(&seat_policy(table, int(s)));
     return table_odds(hands_, seats, table.sequential);
   }
 
   const Hands& hands() const { return hands_; }
   const Policy& policy(int strategy) const { return policies_[strategy]; }
+  Solutions& solutions() const { return solutions_; }
 
  private:
+  // The policy of the strategy in seat `seat`: optimal_win's depends on the
+  // seats after it (blind, on the seats at the table: it plays as the first).
+  const Policy& seat_policy(const Table& table, int seat) const {
+    const int strategy = table.seats[seat];
+    if (!by_seat_[strategy]) return policies_[strategy];
+    const int seats = static_cast<int>(table.seats.size());
+    return solutions_.optimal_win(table.sequential ? seats - 1 - seat : seats - 1).policy;
+  }
+
   Rules rules_;
   Hands hands_;
+  mutable Solutions solutions_;  // optimal_win's seats are solved on first use
   std::vector<Policy> policies_;
+  std::vector<bool> by_seat_;
 };
 
 std::unique_ptr<Game> load(const JsonNode& config) { return std::make_unique<SixersGame>(read_rules(config), config); }
@@ -113,6 +126,32 @@ struct SolveOptions {
   std::uint64_t z_games = 0;
   bool headtohead = false;
 };
+
+// P(win) of each seat at sequential tables of 2..8 optimal_win players.
+void print_win_seats(const SixersGame& game) {
+  constexpr int kMostPlayers = 8;
+  std::cout << "\noptimal_win in every seat of a sequential table: P(seat wins alone), P(tie)\n";
+  if (win_seat_states(game.hands()) > kMaxWinStates) {
+    std::cout << "(not solved: these rules are beyond optimal_win's limit)\n";
+    return;
+  }
+  std::cout << std::left << std::setw(8) << "players" << std::right;
+  for (int seat = 1; seat <= kMostPlayers; ++seat) std::cout << std::setw(10) << "seat " + std::to_string(seat);
+  std::cout << std::setw(10) << "tie" << std::setprecision(6) << "\n";
+  for (int players = 2; players <= kMostPlayers; ++players) {
+    std::vector<const Policy*> seats;
+    for (int seat = 0; seat < players; ++seat)
+      seats.push_back(&game.solutions().optimal_win(players - 1 - seat).policy);
+    const TableOdds odds = table_odds(game.hands(), seats, true);
+    std::cout << std::left << std::setw(8) << players << std::right;
+    for (int seat = 0; seat < kMostPlayers; ++seat)
+      if (seat < players)
+        std::cout << std::setw(10) << odds.win[seat];
+      else
+        std::cout << std::setw(10) << "";
+    std::cout << std::setw(10) << odds.tie << "\n";
+  }
+}
 
 // The config that `solve sixers` solves: --config as `run` loads it (so
 // whatever run refuses is refused), then the command line's rules and
@@ -177,6 +216,7 @@ void print_solution(const SolveOptions& options) {
              return game.exact(Table{{int(i), int(j)}, false})->win[0];
            });
   }
+  print_win_seats(game);
 }
 
 void add_solve_command(CLI::App& solve) {
