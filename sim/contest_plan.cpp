@@ -20,7 +20,7 @@ std::string seats_message(const GameEntry& entry) {
 
 class Planner {
  public:
-  Planner(const std::vector<Strategy>& strategies, const GameEntry& entry) : strategies_(strategies), entry_(entry) {}
+  Planner(const Game& game, const GameEntry& entry) : strategies_(game.strategies()), entry_(entry), game_(game) {}
 
   int table(std::vector<int> seats, bool sequential) {
     const auto [found, added] = index_.try_emplace({seats, sequential}, static_cast<int>(plan.tables.size()));
@@ -47,6 +47,8 @@ class Planner {
       if (found < 0) name_node.fail("unknown strategy \"" + name + "\" (not in /strategies)");
       for (int s : seats)
         if (s == found) name_node.fail("\"" + name + "\" is already at this table");
+      if (const int most = game_.most_seats(found); int(names.size()) > most)
+        name_node.fail("\"" + name + "\" plays only at tables of at most " + std::to_string(most) + " players");
       seats.push_back(found);
     }
     return seats;
@@ -57,6 +59,7 @@ class Planner {
  private:
   const std::vector<Strategy>& strategies_;
   const GameEntry& entry_;
+  const Game& game_;
   std::map<std::pair<std::vector<int>, bool>, int> index_;  // (seats, sequential) -> table: each table once
 };
 
@@ -85,7 +88,7 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
   const JsonNode contests = config.find("contests").value_or(JsonNode(empty, config.file(), "/contests"));
   contests.only_keys({"distributions", "headtohead", "sequential", "nway", "sequential_tables"});
   const int count = static_cast<int>(strategies.size());
-  Planner planner(strategies, entry);
+  Planner planner(game, entry);
   ContestPlan& plan = planner.plan;
 
   plan.distribution.assign(count, -1);

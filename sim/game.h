@@ -51,6 +51,9 @@ class Game {
   virtual void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const = 0;
   // Exact odds of a table, as far as the game has a solver for them.
   virtual std::optional<TableOdds> exact(const Table& table) const = 0;
+  // The most seats at a table where this strategy can play (10,000's
+  // optimal_win is solved for two); plan_contests refuses larger tables.
+  virtual int most_seats(int /*strategy*/) const { return kMaxSeats; }
 
   const std::vector<Strategy>& strategies() const { return strategies_; }
   // The bins of each measure: the shape of a table's counters.

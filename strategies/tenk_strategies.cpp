@@ -27,7 +27,7 @@ Policy from_rule(const Rules& rules, Throws throws) {
 
 Policy bank_at(const JsonNode& spec, const Rules& rules) {
   spec.only_keys({"name", "family", "total", "per_dice", "chase"});
-  std::array<int, 7> limit{};
+  std::array<int, kDiceSlots> limit{};
   // A total that no turn can reach exactly would silently bank at the next
   // multiple of kPoint: refuse it.
   const auto read_total = [&](const JsonNode& node) {
@@ -66,7 +66,7 @@ Policy critical_score(const JsonNode& spec, const Scoring& scoring, Solutions& s
 Policy ev_heuristic(const JsonNode& spec, const Scoring& scoring) {
   spec.only_keys({"name", "family", "chase"});
   const Rules& rules = scoring.rules();
-  std::array<std::array<ThrowStats, 7>, 7> stats;
+  std::array<std::array<ThrowStats, kDiceSlots>, kDiceSlots> stats;
   for (int n = 1; n <= rules.dice; ++n)
     for (int pending = 0; pending < rules.pending_faces(); ++pending) {
       stats[n][pending] = throw_stats(scoring, n, pending);

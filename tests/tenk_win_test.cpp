@@ -360,7 +360,7 @@ TEST(TenkWin, UnderIV5TheValueIsAFairGameTurnByTurn) {
   Rules rules = small_rules("seed000", 1500);
   rules.continue_previous = true;
   const Scoring scoring(rules);
-  const WinSolution solved = solve_win(scoring, {}, true);
+  const WinSolution solved = solve_win(scoring, true);
   Policy optimal(rules);
   optimal.win = std::make_shared<const WinStrategy>(scoring, solved.policy);
   const Landings& landings = optimal.win->landings;

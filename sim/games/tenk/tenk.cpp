@@ -12,7 +12,7 @@ constexpr int kMinTableTotal = 40000;
 
 Policy::Policy(const Rules& rules)
     : slots_(std::max(rules.target, kMinTableTotal) / kPoint + 1),
-      go_(std::size_t(kRegimes) * 7 * 7 * slots_, 0),
+      go_(std::size_t(kRegimes) * kDiceSlots * kDiceSlots * slots_, 0),
       take_(go_.size(), 0) {}
 
 int first_bank_total(const Rules& rules, const Policy& policy, int dice) {

@@ -39,7 +39,7 @@ class Policy {
   // (the policy keeps the move of highest value); empty: the best move.
   std::vector<double> value;
   std::size_t index(int regime, int pending, int dice, int total) const {
-    return ((std::size_t(regime) * 7 + pending) * 7 + dice) * slots_ + slot(total);
+    return ((std::size_t(regime) * kDiceSlots + pending) * kDiceSlots + dice) * slots_ + slot(total);
   }
   // In a last turn (someone has reached the target) throw until the banked
   // score beats the best score at the table.

@@ -8,7 +8,7 @@ namespace dicesim::tenk {
 
 ThrowStats throw_stats(const Scoring& scoring, int dice, int pending) {
   ThrowStats t;
-  std::array<double, 7> points{};
+  std::array<double, kDiceSlots> points{};
   for (int i = 0; i < scoring.multisets(dice); ++i) {
     const double p = scoring.probability(dice, i);
     const Step step = scoring.best(dice, pending, i);
@@ -31,9 +31,9 @@ namespace {
 // p' != p, so there is no ordering to solve them in one pass; iterate
 // W <- sum P (S + W) from 0, which converges geometrically (every throw ends
 // the run with probability at least min P(I,0) > 0).
-std::array<std::array<double, 7>, 7> pending_gather(const Scoring& scoring) {
+std::array<std::array<double, kDiceSlots>, kDiceSlots> pending_gather(const Scoring& scoring) {
   const Rules& rules = scoring.rules();
-  std::array<std::array<double, 7>, 7> w{};
+  std::array<std::array<double, kDiceSlots>, kDiceSlots> w{};
   for (int sweep = 0; sweep < 100000; ++sweep) {
     double change = 0;
     for (int n = 1; n <= rules.dice; ++n)
@@ -59,9 +59,9 @@ StopTable stop_table(const Scoring& scoring) {
   // W(I) = sum_K P(I,K) (W(K) + S(I,K)): K < I or K = dice (hot dice), so
   // each W(I) is a + b W(dice), solved from the smallest I up.
   const int dice = scoring.rules().dice;
-  std::array<ThrowStats, 7> t;
+  std::array<ThrowStats, kDiceSlots> t;
   for (int n = 1; n <= dice; ++n) t[n] = throw_stats(scoring, n);
-  std::array<double, 7> a{}, b{};
+  std::array<double, kDiceSlots> a{}, b{};
   for (int n = 1; n <= dice; ++n) {
     for (int k = 1; k <= dice; ++k) {
       if (t[n].p[k] == 0) continue;
@@ -84,7 +84,7 @@ StopTable stop_table(const Scoring& scoring) {
     const auto w = pending_gather(scoring);
     for (int n = 1; n <= dice; ++n) {
       out.w[n] = w[n][kNoPending];
-      for (int pending = 1; pending < 7; ++pending)
+      for (int pending = 1; pending < kDiceSlots; ++pending)
         out.cs_pending[n][pending] = critical(w[n][pending], throw_stats(scoring, n, pending).p[0]);
     }
   }
@@ -92,7 +92,7 @@ StopTable stop_table(const Scoring& scoring) {
     out.cs[n] = critical(out.w[n], t[n].p[0]);
     out.cs_pending[n][kNoPending] = out.cs[n];
     if (!scoring.rules().add_to_triple)
-      for (int pending = 1; pending < 7; ++pending) out.cs_pending[n][pending] = out.cs[n];
+      for (int pending = 1; pending < kDiceSlots; ++pending) out.cs_pending[n][pending] = out.cs[n];
   }
   return out;
 }
@@ -165,8 +165,8 @@ double value_at(const Policy& policy, const std::vector<double>& d, int regime, 
 
 double solve_optimal_expected(const Scoring& scoring, Policy& policy) {
   const Rules& rules = scoring.rules();
-  std::vector<double> d(std::size_t(kRegimes) * 7 * 7 * policy.slots(), 0.0);  // after setting aside
-  std::vector<double> t(d.size(), 0.0);                                        // throwing from there
+  std::vector<double> d(std::size_t(kRegimes) * kDiceSlots * kDiceSlots * policy.slots(), 0.0);  // after setting aside
+  std::vector<double> t(d.size(), 0.0);                                                          // throwing from there
   for (int regime = 0; regime < kRegimes; ++regime) {
     const int minimum = regime == 0 ? rules.bank_minimum : rules.high_bank_minimum;
     // Every move scores at least one point step, so values at higher totals
@@ -212,13 +212,13 @@ std::vector<double> turn_distribution(const Scoring& scoring, const Policy& poli
   // IV.1); the mass that would go beyond this bound is kept at the bound.
   const int top = policy.slots() - 1 + 20000 / kPoint;
   std::vector<double> result(top + 1, 0.0);
-  // mass[(slot * 7 + dice) * 7 + pending]: about to throw.
-  std::vector<double> mass(std::size_t(top + 1) * 49, 0.0);
-  mass[(0 * 7 + rules.dice) * 7 + kNoPending] = 1;
+  // mass[(slot * kDiceSlots + dice) * kDiceSlots + pending]: about to throw.
+  std::vector<double> mass(std::size_t(top + 1) * kDiceSlots * kDiceSlots, 0.0);
+  mass[(0 * kDiceSlots + rules.dice) * kDiceSlots + kNoPending] = 1;
   for (int slot = 0; slot <= top; ++slot)
     for (int dice = 1; dice <= rules.dice; ++dice)
       for (int pending = 0; pending < rules.pending_faces(); ++pending) {
-        const double here = mass[(std::size_t(slot) * 7 + dice) * 7 + pending];
+        const double here = mass[(std::size_t(slot) * kDiceSlots + dice) * kDiceSlots + pending];
         if (here == 0) continue;
         const int total = slot * kPoint;
         for (int i = 0; i < scoring.multisets(dice); ++i) {
@@ -244,7 +244,7 @@ std::vector<double> turn_distribution(const Scoring& scoring, const Policy& poli
           if (bank)
             result[next_slot] += p;
           else
-            mass[(std::size_t(next_slot) * 7 + next) * 7 + next_pending] += p;
+            mass[(std::size_t(next_slot) * kDiceSlots + next) * kDiceSlots + next_pending] += p;
         }
       }
   return result;

@@ -16,11 +16,11 @@ namespace dicesim::tenk {
 
 // One throw of I dice with a pending face, setting aside every scoring die.
 struct ThrowStats {
-  std::array<double, 7> p{};  // p[K]: the next throw has K dice (hot dice: K = dice); p[0]: nothing scores
-  std::array<double, 7> s{};  // s[K]: mean points given K
-  double any_p = 0;           // P(something scores)
-  double any_s = 0;           // mean points given something scores
-  double gain = 0;            // mean points, a zero throw counting 0 (= any_p * any_s)
+  std::array<double, kDiceSlots> p{};  // p[K]: the next throw has K dice (hot dice: K = dice); p[0]: nothing scores
+  std::array<double, kDiceSlots> s{};  // s[K]: mean points given K
+  double any_p = 0;                    // P(something scores)
+  double any_s = 0;                    // mean points given something scores
+  double gain = 0;                     // mean points, a zero throw counting 0 (= any_p * any_s)
 };
 ThrowStats throw_stats(const Scoring& scoring, int dice, int pending = kNoPending);
 
@@ -29,9 +29,9 @@ ThrowStats throw_stats(const Scoring& scoring, int dice, int pending = kNoPendin
 // add_to_triple, W and Cs also depend on the pending face: cs_pending[I][p]
 // (cs_pending[I][0] == cs[I]).
 struct StopTable {
-  std::array<double, 7> w{};
-  std::array<double, 7> cs{};  // infinite where nothing-scores has probability 0
-  std::array<std::array<double, 7>, 7> cs_pending{};
+  std::array<double, kDiceSlots> w{};
+  std::array<double, kDiceSlots> cs{};  // infinite where nothing-scores has probability 0
+  std::array<std::array<double, kDiceSlots>, kDiceSlots> cs_pending{};
 };
 StopTable stop_table(const Scoring& scoring);
 

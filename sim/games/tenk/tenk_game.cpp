@@ -114,6 +114,8 @@ class TenkGame final : public Game {
     return std::make_unique<PolicyRule>(rules_, policy);
   }
 
+  int most_seats(int strategy) const override { return policies_[strategy].win ? 2 : kMaxPlayers; }
+
   const Scoring& scoring() const { return scoring_; }
   const Policy& policy(int strategy) const { return policies_[strategy]; }
 

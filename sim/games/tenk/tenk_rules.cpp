@@ -25,7 +25,7 @@ int read_points(const JsonNode& node, int least = 0, int most = kMaxPoints) {
 }
 
 // {"1": 100, "5": 50}: the faces given replace the preset's, the others stay.
-void read_face_table(const JsonNode& node, std::array<int, 7>& table) {
+void read_face_table(const JsonNode& node, std::array<int, kDiceSlots>& table) {
   if (!node.value().is_object()) node.fail("expected an object of faces \"1\"..\"6\", got " + describe(node.value()));
   node.only_keys({"1", "2", "3", "4", "5", "6"});
   for (int face = 1; face <= kFaces; ++face)
@@ -135,7 +135,7 @@ Rules read_rules(const std::optional<JsonNode>& node) {
 }
 
 json rules_json(const Rules& r) {
-  const auto faces = [](const std::array<int, 7>& table) {
+  const auto faces = [](const std::array<int, kDiceSlots>& table) {
     json out = json::object();
     for (int face = 1; face <= kFaces; ++face) out[std::to_string(face)] = table[face];
     return out;
@@ -157,7 +157,7 @@ json rules_json(const Rules& r) {
   return out;
 }
 
-int full_score(const Rules& rules, const std::array<int, 7>& counts, int pending, int& pending_after) {
+int full_score(const Rules& rules, const std::array<int, kDiceSlots>& counts, int pending, int& pending_after) {
   pending_after = pending;
   int dice = 0, pairs = 0, ones = 0;
   for (int face = 1; face <= kFaces; ++face) {
@@ -206,8 +206,8 @@ namespace {
 // points, then most dice); without partial setting aside only the best,
 // which is every scoring die.
 std::vector<Move> legal_moves(const Rules& rules, const DiceMultiset& thrown, int pending) {
-  std::map<std::array<int, 7>, Move> parts;
-  std::array<int, 7> part{};  // [face]: dice of that face set aside
+  std::map<std::array<int, kDiceSlots>, Move> parts;
+  std::array<int, kDiceSlots> part{};  // [face]: dice of that face set aside
   std::function<void(int)> visit = [&](int face) {
     if (face > kFaces) {
       int after = pending;
@@ -241,7 +241,7 @@ Scoring::Scoring(const Rules& rules) : rules_(rules) {
     stride_ = std::max(stride_, tables_.back().size());
   }
   for (int n = 0; n <= kMaxHand; ++n) samplers_.push_back(tables_[n].sampler());
-  const std::size_t keys = std::size_t(kMaxHand + 1) * 7 * stride_;
+  const std::size_t keys = std::size_t(kMaxHand + 1) * kDiceSlots * stride_;
   move_offset_.assign(keys + 1, 0);
   best_.assign(keys, 0);
   std::vector<std::vector<Move>> per_key(keys);
@@ -271,8 +271,8 @@ void Scoring::build_throwers() {
   for (int n = 1; n <= rules_.dice; ++n)
     for (int pending = 0; pending < rules_.pending_faces(); ++pending) {
       const RollTable::Sampler& sampler = samplers_[n];
-      throwers_[n * 7 + pending] = {static_cast<std::uint32_t>(alias_columns_.size()), sampler.columns,
-                                    sampler.level_range};
+      throwers_[n * kDiceSlots + pending] = {static_cast<std::uint32_t>(alias_columns_.size()), sampler.columns,
+                                             sampler.level_range};
       for (std::uint32_t column = 0; column < sampler.columns; ++column) {
         const std::uint64_t entry = sampler.alias[column];
         alias_columns_.push_back({static_cast<std::uint32_t>(entry), best(n, pending, static_cast<int>(column)),

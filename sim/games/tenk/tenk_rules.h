@@ -18,17 +18,21 @@
 
 namespace dicesim::tenk {
 
-constexpr int kMaxHand = 6;    // dice in a full hand
+constexpr int kMaxHand = 6;  // dice in a full hand
+// Arrays indexed by a number of dice (0..6) or a face (1..6; 0: none, as
+// for the pending face) have this many slots; (dice, pending) pairs index
+// flat arrays as dice * kDiceSlots + pending.
+constexpr int kDiceSlots = kMaxHand + 1;
 constexpr int kPoint = 50;     // every score is a multiple of this
 constexpr int kNoPending = 0;  // pending face 0: no three of a kind to add to
 
 struct Rules {
   int dice = 6;
-  std::array<int, 7> single{0, 100, 0, 0, 0, 50, 0};            // [face]: a single die
-  std::array<int, 7> triple{0, 1000, 200, 300, 400, 500, 600};  // [face]: three of a kind
-  std::array<int, 7> of_a_kind{0, 0, 0, 1, 2, 4, 8};            // [n]: n of a kind = of_a_kind[n] x triple
-  int straight = 2000;                                          // 1-2-3-4-5-6 on six dice; 0 = none
-  int three_pairs = 0;                                          // three different pairs; 0 = none
+  std::array<int, kDiceSlots> single{0, 100, 0, 0, 0, 50, 0};            // [face]: a single die
+  std::array<int, kDiceSlots> triple{0, 1000, 200, 300, 400, 500, 600};  // [face]: three of a kind
+  std::array<int, kDiceSlots> of_a_kind{0, 0, 0, 1, 2, 4, 8};            // [n]: n of a kind = of_a_kind[n] x triple
+  int straight = 2000;                                                   // 1-2-3-4-5-6 on six dice; 0 = none
+  int three_pairs = 0;                                                   // three different pairs; 0 = none
   bool add_to_triple = false;   // a later die of a set-aside triple's face adds the triple's value
   int bank_minimum = 350;       // the least turn total that may be banked
   int high_bank_minimum = 350;  // IV.2: the bank minimum once the banked score is above high_from
@@ -42,7 +46,7 @@ struct Rules {
   int max_rounds = 400;              // a game still running after this many rounds ends there
 
   int bank_minimum_at(int banked) const { return banked > high_from ? high_bank_minimum : bank_minimum; }
-  int pending_faces() const { return add_to_triple ? 7 : 1; }
+  int pending_faces() const { return add_to_triple ? kDiceSlots : 1; }
   // A triple set aside leaves at most dice - 3 in hand (hot dice clear it).
   bool reachable(int in_hand, int pending) const { return pending == kNoPending || in_hand <= dice - 3; }
 };
@@ -77,7 +81,7 @@ struct Move {
 
 // Best score using every die of the multiset (counts[face]), or -1 when some
 // die cannot score; pending_after gets the face of an n-of-a-kind used.
-int full_score(const Rules& rules, const std::array<int, 7>& counts, int pending, int& pending_after);
+int full_score(const Rules& rules, const std::array<int, kDiceSlots>& counts, int pending, int& pending_after);
 
 // A move as the game needs it, relative to the dice it was thrown from, in
 // one word (kBust = 0: nothing scored): the points in units of kPoint (bits
@@ -121,7 +125,7 @@ class Scoring {
   // (the same draw from the random stream either way).
   int roll(int dice, Rng& rng) const { return static_cast<int>(samplers_[dice].sample(rng)); }
   Step throw_best(int dice, int pending, Rng& rng) const {
-    const Thrower& t = throwers_[dice * 7 + pending];
+    const Thrower& t = throwers_[dice * kDiceSlots + pending];
     std::uint32_t column, level;
     RollTable::Sampler::draw(rng, t.columns, t.level_range, column, level);
     const AliasColumn& c = alias_columns_[t.offset + column];
@@ -130,7 +134,9 @@ class Scoring {
   }
 
  private:
-  std::size_t key(int dice, int pending, int i) const { return (std::size_t(dice) * 7 + pending) * stride_ + i; }
+  std::size_t key(int dice, int pending, int i) const {
+    return (std::size_t(dice) * kDiceSlots + pending) * stride_ + i;
+  }
   std::size_t offset(int dice, int pending, int i) const { return move_offset_[key(dice, pending, i)]; }
   void build_throwers();
 
@@ -155,7 +161,7 @@ class Scoring {
   std::vector<Move> moves_;
   std::vector<Step> best_;
   std::vector<AliasColumn> alias_columns_;
-  std::array<Thrower, 7 * 7> throwers_{};  // [dice * 7 + pending]
+  std::array<Thrower, kDiceSlots * kDiceSlots> throwers_{};  // [dice * kDiceSlots + pending]
 };
 
 }  // namespace dicesim::tenk

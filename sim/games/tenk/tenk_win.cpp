@@ -11,7 +11,7 @@
 #include <string>
 #include <tuple>
 
-#include "interrupt.h"
+#include "progress.h"
 
 namespace dicesim::tenk {
 namespace {
@@ -112,14 +112,12 @@ class Solver {
     if (!first || !second) solution_.policy = WinPolicy(rules_, units_);
   }
 
-  WinSolution solve(const std::function<void(double)>& progress) {
+  WinSolution solve() {
     const auto start = std::chrono::steady_clock::now();
-    const double pairs = double(units_) * units_;
-    double done = 0;
+    Progress progress("10,000 solved for the win: score sums", 2 * units_ - 1);  // polls the stop flag too
     for (int sum = 2 * (units_ - 1); sum >= 0; --sum) {
-      throw_if_interrupted();
-      for (int a = std::min(sum, units_ - 1); a >= 0 && sum - a < units_; --a, ++done) solve_pair(a, sum - a);
-      if (progress) progress(done / pairs);
+      for (int a = std::min(sum, units_ - 1); a >= 0 && sum - a < units_; --a) solve_pair(a, sum - a);
+      progress.advance();
     }
     solution_.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     solution_.stats.peak_bytes = peak_resident_bytes();
@@ -140,7 +138,7 @@ class Solver {
     const int kinds = landings_.count();
     first_group_.assign(1, 0);
     for (int s = 0; s < landings_.states(); ++s) {
-      const ThrowOutcomes& t = throws_[landings_.dice(s) * 7 + landings_.pending(s)];
+      const ThrowOutcomes& t = throws_[landings_.dice(s) * kDiceSlots + landings_.pending(s)];
       bust_.push_back(t.bust);
       fewest_busts_ = std::min(fewest_busts_, t.bust);
       for (const ThrowGroup& g : t.groups) {
@@ -535,15 +533,15 @@ class Solver {
 
 }  // namespace
 
-WinSolution solve_win(const Scoring& scoring, const std::function<void(double)>& progress, bool keep_handed) {
+WinSolution solve_win(const Scoring& scoring, bool keep_handed) {
   Solver solver(scoring, nullptr, nullptr);
-  WinSolution solution = solver.solve(progress);
+  WinSolution solution = solver.solve();
   if (keep_handed) solver.hand_over_handed(solution);
   return solution;
 }
 
 WinSolution evaluate_win(const Scoring& scoring, const SeatRule& first, const SeatRule& second) {
-  return Solver(scoring, &first, &second).solve({});
+  return Solver(scoring, &first, &second).solve();
 }
 
 }  // namespace dicesim::tenk

@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "games/tenk/tenk.h"
@@ -83,11 +82,10 @@ class WinSolution {
 
 // Solves two-player 10,000 for the rules (the target a multiple of kPoint).
 // Throws std::invalid_argument for rules it cannot solve.
-// progress(fraction done) is called as the solve goes; an interrupt
-// (interrupt.h) stops it with Interrupted.
-// keep_handed: keep handed_values (IV.5; tests).
-WinSolution solve_win(const Scoring& scoring, const std::function<void(double)>& progress = {},
-                      bool keep_handed = false);
+// Progress goes to stderr (progress.h), which also stops the solve with
+// Interrupted on a stop request. keep_handed: keep handed_values (IV.5;
+// tests).
+WinSolution solve_win(const Scoring& scoring, bool keep_handed = false);
 
 // A fixed strategy's decisions within a turn, for the exact odds of a game
 // between two of them.

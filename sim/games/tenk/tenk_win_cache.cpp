@@ -148,13 +148,7 @@ std::shared_ptr<const WinSolution> cached_win_solution(const Scoring& scoring, s
   if (std::optional<WinSolution> cached = read_win_cache(path, rules, why))
     return std::make_shared<const WinSolution>(std::move(*cached));
   if (std::filesystem::exists(path)) log << "warning: " << path << ": " << why << "; solving again\n";
-  const bool terminal = &log == &std::cerr && ::isatty(STDERR_FILENO);
-  auto solution = std::make_shared<WinSolution>(solve_win(scoring, [&](double done) {
-    if (terminal)
-      log << "\rsolving 10,000 for win-optimal play: " << std::fixed << std::setprecision(0) << 100 * done << "%"
-          << std::flush;
-  }));
-  if (terminal) log << "\r\033[K";
+  auto solution = std::make_shared<WinSolution>(solve_win(scoring));
   try {
     write_win_cache(path, rules, *solution);
   } catch (const std::exception& e) {

@@ -21,8 +21,8 @@ constexpr int kWinSolverVersion = 1;
 std::string win_cache_dir();
 std::string win_cache_path(const Rules& rules);
 
-// The solution for these rules from the cache, or solved (with a progress
-// line on `log` when it is a terminal-bound stream) and stored.
+// The solution for these rules from the cache, or solved (with progress on
+// stderr) and stored; warnings go to `log`.
 std::shared_ptr<const WinSolution> cached_win_solution(const Scoring& scoring, std::ostream& log);
 
 // The file's solution if it holds these rules, intact; the reason otherwise.

@@ -9,11 +9,11 @@ namespace dicesim::tenk {
 
 std::vector<ThrowOutcomes> throw_outcomes(const Scoring& scoring) {
   const Rules& rules = scoring.rules();
-  std::vector<ThrowOutcomes> all(49);
+  std::vector<ThrowOutcomes> all(kDiceSlots * kDiceSlots);
   for (int dice = 1; dice <= rules.dice; ++dice)
     for (int pending = 0; pending < rules.pending_faces(); ++pending) {
       if (!rules.reachable(dice, pending)) continue;
-      ThrowOutcomes& out = all[dice * 7 + pending];
+      ThrowOutcomes& out = all[dice * kDiceSlots + pending];
       std::map<std::vector<std::tuple<int, int, int, bool>>, int> group_of;
       for (int i = 0; i < scoring.multisets(dice); ++i) {
         const double p = scoring.probability(dice, i);
@@ -42,26 +42,29 @@ std::vector<ThrowOutcomes> throw_outcomes(const Scoring& scoring) {
 }
 
 ReachTable::ReachTable(const Rules& rules, const std::vector<ThrowOutcomes>& throws, int most, bool exact)
-    : rules_(rules), most_(most), reach_(std::size_t(most + 1) * 49, 0.0) {
+    : rules_(rules), most_(most), reach_(std::size_t(most + 1) * kDiceSlots * kDiceSlots, 0.0) {
   const auto after = [&](int need, const ThrowOption& o) {
     const int left = need - o.points;
-    if (exact) return left == 0 ? 1.0 : left < 0 ? 0.0 : reach_[(std::size_t(left) * 7 + o.dice) * 7 + o.pending];
+    if (exact)
+      return left == 0  ? 1.0
+             : left < 0 ? 0.0
+                        : reach_[(std::size_t(left) * kDiceSlots + o.dice) * kDiceSlots + o.pending];
     if (left <= 0 && !(o.hot && rules.no_stop_on_hot_dice)) return 1.0;
-    return reach_[(std::size_t(std::max(left, 0)) * 7 + o.dice) * 7 + o.pending];
+    return reach_[(std::size_t(std::max(left, 0)) * kDiceSlots + o.dice) * kDiceSlots + o.pending];
   };
   const auto sweep = [&](int need) {
     double change = 0;
     for (int dice = 1; dice <= rules.dice; ++dice)
       for (int pending = 0; pending < rules.pending_faces(); ++pending) {
         if (!rules.reachable(dice, pending)) continue;
-        const ThrowOutcomes& t = throws[dice * 7 + pending];
+        const ThrowOutcomes& t = throws[dice * kDiceSlots + pending];
         double sum = 0;
         for (const ThrowGroup& g : t.groups) {
           double best = 0;
           for (int k = g.first; k < g.first + g.count; ++k) best = std::max(best, after(need, t.options[k]));
           sum += g.probability * best;
         }
-        double& slot = reach_[(std::size_t(need) * 7 + dice) * 7 + pending];
+        double& slot = reach_[(std::size_t(need) * kDiceSlots + dice) * kDiceSlots + pending];
         change = std::max(change, std::abs(sum - slot));
         slot = sum;
       }
@@ -81,8 +84,8 @@ Landings::Landings(const Rules& rules) : full_dice_(rules.dice) {
   for (int dice = 1; dice <= rules.dice; ++dice)
     for (int pending = 0; pending < rules.pending_faces(); ++pending)
       if (rules.reachable(dice, pending)) {
-        index_[dice * 7 + pending] = static_cast<int>(dp_.size());
-        dp_.push_back(dice * 7 + pending);
+        index_[dice * kDiceSlots + pending] = static_cast<int>(dp_.size());
+        dp_.push_back(dice * kDiceSlots + pending);
       }
   count_ = static_cast<int>(dp_.size()) + 1;  // the last: hot dice
 }

@@ -30,7 +30,7 @@ struct ThrowOutcomes {
   std::vector<ThrowGroup> groups;
   std::vector<ThrowOption> options;
 };
-// [dice * 7 + pending], for every reachable (dice, pending).
+// [dice * kDiceSlots + pending], for every reachable (dice, pending).
 std::vector<ThrowOutcomes> throw_outcomes(const Scoring& scoring);
 
 // The chance of reaching at least `need` units in one turn from a fresh
@@ -43,7 +43,7 @@ class ReachTable {
   double fresh(int need) const { return at(need, rules_.dice, kNoPending); }
   // The same from `dice` in hand with a pending face (a taken-over position).
   double at(int need, int dice, int pending) const {
-    return reach_[(std::size_t(std::clamp(need, 0, most_)) * 7 + dice) * 7 + pending];
+    return reach_[(std::size_t(std::clamp(need, 0, most_)) * kDiceSlots + dice) * kDiceSlots + pending];
   }
   int most() const { return most_; }
 
@@ -65,13 +65,13 @@ class Landings {
   explicit Landings(const Rules& rules);
   int count() const { return count_; }
   int hot() const { return count_ - 1; }
-  int of(int dice, int pending, bool hot) const { return hot ? count_ - 1 : index_[dice * 7 + pending]; }
-  int dice(int kind) const { return kind == hot() ? full_dice_ : dp_[kind] / 7; }
-  int pending(int kind) const { return kind == hot() ? kNoPending : dp_[kind] % 7; }
+  int of(int dice, int pending, bool hot) const { return hot ? count_ - 1 : index_[dice * kDiceSlots + pending]; }
+  int dice(int kind) const { return kind == hot() ? full_dice_ : dp_[kind] / kDiceSlots; }
+  int pending(int kind) const { return kind == hot() ? kNoPending : dp_[kind] % kDiceSlots; }
   int states() const { return count_ - 1; }  // (dice, pending) a throw starts from: the kinds but hot
 
  private:
-  std::array<int, 49> index_{};
+  std::array<int, kDiceSlots * kDiceSlots> index_{};
   std::vector<int> dp_;
   int count_ = 0, full_dice_ = 0;
 };
