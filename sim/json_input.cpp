@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -48,34 +49,13 @@ std::string describe(const json& value) {
 // they overflow the stack. No config comes near this.
 constexpr int kMaxNesting = 256;
 
-static void check_nesting(const std::string& text, const std::string& source_name) {
-  int depth = 0;
-  bool in_string = false, escaped = false;
-  std::size_t line = 1;
-  for (char c : text) {
-    if (c == '\n') ++line;
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if ((c == '[' || c == '{') && ++depth > kMaxNesting) {
-      throw InputError(source_name + ":" + std::to_string(line) + ": malformed JSON: nested deeper than " +
-                       std::to_string(kMaxNesting) + " levels");
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-}
+namespace {
 
-// The number literals of a JSON text, in document order (the order in which
-// the parser reports its values).
-static std::vector<std::string_view> number_literals(std::string_view text) {
-  std::vector<std::string_view> out;
+// Calls code(i) for every character of a JSON text outside strings (the
+// quotes included), so that brackets and digits inside strings never count.
+// code returns how many characters to skip after this one.
+template <class Code>
+void scan_outside_strings(std::string_view text, Code code) {
   bool in_string = false, escaped = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -88,15 +68,41 @@ static std::vector<std::string_view> number_literals(std::string_view text) {
         in_string = false;
     } else if (c == '"') {
       in_string = true;
-    } else if (c == '-' || std::isdigit(static_cast<unsigned char>(c))) {
-      const std::size_t end = text.find_first_not_of("0123456789+-.eE", i);
-      out.push_back(text.substr(i, end - i));
-      if (end == std::string_view::npos) break;
-      i = end - 1;
+    } else {
+      i += code(i);
     }
   }
+}
+
+void check_nesting(const std::string& text, const std::string& source_name) {
+  int depth = 0;
+  scan_outside_strings(text, [&](std::size_t i) -> std::size_t {
+    const char c = text[i];
+    if ((c == '[' || c == '{') && ++depth > kMaxNesting) {
+      const std::size_t line = 1 + std::count(text.begin(), text.begin() + std::ptrdiff_t(i), '\n');
+      throw InputError(source_name + ":" + std::to_string(line) + ": malformed JSON: nested deeper than " +
+                       std::to_string(kMaxNesting) + " levels");
+    }
+    if (c == ']' || c == '}') --depth;
+    return 0;
+  });
+}
+
+// The number literals of a JSON text, in document order (the order in which
+// the parser reports its values).
+std::vector<std::string_view> number_literals(std::string_view text) {
+  std::vector<std::string_view> out;
+  scan_outside_strings(text, [&](std::size_t i) -> std::size_t {
+    const char c = text[i];
+    if (c != '-' && !std::isdigit(static_cast<unsigned char>(c))) return 0;
+    const std::size_t end = std::min(text.find_first_not_of("0123456789+-.eE", i), text.size());
+    out.push_back(text.substr(i, end - i));
+    return end - i - 1;
+  });
   return out;
 }
+
+}  // namespace
 
 // Refuses a key repeated within one object, which nlohmann/json would
 // otherwise resolve silently (the last one wins): {"games": 10, "games": 20}

@@ -143,8 +143,11 @@ Policy compile_strategy(const JsonNode& spec, const Scoring& scoring, Solutions&
     spec.only_keys({"name", "family"});
     if (scoring.rules().partial_set_aside)
       family.fail("optimal_win cannot play partial_set_aside (IV.4) yet: `dicesim solve tenk --win` solves it");
+    if (scoring.rules().target > kMostWinTarget)
+      family.fail("optimal_win is solved for targets up to " + std::to_string(kMostWinTarget) +
+                  " (the solve grows as the cube of the target: about a minute there)");
     policy = Policy(scoring.rules());
-    policy.win = solutions.win();
+    policy.plays_to_win = true;
   } else {
     require_known_family(family, "tenk", families());
     throw std::logic_error("tenk family " + name + " is listed but not compiled");

@@ -30,6 +30,10 @@ class Solutions {
   // Two-player win-optimal play (cached on disk, tenk_win_cache.h).
   const std::shared_ptr<const WinSolution>& win_solution();
   const std::shared_ptr<const WinStrategy>& win();
+  // Gives a compiled optimal_win its solution (solved or read from the cache).
+  void attach_win(Policy& policy) {
+    if (policy.plays_to_win && !policy.win) policy.win = win();
+  }
 
  private:
   const Scoring& scoring_;

@@ -300,8 +300,10 @@ void expect_odds_match_play(const Rules& rules, const json& first, const json& s
   const CachedIn cache;
   const Scoring scoring(rules);
   Solutions solutions(scoring);
-  const Policy a = compile_strategy(JsonNode(first, "first"), scoring, solutions);
-  const Policy b = compile_strategy(JsonNode(second, "second"), scoring, solutions);
+  Policy a = compile_strategy(JsonNode(first, "first"), scoring, solutions);
+  Policy b = compile_strategy(JsonNode(second, "second"), scoring, solutions);
+  solutions.attach_win(a);
+  solutions.attach_win(b);
   const WinSolution exact = evaluate_win(scoring, *rule_of(rules, a), *rule_of(rules, b));
   const Policy* seats[2] = {&a, &b};
   Rng rng(12345);

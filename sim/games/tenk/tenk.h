@@ -49,6 +49,10 @@ class Policy {
   // that reaches the target banks at once (where the rules allow): a choice
   // of the families, not a rule; the solved policy may throw on (pad).
   std::shared_ptr<const WinStrategy> win;
+  // optimal_win compiled: the solution is attached (Solutions::attach_win)
+  // when the strategy first plays or is evaluated, so loading a config never
+  // solves.
+  bool plays_to_win = false;
 
  private:
   int slots_ = 1;

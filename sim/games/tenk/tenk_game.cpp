@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <mutex>
 
 #include "game.h"
 #include "games/game_entries.h"
@@ -51,6 +52,7 @@ class TenkGame final : public Game {
   }
 
   void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const override {
+    attach_wins();
     const int seats = static_cast<int>(table.seats.size());
     const Policy* policy[kMaxPlayers];
     TableCounts::Histogram turn_scores[kMaxPlayers];
@@ -89,12 +91,14 @@ class TenkGame final : public Game {
   // distribution is one turn's (later seats may chase a first seat that
   // reached the target, or take over its position under IV.5).
   std::optional<TableOdds> exact(const Table& table) const override {
+    attach_wins();
     TableOdds odds;
     odds.probability.resize(kFirstTurn + 1);
     odds.probability[kFirstTurn].resize(table.seats.size());
     // optimal_win's first turn depends on the scores: only the odds below.
-    const std::vector<double> p =
-        policies_[table.seats[0]].win ? std::vector<double>{} : turn_distribution(scoring_, policies_[table.seats[0]]);
+    const std::vector<double> p = policies_[table.seats[0]].plays_to_win
+                                      ? std::vector<double>{}
+                                      : turn_distribution(scoring_, policies_[table.seats[0]]);
     std::vector<double>& first = odds.probability[kFirstTurn][0];
     if (!p.empty()) first.assign(kTurnBins, 0.0);
     for (std::size_t k = 0; k < p.size(); ++k) first[std::min<std::size_t>(k, kTurnBins - 1)] += p[k];
@@ -114,15 +118,25 @@ class TenkGame final : public Game {
     return std::make_unique<PolicyRule>(rules_, policy);
   }
 
-  int most_seats(int strategy) const override { return policies_[strategy].win ? 2 : kMaxPlayers; }
+  int most_seats(int strategy) const override { return policies_[strategy].plays_to_win ? 2 : kMaxPlayers; }
 
   const Scoring& scoring() const { return scoring_; }
   const Policy& policy(int strategy) const { return policies_[strategy]; }
 
  private:
+  // optimal_win strategies get their solution when the game is first played
+  // or evaluated, once, whatever the threads: loading a config never solves.
+  void attach_wins() const {
+    std::call_once(wins_attached_, [this] {
+      Solutions solutions(scoring_);
+      for (Policy& policy : policies_) solutions.attach_win(policy);
+    });
+  }
+
   Rules rules_;
   Scoring scoring_;
-  std::vector<Policy> policies_;
+  mutable std::vector<Policy> policies_;  // mutable: attach_wins() completes them
+  mutable std::once_flag wins_attached_;
 };
 
 std::unique_ptr<Game> load(const JsonNode& config) {
@@ -262,7 +276,7 @@ void print_win_odds(const TenkGame& game, const WinSolution& solution) {
   const WinRule optimal(solution.policy);
   for (std::size_t i = 0; i < game.strategies().size(); ++i) {
     const Policy& policy = game.policy(static_cast<int>(i));
-    if (policy.win) continue;
+    if (policy.plays_to_win) continue;
     const PolicyRule other(scoring.rules(), policy);
     const double first = evaluate_win(scoring, optimal, other).at(0, 0, 0).utility();
     const double second = 1 - evaluate_win(scoring, other, optimal).at(0, 0, 0).utility();

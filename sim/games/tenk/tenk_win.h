@@ -86,6 +86,8 @@ class WinSolution {
 // Interrupted on a stop request. keep_handed: keep handed_values (IV.5;
 // tests).
 WinSolution solve_win(const Scoring& scoring, bool keep_handed = false);
+// The largest target optimal_win plays (a solve of about a minute here).
+constexpr int kMostWinTarget = 20000;
 
 // A fixed strategy's decisions within a turn, for the exact odds of a game
 // between two of them.

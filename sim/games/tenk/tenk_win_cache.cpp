@@ -28,7 +28,7 @@ struct Writer {
     } else {
       const std::uint64_t n = value.size();
       (*this)(n);
-      bytes.append(reinterpret_cast<const char*>(value.data()), n * sizeof(typename T::value_type));
+      if (n > 0) bytes.append(reinterpret_cast<const char*>(value.data()), n * sizeof(typename T::value_type));
     }
   }
 };
@@ -40,7 +40,7 @@ struct Reader {
   bool ok = true;
   bool take(void* out, std::size_t n) {
     if (!ok || n > bytes.size() - at) return ok = false;
-    std::memcpy(out, bytes.data() + at, n);
+    if (n > 0) std::memcpy(out, bytes.data() + at, n);  // an empty vector's data() may be null
     at += n;
     return true;
   }
