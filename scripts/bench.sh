@@ -22,7 +22,7 @@ trap 'rm -rf "$scratch"' EXIT
 for rules in '{"preset": "seed000"}' '{"preset": "seed003"}' '{"preset": "seed000", "last_turn": true}' \
   '{"preset": "seed000", "no_stop_on_hot_dice": true}' '{"preset": "seed000", "exact_target": true}' \
   '{"preset": "seed000", "partial_set_aside": true}' '{"preset": "seed000", "continue_previous": true}'; do
-  printf '{"game": "tenk", "rules": %s, "strategies": [{"name": "ev", "family": "ev_heuristic"}]}' "$rules" >"$scratch/c.json"
+  printf '{"game": "tenk", "games": 1, "rules": %s, "strategies": [{"name": "ev", "family": "ev_heuristic"}, {"name": "bank", "family": "bank_at", "total": 350}], "contests": {"distributions": false, "sequential": true}}' "$rules" >"$scratch/c.json"
   rm -rf "$scratch/cache"
   line=$(DICESIM_CACHE_DIR="$scratch/cache" taskset -c 0 build/dicesim solve tenk --win --config "$scratch/c.json" |
     grep -E '^(first seat|solved in)' | tr '\n' ' ')
