@@ -149,10 +149,12 @@ void describe(std::ostream& out) {
     out << "    " << std::left << std::setw(14) << p.name << std::right << p.source << "; \"" << p.file_name
         << "\" works too" << (&p == &kPresets[0] ? " (the default)" : "") << "\n";
   out << "  the default rules: " << rules_json(preset("game_of_dice")).dump() << "\n"
-      << "  strategy families (all take \"chase\": true/false, default true):\n";
+      << "  strategy families (all but optimal_win take \"chase\": true/false, default true):\n";
   describe_families(out, families());
-  out << "  exact solver cost (check: each seat's first turn; solve tenk): under a second at target 10000\n"
-      << "    (solve tenk: 0.4 s); the tables grow with the target (max(target, 40000) / 50 totals)\n";
+  out << "  exact solver cost (check: the first seat's first turn, and whole games at two-player tables;\n"
+      << "    solve tenk): under a second per pair of heuristics at target 10000 (solve tenk: 0.4 s);\n"
+      << "    optimal_win: solved once in about 5 s at 10000 (growing as the cube of the target), cached,\n"
+      << "    then about a second per pair it plays in\n";
 }
 
 struct SolveOptions {
