@@ -93,7 +93,8 @@ const std::vector<StrategyFamily>& families() {
       {"optimal_expected", "(none)", "maximises the expected score of a turn exactly"},
       {"optimal_win", "(none)",
        "two seats only: maximises the chance of winning the game, padding past the target when that helps "
-       "(solved once per rule set, about 5 s at target 10,000, and cached; not under partial_set_aside; targets up to 20,000)"},
+       "(solved once per rule set, about 5 s at target 10,000, and cached; not under partial_set_aside; targets up to "
+       "20,000)"},
   };
   return all;
 }
