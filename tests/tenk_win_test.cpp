@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <numeric>
 #include <sstream>
 
 #include "games/tenk/tenk_win_cache.h"
@@ -294,8 +295,14 @@ std::unique_ptr<SeatRule> rule_of(const Rules& rules, const Policy& policy) {
   return std::make_unique<PolicyRule>(rules, policy);
 }
 
-// The exact odds of two compiled strategies are those of play_game, the
-// Monte Carlo's hot loop, at |z| < 5.
+// A histogram against exact probabilities: the chi-square's normal deviate.
+double histogram_z(const std::vector<std::int64_t>& counts, const std::vector<double>& exact) {
+  return std::max(0.0, stats::z_for_tail(stats::chi_square(counts, exact).p_value));
+}
+
+// The exact odds of two compiled strategies, and the game's shape (each
+// seat's first turn and turns played) where it is known, are those of
+// play_game, the Monte Carlo's hot loop, at |z| < 5.
 void expect_odds_match_play(const Rules& rules, const json& first, const json& second, const std::string& what) {
   const CachedIn cache;
   const Scoring scoring(rules);
@@ -304,20 +311,48 @@ void expect_odds_match_play(const Rules& rules, const json& first, const json& s
   Policy b = compile_strategy(JsonNode(second, "second"), scoring, solutions);
   solutions.attach_win(a);
   solutions.attach_win(b);
-  const WinSolution exact = evaluate_win(scoring, *rule_of(rules, a), *rule_of(rules, b));
+  const std::unique_ptr<SeatRule> rule_a = rule_of(rules, a), rule_b = rule_of(rules, b);
+  const WinSolution exact = evaluate_win(scoring, *rule_a, *rule_b);
+  const GameShape shape = game_shape(scoring, *rule_a, *rule_b);
   const Policy* seats[2] = {&a, &b};
   Rng rng(12345);
   constexpr std::uint64_t kGames = 40000;
   std::uint64_t first_wins = 0, ties = 0;
+  std::array<std::vector<std::int64_t>, 2> turns, first_turn;
+  for (int seat = 0; seat < 2; ++seat) {
+    turns[seat].assign(shape.turns[seat].size(), 0);
+    first_turn[seat].assign(shape.first_turn[seat].size(), 0);
+  }
   for (std::uint64_t g = 0; g < kGames; ++g) {
     GameResult r;
     play_game(scoring, seats, 2, rng, r, [](int, int) {});
     first_wins += r.place[0] == 1 && r.place[1] == 2;
     ties += r.place[0] == 1 && r.place[1] == 1;
+    for (int seat = 0; seat < 2; ++seat) {
+      const auto count = [](std::vector<std::int64_t>& bins, int bin) {
+        if (!bins.empty()) ++bins[std::min<std::size_t>(bin, bins.size() - 1)];
+      };
+      count(turns[seat], r.capped ? rules.max_rounds + 1 : r.turns[seat]);
+      count(first_turn[seat], r.first_turn[seat] / kPoint);
+    }
   }
   EXPECT_LT(std::abs(stats::rate_z(first_wins, kGames, exact.first_wins())), 5) << what;
   if (exact.tie() > 0) {
     EXPECT_LT(std::abs(stats::rate_z(ties, kGames, exact.tie())), 5) << what;
+  }
+  for (int seat = 0; seat < 2; ++seat) {
+    if (!turns[seat].empty()) {
+      EXPECT_LT(histogram_z(turns[seat], shape.turns[seat]), 5) << what << ", turns " << seat;
+    }
+    if (!first_turn[seat].empty()) {
+      EXPECT_LT(histogram_z(first_turn[seat], shape.first_turn[seat]), 5) << what << ", first turn " << seat;
+    }
+  }
+  // Where a shape is known its probabilities add up to 1.
+  for (const auto* p : {&shape.turns[0], &shape.turns[1], &shape.first_turn[0], &shape.first_turn[1]}) {
+    if (!p->empty()) {
+      EXPECT_NEAR(std::accumulate(p->begin(), p->end(), 0.0), 1.0, 1e-9) << what;
+    }
   }
 }
 
@@ -336,6 +371,33 @@ TEST(TenkWin, ExactOddsOfTwoStrategiesMatchPlay) {
   rules = small_rules("seed000", 2000);
   rules.no_stop_on_hot_dice = true;
   expect_odds_match_play(rules, bank, critical, "IV.1");
+}
+
+// A strategy that does not chase answers a reached score with its usual
+// turn: it may bank short of the score, or tie it.
+TEST(TenkWin, ExactOddsOfAStrategyThatDoesNotChaseMatchPlay) {
+  const json lazy{{"family", "bank_at"}, {"total", 300}, {"chase", false}}, ev{{"family", "ev_heuristic"}};
+  expect_odds_match_play(small_rules("seed000", 2000), ev, lazy, "seed000, answering without a chase");
+  Rules rules = small_rules("seed000", 2000);
+  rules.last_turn = true;
+  expect_odds_match_play(rules, lazy, ev, "last turn, answering without a chase");
+  rules.exact_target = true;
+  expect_odds_match_play(rules, ev, lazy, "exact target, answering without a chase");
+  const Scoring scoring(rules);
+  Policy a(rules), b(rules);
+  b.chase = false;
+  rules.continue_previous = true;
+  EXPECT_FALSE(why_odds_unknown(rules, PolicyRule(rules, a), PolicyRule(rules, b)).empty());
+}
+
+// Under IV.4 a fixed strategy keeps the part it values most (choose_move),
+// the first of equals.
+TEST(TenkWin, ExactOddsUnderPartialSettingAsideMatchPlay) {
+  Rules rules = small_rules("seed000", 2000);
+  rules.partial_set_aside = true;
+  const json optimal{{"family", "optimal_expected"}}, bank{{"family", "bank_at"}, {"total", 400}};
+  expect_odds_match_play(rules, optimal, bank, "IV.4");
+  expect_odds_match_play(rules, bank, optimal, "IV.4, the other seats");
 }
 
 TEST(TenkWin, OptimalWinPlaysItsExactOdds) {

@@ -87,28 +87,42 @@ class TenkGame final : public Game {
     rng = local;
   }
 
-  // The first seat's first turn starts fresh with nothing banked, so its
-  // distribution is one turn's (later seats may chase a first seat that
-  // reached the target, or take over its position under IV.5).
+  // At two seats the exact odds of the game: who wins, each seat's place,
+  // first turn and turns played (game_shape says which it knows). At more
+  // seats only the first seat's first turn, which starts fresh with nothing
+  // banked (later seats may chase a first seat that reached the target, or
+  // take over its position under IV.5).
   std::optional<TableOdds> exact(const Table& table) const override {
     attach_wins();
     TableOdds odds;
-    odds.probability.resize(kFirstTurn + 1);
-    odds.probability[kFirstTurn].resize(table.seats.size());
-    // optimal_win's first turn depends on the scores: only the odds below.
-    const std::vector<double> p = policies_[table.seats[0]].plays_to_win
-                                      ? std::vector<double>{}
-                                      : turn_distribution(scoring_, policies_[table.seats[0]]);
-    std::vector<double>& first = odds.probability[kFirstTurn][0];
-    if (!p.empty()) first.assign(kTurnBins, 0.0);
-    for (std::size_t k = 0; k < p.size(); ++k) first[std::min<std::size_t>(k, kTurnBins - 1)] += p[k];
-    if (table.seats.size() == 2 && !rules_.partial_set_aside) {
-      const std::unique_ptr<SeatRule> first_seat = seat_rule(table.seats[0]), second_seat = seat_rule(table.seats[1]);
-      const WinSolution game = evaluate_win(scoring_, *first_seat, *second_seat);
-      odds.win = {game.first_wins(), game.second_wins()};
-      odds.tie = game.tie();
+    odds.probability.resize(kPlace + 1);
+    for (auto& measure : odds.probability) measure.resize(table.seats.size());
+    if (table.seats.size() != 2) {
+      if (!policies_[table.seats[0]].plays_to_win)
+        odds.probability[kFirstTurn][0] = in_turn_bins(turn_distribution(scoring_, policies_[table.seats[0]]));
+      return odds;
+    }
+    const std::unique_ptr<SeatRule> first = seat_rule(table.seats[0]), second = seat_rule(table.seats[1]);
+    if (!why_odds_unknown(rules_, *first, *second).empty()) return odds;
+    const WinSolution game = evaluate_win(scoring_, *first, *second);
+    odds.win = {game.first_wins(), game.second_wins()};
+    odds.tie = game.tie();
+    const GameShape shape = game_shape(scoring_, *first, *second);
+    for (int seat = 0; seat < 2; ++seat) {
+      odds.probability[kFirstTurn][seat] = in_turn_bins(shape.first_turn[seat]);
+      odds.probability[kTurns][seat] = shape.turns[seat];
+      odds.probability[kPlace][seat] = {odds.win[seat] + odds.tie, odds.win[1 - seat]};
+      odds.probability[kPlace][seat].resize(kMaxPlayers, 0.0);
     }
     return odds;
+  }
+
+  // A distribution by units of kPoint, the last turn bin holding the rest.
+  static std::vector<double> in_turn_bins(const std::vector<double>& p) {
+    if (p.empty()) return {};
+    std::vector<double> bins(kTurnBins, 0.0);
+    for (std::size_t k = 0; k < p.size(); ++k) bins[std::min<std::size_t>(k, kTurnBins - 1)] += p[k];
+    return bins;
   }
 
   // A strategy's decisions for the exact odds of a two-player game.
@@ -151,10 +165,10 @@ void describe(std::ostream& out) {
   out << "  the default rules: " << rules_json(preset("game_of_dice")).dump() << "\n"
       << "  strategy families (all but optimal_win take \"chase\": true/false, default true):\n";
   describe_families(out, families());
-  out << "  exact solver cost (check: the first seat's first turn, and whole games at two-player tables;\n"
-      << "    solve tenk): under a second per pair of heuristics at target 10000 (solve tenk: 0.4 s);\n"
-      << "    optimal_win: solved once in about 5 s at 10000 (growing as the cube of the target), cached,\n"
-      << "    then about a second per pair it plays in\n";
+  out << "  exact solver cost (check: whole games at two-player tables, else the first seat's first turn;\n"
+      << "    solve tenk): about 0.2 s per pair of heuristics at target 10000 (check configs/tenk_seed000.json:\n"
+      << "    42 pairs in 8 s); optimal_win: solved once in about 5 s at 10000 (growing as the cube of the\n"
+      << "    target), cached, then about 3 s per pair it plays in\n";
 }
 
 struct SolveOptions {

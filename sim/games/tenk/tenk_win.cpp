@@ -7,11 +7,14 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
 
 #include "progress.h"
+#include "race.h"
 
 namespace dicesim::tenk {
 namespace {
@@ -22,6 +25,12 @@ int units_up(int points) { return (points + kPoint - 1) / kPoint; }
 // kNegligible, the first seat stops padding: the error is below it.
 constexpr double kNegligible = 1e-16;
 constexpr int kPolicyIterations = 12;
+// Chances below this are not followed by the game's shape (a game still
+// running after it, the second seat answering a first turn that reached).
+constexpr double kUnfollowed = 1e-15;
+// The largest target (units) at which the turns of a game with a strategy
+// that reads the other's score (optimal_win) are followed.
+constexpr int kCheapTurnsUnits = 4000 / kPoint;
 
 }  // namespace
 
@@ -36,6 +45,25 @@ bool PolicyRule::banks(int, int mine, int, int t, int kind) const {
 
 bool PolicyRule::takes_over(int, int mine, int, const Handed& h, int) const {
   return policy_.takes_over(regime_of(rules_, mine * kPoint), h.pending, h.dice, h.total * kPoint);
+}
+
+// choose_move's value of a part: without values every part is worth the
+// same, so the first (the best move) is kept.
+double PolicyRule::part_value(int, int regime, int after, int kind) const {
+  if (policy_.value.empty()) return 0;
+  return policy_.value[policy_.index(regime, landings_.pending(kind), landings_.dice(kind), after * kPoint)];
+}
+
+std::string why_odds_unknown(const Rules& rules, const SeatRule& first, const SeatRule& second) {
+  for (const SeatRule* rule : {&first, &second}) {
+    if (rules.partial_set_aside && rule->answers_optimally())
+      return "optimal_win's choice of parts under partial setting aside (IV.4) is not stored";
+    if (rules.continue_previous && !rule->chases())
+      return "a last turn that does not chase under IV.5 (continue_previous) is not evaluated";
+    if (rules.continue_previous && rules.partial_set_aside && !rule->answers_optimally())
+      return "a fixed strategy's chase from a taken-over position under IV.4 and IV.5 is not evaluated";
+  }
+  return {};
 }
 
 namespace {
@@ -93,13 +121,12 @@ class Solver {
         units_(solution_.units()),
         seat_rule_{first, second} {
     if (rules_.target % kPoint != 0) throw std::invalid_argument("the target is not a multiple of 50");
-    if (rules_.partial_set_aside && (first || second))
-      throw std::invalid_argument(
-          "the exact odds of fixed strategies under partial setting aside (IV.4) are not known");
+    if (first && second)
+      if (const std::string why = why_odds_unknown(rules_, *first, *second); !why.empty())
+        throw std::invalid_argument(why);
     index_throws();
     if (!rules_.exact_target) reach_span_ = negligible_chase();
     reach_ = std::make_unique<ReachTable>(rules_, throws_, units_ + reach_span_ + 2, rules_.exact_target);
-    stop_ = std::make_unique<ReachTable>(rules_, throws_, 0, false);
     if (rules_.continue_previous) {
       handed_offset_.resize(std::size_t(2) * units_ * units_);
       std::size_t next = 0;
@@ -122,6 +149,18 @@ class Solver {
     solution_.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     solution_.stats.peak_bytes = peak_resident_bytes();
     return std::move(solution_);
+  }
+
+  // Each seat's first turn and the turns of the game, followed forward from
+  // the start turn by turn (both seats evaluated).
+  GameShape shape() const {
+    GameShape shape;
+    shape.first_turn[0] = first_turn_of_first_seat();
+    if (!rules_.continue_previous) {
+      shape.first_turn[1] = first_turn_of_second_seat(shape.first_turn[0]);
+      if (turns_are_cheap()) shape.turns = turns_played();
+    }
+    return shape;
   }
 
   // IV.5: the values of turn starts handed a position, for a caller that
@@ -149,6 +188,7 @@ class Solver {
           const int kind = landings_.of(o.dice, o.pending, o.hot);
           option_offset_.push_back(o.points * kinds + kind);
           option_kind_.push_back(kind);
+          option_points_.push_back(o.points);
           most_points_ = std::max(most_points_, o.points);
         }
       }
@@ -180,6 +220,8 @@ class Solver {
   // turn: from a fresh hand, or (IV.5) taking over the banked position.
   double chase(int seat, int theirs, int score, const Handed& h) const {
     const int need = rules_.exact_target ? units_ - theirs : std::max(score - theirs + 1, bank_minimum(theirs));
+    if (rules_.partial_set_aside && seat_rule_[seat] && !seat_rule_[seat]->answers_optimally())
+      return rule_chase(seat, theirs, need);
     const double fresh = reach_->fresh(need);
     if (!rules_.continue_previous || (rules_.exact_target && need <= h.total)) return fresh;
     const double taken = reach_->at(need - h.total, h.dice, h.pending);
@@ -188,13 +230,65 @@ class Solver {
     return rule->takes_over(seat, theirs, score, h, landings_.of(h.dice, h.pending, false)) ? taken : fresh;
   }
 
+  // IV.4: the chance that a fixed strategy at `mine` chasing from a fresh
+  // hand reaches `need` units (exactly, with an exact target), keeping the
+  // parts it values rather than those that reach likeliest (ReachTable).
+  double rule_chase(int seat, int mine, int need) const {
+    const auto key = std::tuple(seat, regime_of(rules_, mine * kPoint), need);  // parts depend on mine by regime
+    if (const auto found = rule_chases_.find(key); found != rule_chases_.end()) return found->second;
+    const int states = landings_.states();
+    // Past the need only hot dice under IV.1 go on; the parts kept there
+    // are those at the need (a chain of hot dice, of negligible chance).
+    std::vector<double> beyond(states, 1.0);
+    if (rules_.no_stop_on_hot_dice) {
+      std::vector<double> stop(states, 0.0), hot(states, 0.0);
+      for (int s = 0; s < states; ++s)
+        for (int g = first_group_[s]; g < first_group_[s + 1]; ++g)
+          (option_kind_[kept_option(seat, mine, need, g)] == landings_.hot() ? hot : stop)[s] += group_probability_[g];
+      const double full = stop[full_hand()] / (1 - hot[full_hand()]);
+      for (int s = 0; s < states; ++s) beyond[s] = stop[s] + hot[s] * full;
+    }
+    std::vector<double> reach(std::size_t(need) * states, 0.0);  // [total][state], totals below the need
+    for (int t = need - 1; t >= 0; --t)
+      for (int s = 0; s < states; ++s) {
+        double p = 0;
+        for (int g = first_group_[s]; g < first_group_[s + 1]; ++g) {
+          const int k = kept_option(seat, mine, t, g);
+          const int kind = option_kind_[k], to = t + option_points_[k];
+          const int next = kind == landings_.hot() ? full_hand() : kind;
+          const double after = to < need                 ? reach[std::size_t(to) * states + next]
+                               : rules_.exact_target     ? (to == need ? 1.0 : 0.0)
+                               : kind == landings_.hot() ? beyond[next]
+                                                         : 1.0;
+          p += group_probability_[g] * after;
+        }
+        reach[std::size_t(t) * states + s] = p;
+      }
+    return rule_chases_[key] = reach[full_hand()];
+  }
+
   // The mover's (win, tie) after banking a final score that reaches the
   // target, the other seat at `theirs`.
   Linear reached_value(int seat, int theirs, int score, const Handed& h) const {
     if (!answered(seat)) return {1, 0, 0};
+    if (const SeatRule* rule = seat_rule_[1 - seat]; rule && !rule->chases())
+      return plain_answer(1 - seat, theirs, score);
     const double answer = chase(1 - seat, theirs, score, h);
     if (rules_.exact_target) return {1 - answer, answer, 0};  // an answer ties
     return {1 - answer, 0, 0};
+  }
+
+  // The reacher's (win, tie) when `answerer`, at `theirs`, answers `score`
+  // with its usual turn: it may bank short of the score, or tie it.
+  Linear plain_answer(int answerer, int theirs, int score) const {
+    const TurnEnds& ends = turn_ends(answerer, theirs);
+    Linear value{1, 0, 0};
+    for (int k = 0; k < static_cast<int>(ends.bank.size()); ++k) {
+      const int final_score = theirs + ends.lowest + k;
+      if (final_score == score) value.win -= ends.bank[k], value.tie += ends.bank[k];
+      if (final_score > score) value.win -= ends.bank[k];
+    }
+    return value;
   }
 
   // The mover's (win, tie) after banking h.total more units, not reaching:
@@ -261,10 +355,41 @@ class Solver {
     decided_[seat][std::size_t(t - 1) * landings_.count() + kind] = banks;
   }
 
-  // The value of a throw from state s, its outcomes landing in `from` (a
-  // landing row at the throw's total, offsets adding the points).
-  Linear throw_value(int s, const Linear* from, const int* offsets, double bust_utility, Stability& stability) const {
+  // The option a fixed strategy keeps of group g thrown at total t: under
+  // IV.4 the first of the highest value it gives the parts. Worked out once
+  // per (seat, regime, total) row of groups.
+  int kept_option(int seat, int mine, int t, int g) const {
+    const int first = first_option_[g];
+    if (first_option_[g + 1] - first == 1) return first;
+    const int regime = regime_of(rules_, mine * kPoint);
+    std::vector<int>& kept = kept_[seat][regime];
+    const std::size_t groups = group_probability_.size();
+    while (kept.size() <= std::size_t(t) * groups) add_kept_row(seat, regime, kept);
+    return kept[std::size_t(t) * groups + g];
+  }
+  void add_kept_row(int seat, int regime, std::vector<int>& kept) const {
+    const SeatRule& rule = *seat_rule_[seat];
+    const int t = static_cast<int>(kept.size() / group_probability_.size());
+    for (int g = 0; g < static_cast<int>(group_probability_.size()); ++g) {
+      int best = first_option_[g];
+      double best_value = rule.part_value(seat, regime, t + option_points_[best], option_kind_[best]);
+      for (int k = best + 1; k < first_option_[g + 1]; ++k)
+        if (const double v = rule.part_value(seat, regime, t + option_points_[k], option_kind_[k]); v > best_value)
+          best_value = v, best = k;
+      kept.push_back(best);
+    }
+  }
+
+  // The value of a throw from state s at total t, its outcomes landing in
+  // `from` (a landing row at the throw's total, offsets adding the points).
+  Linear throw_value(int seat, int mine, int t, int s, const Linear* from, const int* offsets, double bust_utility,
+                     Stability& stability) const {
     Linear value{0, 0, bust_[s]};
+    if (seat_rule_[seat]) {
+      for (int g = first_group_[s]; g < first_group_[s + 1]; ++g)
+        value.add(group_probability_[g], from[offsets[kept_option(seat, mine, t, g)]]);
+      return value;
+    }
     for (int g = first_group_[s]; g < first_group_[s + 1]; ++g) {
       const int first = first_option_[g], end = first_option_[g + 1];
       const Linear* best = from + offsets[first];
@@ -331,7 +456,8 @@ class Solver {
     std::vector<Linear> go(landings_.states());
     for (int sweep = 0; sweep < 10000; ++sweep) {
       Stability last;
-      for (int s = 0; s < landings_.states(); ++s) go[s] = throw_value(s, row, option_kind_.data(), bust_utility, last);
+      for (int s = 0; s < landings_.states(); ++s)
+        go[s] = throw_value(seat, mine, t, s, row, option_kind_.data(), bust_utility, last);
       double change = 0;
       for (int kind = 0; kind < kinds; ++kind) {
         const bool hot = kind == landings_.hot();
@@ -350,44 +476,178 @@ class Solver {
 
   int full_hand() const { return landings_.of(rules_.dice, kNoPending, false); }
 
-  // A fixed strategy that ignores the other's score ends its turn the same
-  // way whatever that score: the chances of banking each total (or of a
-  // bust), followed forward once per own score.
+  // How a fixed strategy's turn from (mine, theirs) ends: the chances of
+  // banking each total (or of a bust). A strategy that ignores the other's
+  // score ends it the same way whatever that score: worked out once per own
+  // score (turn_ends).
   struct TurnEnds {
     double bust = 0;
-    std::vector<double> bank;  // [total]
+    int lowest = 0;            // the total of bank[0]
+    std::vector<double> bank;  // [total - lowest]
+    double banks(int t) const { return t >= lowest && t - lowest < int(bank.size()) ? bank[t - lowest] : 0; }
   };
-  const TurnEnds& turn_ends(int seat, int mine) {
-    std::vector<TurnEnds>& cache = turn_ends_[seat];
-    if (cache.empty()) cache.resize(units_);
-    TurnEnds& ends = cache[mine];
-    if (!ends.bank.empty()) return ends;
+  TurnEnds follow_turn(int seat, int mine, int theirs) const {
     const SeatRule& rule = *seat_rule_[seat];
     const int states = landings_.states();
     // Past `last` only forced throws remain (hot dice under IV.1), with a
     // negligible chance: they are banked there.
-    const int last = std::max(units_ - mine, bank_minimum(mine)) + 4 * most_points_;
-    std::vector<double> mass(std::size_t(last + 1) * states, 0.0);
+    const int top = std::max({units_ - mine, bank_minimum(mine), rule.top(seat, mine, theirs, 0) + 1});
+    const int last = top + 4 * most_points_;
+    std::vector<double> mass(std::size_t(last + 1) * states, 0.0), bank(last + 1, 0.0);
     mass[full_hand()] = 1;
-    ends.bank.assign(last + 1, 0.0);
+    TurnEnds ends;
     for (int t = 0; t <= last; ++t)
       for (int s = 0; s < states; ++s) {
         const double here = mass[std::size_t(t) * states + s];
         if (here == 0) continue;
         ends.bust += here * bust_[s];
         for (int g = first_group_[s]; g < first_group_[s + 1]; ++g) {
-          const int kind = option_kind_[first_option_[g]];
-          const int to = t + option_offset_[first_option_[g]] / landings_.count();
+          const int k = kept_option(seat, mine, t, g);
+          const int kind = option_kind_[k], to = t + option_points_[k];
           const double p = here * group_probability_[g];
           if (rules_.exact_target && mine + to > units_)
             ends.bust += p;
-          else if (to > last || (may_bank(mine, to, kind) && rule.banks(seat, mine, 0, to, kind)))
-            ends.bank[std::min(to, last)] += p;
+          else if (to > last || (may_bank(mine, to, kind) && rule.banks(seat, mine, theirs, to, kind)))
+            bank[std::min(to, last)] += p;
           else
             mass[std::size_t(to) * states + (kind == landings_.hot() ? full_hand() : kind)] += p;
         }
       }
+    const auto nonzero = [](double p) { return p != 0; };
+    const auto from = std::find_if(bank.begin(), bank.end(), nonzero);
+    const auto to = std::find_if(bank.rbegin(), bank.rend(), nonzero).base();
+    if (from < to) ends.bank.assign(from, to), ends.lowest = static_cast<int>(from - bank.begin());
     return ends;
+  }
+  const TurnEnds& turn_ends(int seat, int mine) const {
+    std::vector<std::optional<TurnEnds>>& cache = turn_ends_[seat];
+    if (cache.empty()) cache.resize(units_);
+    if (!cache[mine]) cache[mine] = follow_turn(seat, mine, 0);
+    return *cache[mine];
+  }
+
+  // A strategy that reads the other's score ends its turns differently at
+  // every pair of scores, each followed once: about 4 s a pair at 10,000.
+  bool turns_are_cheap() const {
+    const bool both_ignore_theirs = !seat_rule_[0]->reads_theirs() && !seat_rule_[1]->reads_theirs();
+    return both_ignore_theirs || units_ <= kCheapTurnsUnits;
+  }
+
+  // How the turn of `seat` at (mine, theirs) ends, for the game's shape.
+  const TurnEnds& ends_at(int seat, int mine, int theirs) const {
+    if (!seat_rule_[seat]->reads_theirs()) return turn_ends(seat, mine);
+    if (ends_by_state_.empty()) ends_by_state_.resize(std::size_t(2) * units_ * units_);
+    std::optional<TurnEnds>& ends = ends_by_state_[(std::size_t(seat) * units_ + mine) * units_ + theirs];
+    if (!ends) ends = follow_turn(seat, mine, theirs);
+    return *ends;
+  }
+
+  std::vector<double> first_turn_of_first_seat() const {
+    const TurnEnds& ends = ends_at(0, 0, 0);
+    std::vector<double> p(ends.lowest + ends.bank.size(), 0.0);
+    p[0] = ends.bust;
+    for (std::size_t k = 0; k < ends.bank.size(); ++k) p[ends.lowest + k] += ends.bank[k];
+    return p;
+  }
+
+  // The second seat starts at (0, the first seat's first turn). Where the
+  // first seat reached the target in one turn the second's turn is a last
+  // one: its score is not followed, so it is left unknown unless that
+  // chance is negligible.
+  std::vector<double> first_turn_of_second_seat(const std::vector<double>& first) const {
+    std::vector<double> p(1, 0.0);
+    double unfollowed = 0;
+    for (int y = 0; y < static_cast<int>(first.size()); ++y) {
+      if (first[y] == 0) continue;
+      if (reached(y)) {
+        unfollowed += first[y];
+        continue;
+      }
+      const TurnEnds& ends = ends_at(1, 0, y);
+      if (p.size() < ends.lowest + ends.bank.size()) p.resize(ends.lowest + ends.bank.size(), 0.0);
+      p[0] += first[y] * ends.bust;
+      for (std::size_t k = 0; k < ends.bank.size(); ++k) p[ends.lowest + k] += first[y] * ends.bank[k];
+    }
+    if (unfollowed > kUnfollowed) return {};
+    return p;
+  }
+
+  // Spreads a turn from `mine` with chance `here`: every bank short of the
+  // target goes to on_bank(score, p); returns the chance of reaching it
+  // (every such bank ends the game alike, so they are not followed apart).
+  template <class OnBank>
+  double spread_turn(const TurnEnds& ends, int mine, double here, OnBank&& on_bank) const {
+    double short_of_target = 0;
+    for (int t = ends.lowest; mine + t < units_ && t < ends.lowest + int(ends.bank.size()); ++t) {
+      const double p = ends.bank[t - ends.lowest];
+      short_of_target += p;
+      on_bank(mine + t, here * p);
+    }
+    return here * (rules_.exact_target ? ends.banks(units_ - mine) : 1 - ends.bust - short_of_target);
+  }
+
+  // The turns each seat plays; a seat that reaches the target ends its round
+  // (and with last turns the first seat answers in the next).
+  std::array<std::vector<double>, 2> turns_played() const {
+    const int capped = rules_.max_rounds + 1;
+    std::array<std::vector<double>, 2> turns{std::vector<double>(capped + 1, 0.0),
+                                             std::vector<double>(capped + 1, 0.0)};
+    const auto ends_round = [&](int seat, int round, double p) {
+      turns[1][round + 1] += p;
+      turns[0][seat == 1 && rules_.last_turn ? std::min(round + 2, rules_.max_rounds) : round + 1] += p;
+      return p;
+    };
+    double ended = 0;
+    if (!seat_rule_[0]->reads_theirs() && !seat_rule_[1]->reads_theirs()) {
+      // Each seat races alone; seat 0 reaches first in round r if seat 1
+      // has not in r turns, seat 1 if seat 0 has not in r + 1.
+      const Race first = race_alone(0), second = race_alone(1);
+      const auto at = [](const std::vector<double>& v, int m) { return m < int(v.size()) ? v[m] : 0.0; };
+      for (int round = 0; round < rules_.max_rounds; ++round) {
+        ended += ends_round(0, round, at(first.finishing, round + 1) * at(second.going, round));
+        ended += ends_round(1, round, at(first.going, round + 1) * at(second.finishing, round + 1));
+      }
+    } else {
+      // The chance that the game is still running, over the scores, turn by turn.
+      std::vector<double> now(std::size_t(units_) * units_, 0.0), next(now.size());  // [mine][theirs] of the mover
+      now[0] = 1;
+      for (int turn = 0; turn < 2 * rules_.max_rounds && ended < 1 - kUnfollowed; ++turn) {
+        const int seat = turn % 2;
+        std::fill(next.begin(), next.end(), 0.0);
+        for (int mine = 0; mine < units_; ++mine)
+          for (int theirs = 0; theirs < units_; ++theirs) {
+            const double here = now[std::size_t(mine) * units_ + theirs];
+            if (here == 0) continue;
+            const TurnEnds& ends = ends_at(seat, mine, theirs);
+            next[std::size_t(theirs) * units_ + mine] += here * ends.bust;
+            const double reaches = spread_turn(
+                ends, mine, here, [&](int score, double p) { next[std::size_t(theirs) * units_ + score] += p; });
+            ended += ends_round(seat, turn / 2, reaches);
+          }
+        now.swap(next);
+      }
+    }
+    turns[0][capped] += 1 - ended, turns[1][capped] += 1 - ended;
+    return turns;
+  }
+
+  // A seat whose strategy ignores the other's score, racing alone to the
+  // target, turn by turn.
+  Race race_alone(int seat) const {
+    Race race(units_, 1);
+    while (race.going.back() > kUnfollowed && int(race.going.size()) <= rules_.max_rounds) {
+      const std::vector<double>& below = race.below.back();
+      std::vector<double> after(units_, 0.0);
+      double reaches = 0;
+      for (int mine = 0; mine < static_cast<int>(below.size()); ++mine) {
+        if (below[mine] == 0) continue;
+        const TurnEnds& ends = turn_ends(seat, mine);
+        after[mine] += below[mine] * ends.bust;
+        reaches += spread_turn(ends, mine, below[mine], [&](int score, double p) { after[score] += p; });
+      }
+      race.add_turn(std::move(after), {reaches});
+    }
+    return race;
   }
 
   bool may_bank(int mine, int t, int kind) const {
@@ -402,8 +662,8 @@ class Solver {
     if (seat_rule_[seat] && !seat_rule_[seat]->reads_theirs() && !rules_.continue_previous) {
       const TurnEnds& ends = turn_ends(seat, mine);
       Linear value{0, 0, ends.bust};
-      for (int t = 1; t < static_cast<int>(ends.bank.size()); ++t)
-        if (ends.bank[t] > 0) value.add(ends.bank[t], bank_value(seat, mine, theirs, t, landings_.hot()));
+      for (int k = 0; k < static_cast<int>(ends.bank.size()); ++k)
+        if (ends.bank[k] > 0) value.add(ends.bank[k], bank_value(seat, mine, theirs, ends.lowest + k, landings_.hot()));
       return value;
     }
     const double u = on_bust.utility();
@@ -421,7 +681,7 @@ class Solver {
     for (int t = top; t >= 0; --t) {
       Linear* go = &throwing[std::size_t(t) * states];
       const Linear* from = &landing_[std::size_t(t) * kinds];
-      for (int s = 0; s < states; ++s) go[s] = throw_value(s, from, option_offset_.data(), u, stability);
+      for (int s = 0; s < states; ++s) go[s] = throw_value(seat, mine, t, s, from, option_offset_.data(), u, stability);
       if (t > 0) land(seat, mine, theirs, t, go, u, stability, &landing_[std::size_t(t) * kinds]);
     }
     solution_.stats.turn_states += std::size_t(top + 1) * states;
@@ -509,7 +769,7 @@ class Solver {
   int units_;
   std::array<const SeatRule*, 2> seat_rule_;  // nullptr: the seat maximises
   int reach_span_ = 0;                        // units beyond which a fresh chase is negligible
-  std::unique_ptr<ReachTable> reach_, stop_;
+  std::unique_ptr<ReachTable> reach_;
 
   std::vector<double> bust_;               // [state]
   std::vector<int> first_group_;           // [state]: its groups
@@ -517,14 +777,18 @@ class Solver {
   std::vector<int> first_option_;          // [group]: its options
   std::vector<int> option_offset_;         // [option]: points * kinds + kind, from a landing row
   std::vector<int> option_kind_;           // [option]: the kind it lands as
+  std::vector<int> option_points_;         // [option]: the points it adds, in units
   double fewest_busts_ = 1;                // the least chance of a bust of any throw
   int most_points_ = 0;                    // of any one throw, in units
 
-  std::vector<Linear> landing_;                       // [total][kind]
-  std::array<std::vector<Linear>, 2> throwing_;       // [seat][total][state]: the last turn solved
-  std::array<std::vector<std::uint8_t>, 2> decided_;  // [seat][(total - 1) * kinds + kind]: banks
-  std::array<int, 2> tops_{};                         // [seat]: the last turn's top total
-  std::array<std::vector<TurnEnds>, 2> turn_ends_;    // [seat][mine], for fixed strategies
+  std::vector<Linear> landing_;                                            // [total][kind]
+  std::array<std::vector<Linear>, 2> throwing_;                            // [seat][total][state]: the last turn solved
+  std::array<std::vector<std::uint8_t>, 2> decided_;                       // [seat][(total - 1) * kinds + kind]: banks
+  std::array<int, 2> tops_{};                                              // [seat]: the last turn's top total
+  mutable std::array<std::vector<std::optional<TurnEnds>>, 2> turn_ends_;  // [seat][mine], for fixed strategies
+  mutable std::vector<std::optional<TurnEnds>> ends_by_state_;             // [seat][mine][theirs], for shape()
+  mutable std::map<std::tuple<int, int, int>, double> rule_chases_;        // (seat, regime, need): IV.4
+  mutable std::array<std::array<std::vector<int>, kRegimes>, 2> kept_;     // [seat][regime][total][group]: IV.4
   // IV.5: the value of each turn start handed a position, per state
   // (seat, mine, theirs) the totals 1..theirs by state (dice, pending).
   std::vector<std::size_t> handed_offset_;
@@ -542,6 +806,10 @@ WinSolution solve_win(const Scoring& scoring, bool keep_handed) {
 
 WinSolution evaluate_win(const Scoring& scoring, const SeatRule& first, const SeatRule& second) {
   return Solver(scoring, &first, &second).solve();
+}
+
+GameShape game_shape(const Scoring& scoring, const SeatRule& first, const SeatRule& second) {
+  return Solver(scoring, &first, &second).shape();
 }
 
 }  // namespace dicesim::tenk

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "games/tenk/tenk.h"
@@ -109,6 +110,15 @@ class SeatRule {
   // Whether banks() reads the other seat's score (if not, a turn's outcome
   // is worked out once per own score: a fast path).
   virtual bool reads_theirs() const = 0;
+  // Whether a last turn that answers a reached score throws on until it
+  // beats it (else the strategy plays its usual turn, banking at a total
+  // that may not beat the score).
+  virtual bool chases() const = 0;
+  // IV.4: the value the strategy gives a throw's part set aside, landing
+  // at turn total `after` (units) as `kind`; of a throw's parts it keeps
+  // the first (in the order of Scoring's moves) of the highest value. The
+  // seat's banked score enters only by its regime (regime_of: IV.2).
+  virtual double part_value(int seat, int regime, int after, int kind) const = 0;
 };
 
 // The solved decisions as a SeatRule.
@@ -124,6 +134,10 @@ class WinRule : public SeatRule {
   }
   bool answers_optimally() const override { return true; }
   bool reads_theirs() const override { return true; }
+  bool chases() const override { return true; }
+  // Never asked: the solved policy's parts under IV.4 are not stored
+  // (see why_odds_unknown).
+  double part_value(int, int, int, int) const override { return 0; }
 
  private:
   const WinPolicy& policy_;
@@ -139,6 +153,8 @@ class PolicyRule : public SeatRule {
   bool takes_over(int seat, int mine, int theirs, const Handed& h, int dp) const override;
   bool answers_optimally() const override { return false; }
   bool reads_theirs() const override { return false; }
+  bool chases() const override { return policy_.chase; }
+  double part_value(int seat, int regime, int after, int kind) const override;
 
  private:
   const Rules& rules_;
@@ -146,8 +162,29 @@ class PolicyRule : public SeatRule {
   Landings landings_;
 };
 
+// Why the exact odds of `first` against `second` are not known under the
+// rules (empty: they are): optimal_win's parts under IV.4 are not stored,
+// and a last turn that does not chase under IV.5 would need the value of
+// every handed position for every reached score.
+std::string why_odds_unknown(const Rules& rules, const SeatRule& first, const SeatRule& second);
+
 // The exact odds of a two-player game, seat 0 playing `first` and seat 1
-// `second`: at(0, 0, 0) is the first seat's (win, tie).
+// `second`: at(0, 0, 0) is the first seat's (win, tie). Throws
+// std::invalid_argument where why_odds_unknown says why.
 WinSolution evaluate_win(const Scoring& scoring, const SeatRule& first, const SeatRule& second);
+
+// What else the exact odds of a two-player game know, per seat; an empty
+// vector where it is not known.
+struct GameShape {
+  // The score of the seat's first turn, by units (0: a bust). The second
+  // seat's is not known under IV.5 (it may take over the first's position).
+  std::array<std::vector<double>, 2> first_turn;
+  // The turns the seat plays, by count; games still running after
+  // max_rounds rounds in the last bin (max_rounds + 1). Not known under
+  // IV.5, nor with optimal_win above a target of 4,000 (its turns end
+  // differently at every pair of scores: seconds a pair to follow).
+  std::array<std::vector<double>, 2> turns;
+};
+GameShape game_shape(const Scoring& scoring, const SeatRule& first, const SeatRule& second);
 
 }  // namespace dicesim::tenk

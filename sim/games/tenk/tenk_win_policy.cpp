@@ -27,8 +27,12 @@ std::vector<ThrowOutcomes> throw_outcomes(const Scoring& scoring) {
           const Step step = scoring.step(dice, scoring.moves(dice, pending, i)[m]);
           options.emplace_back(step_points(step) / kPoint, step_dice(step), step_pending(step), step_hot(step));
         }
-        std::sort(options.begin(), options.end());
-        options.erase(std::unique(options.begin(), options.end()), options.end());
+        // Kept in the order of the moves, repeats dropped: a fixed strategy
+        // keeps the first of its best parts (choose_move), so the order is
+        // part of what a group is.
+        for (std::size_t k = options.size(); k-- > 1;)
+          if (std::find(options.begin(), options.begin() + k, options[k]) != options.begin() + k)
+            options.erase(options.begin() + k);
         const auto [it, fresh] = group_of.try_emplace(options, static_cast<int>(out.groups.size()));
         if (fresh) {
           out.groups.push_back({0, static_cast<int>(out.options.size()), static_cast<int>(options.size())});
