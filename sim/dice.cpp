@@ -40,8 +40,8 @@ const Die& sampling_die() {
 void bias_dice_for_testing(bool on) { g_biased_for_testing = on; }
 bool dice_biased_for_testing() { return g_biased_for_testing; }
 
-RollTable::RollTable(int dice) : dice_(dice), outcomes_(1) {
-  if (dice < 0 || dice > kMaxDice) throw std::invalid_argument("RollTable: dice out of range");
+RollOutcomes::RollOutcomes(int dice) : dice_(dice), outcomes_(1) {
+  if (dice < 0 || dice > kMaxDice) throw std::invalid_argument("RollOutcomes: dice out of range");
   for (int i = 0; i < dice; ++i) outcomes_ *= kFaces;
   DiceMultiset current;
   enumerate(0, dice, current, multisets_);

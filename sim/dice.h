@@ -63,9 +63,9 @@ struct AliasColumn {
 };
 std::vector<AliasColumn> alias_columns(const std::vector<std::uint64_t>& weights, std::uint64_t capacity);
 
-class RollTable {
+class RollOutcomes {
  public:
-  explicit RollTable(int dice);
+  explicit RollOutcomes(int dice);
 
   int dice() const { return dice_; }
   std::uint64_t outcomes() const { return outcomes_; }  // 6^dice

@@ -53,14 +53,15 @@ Policy bank_at(const JsonNode& spec, const Rules& rules) {
 
 Policy critical_score(const JsonNode& spec, const Scoring& scoring, Solutions& solutions) {
   spec.only_keys({"name", "family", "chase"});
-  const StopTable& stop = solutions.stop();
+  const CriticalScores& critical = solutions.critical_scores();
   const Rules& rules = scoring.rules();
   for (int n = 1; n <= rules.dice; ++n)
     for (int pending = 0; pending < rules.pending_faces(); ++pending)
-      if (rules.reachable(n, pending) && !std::isfinite(stop.cs_pending[n][pending]))
+      if (rules.reachable(n, pending) && !std::isfinite(critical.cs_pending[n][pending]))
         spec.at("family").fail("critical_score cannot play these rules: every throw with " + std::to_string(n) +
                                " in hand scores, so Cs(" + std::to_string(n) + ") is infinite and it would never bank");
-  return from_rule(rules, [&](int dice, int pending, int total) { return total <= stop.cs_pending[dice][pending]; });
+  return from_rule(rules,
+                   [&](int dice, int pending, int total) { return total <= critical.cs_pending[dice][pending]; });
 }
 
 Policy ev_heuristic(const JsonNode& spec, const Scoring& scoring) {
@@ -99,9 +100,9 @@ const std::vector<StrategyFamily>& families() {
   return all;
 }
 
-const StopTable& Solutions::stop() {
-  if (!stop_) stop_ = stop_table(scoring_);
-  return *stop_;
+const CriticalScores& Solutions::critical_scores() {
+  if (!critical_scores_) critical_scores_ = dicesim::tenk::critical_scores(scoring_);
+  return *critical_scores_;
 }
 
 const Policy& Solutions::optimal() {

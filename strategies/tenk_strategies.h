@@ -24,7 +24,7 @@ const std::vector<StrategyFamily>& families();
 class Solutions {
  public:
   explicit Solutions(const Scoring& scoring) : scoring_(scoring) {}
-  const StopTable& stop();
+  const CriticalScores& critical_scores();
   const Policy& optimal();
   double optimal_mean();
   // Two-player win-optimal play (cached on disk, tenk_win_cache.h).
@@ -37,7 +37,7 @@ class Solutions {
 
  private:
   const Scoring& scoring_;
-  std::optional<StopTable> stop_;
+  std::optional<CriticalScores> critical_scores_;
   std::optional<Policy> optimal_;
   double optimal_mean_ = 0;
   std::shared_ptr<const WinSolution> win_solution_;

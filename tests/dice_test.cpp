@@ -15,9 +15,9 @@ std::uint64_t binomial(int n, int k) {
   return r;
 }
 
-TEST(RollTable, EnumeratesEveryMultisetOnceWithItsOrderedOutcomes) {
+TEST(RollOutcomes, EnumeratesEveryMultisetOnceWithItsOrderedOutcomes) {
   for (int n = 0; n <= 8; ++n) {
-    const RollTable table(n);
+    const RollOutcomes table(n);
     EXPECT_EQ(table.size(), binomial(n + kFaces - 1, kFaces - 1)) << n << " dice";
     std::uint64_t ways = 0;
     for (std::size_t i = 0; i < table.size(); ++i) {
@@ -30,8 +30,8 @@ TEST(RollTable, EnumeratesEveryMultisetOnceWithItsOrderedOutcomes) {
   }
 }
 
-TEST(RollTable, WaysOfSmallHandsMatchHandCounts) {
-  const RollTable two(2);
+TEST(RollOutcomes, WaysOfSmallHandsMatchHandCounts) {
+  const RollOutcomes two(2);
   for (std::size_t i = 0; i < two.size(); ++i) {
     const bool pair = *std::max_element(two[i].count.begin(), two[i].count.end()) == 2;
     EXPECT_EQ(two[i].ways, pair ? 1u : 2u);  // a double one way, a mixed pair two ways
@@ -40,10 +40,10 @@ TEST(RollTable, WaysOfSmallHandsMatchHandCounts) {
 
 // The alias table must give each multiset exactly ways / 6^n: rebuild the
 // mass of every multiset from the columns, in integers.
-TEST(RollTable, AliasTableIsExact) {
+TEST(RollOutcomes, AliasTableIsExact) {
   for (int n : {1, 2, 3, 6, 9, 12}) {
-    const RollTable table(n);
-    const RollTable::Sampler s = table.sampler();
+    const RollOutcomes table(n);
+    const RollOutcomes::Sampler s = table.sampler();
     std::vector<std::uint64_t> mass(table.size(), 0);
     for (std::uint32_t column = 0; column < s.columns; ++column) {
       const std::uint64_t threshold = s.alias[column] & 0xffffffffu;
@@ -55,8 +55,8 @@ TEST(RollTable, AliasTableIsExact) {
   }
 }
 
-TEST(RollTable, SampledFrequenciesFollowTheProbabilities) {
-  const RollTable table(4);
+TEST(RollOutcomes, SampledFrequenciesFollowTheProbabilities) {
+  const RollOutcomes table(4);
   std::vector<std::int64_t> counts(table.size(), 0);
   Rng rng = block_rng(7, 1, 0);
   const int draws = 2'000'000;

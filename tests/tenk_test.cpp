@@ -138,12 +138,12 @@ TEST(TenkSeed000, Table1) {
 }
 
 TEST(TenkSeed000, Table2) {
-  const StopTable stop = stop_table(Scoring(preset("seed000")));
+  const CriticalScores critical = critical_scores(Scoring(preset("seed000")));
   const double w[7] = {0, 263.37, 246.51, 294.62, 390.13, 521.89, 715.10};
   const double cs[7] = {0, 131.68, 308.14, 766.01, 2088.37, 6241.85, 22454.28};
   for (int n = 1; n <= 6; ++n) {
-    EXPECT_PRINTED(stop.w[n], w[n], 2) << n;
-    EXPECT_PRINTED(stop.cs[n], cs[n], 2) << n;
+    EXPECT_PRINTED(critical.w[n], w[n], 2) << n;
+    EXPECT_PRINTED(critical.cs[n], cs[n], 2) << n;
   }
 }
 
@@ -151,10 +151,10 @@ TEST(TenkSeed000, Table2) {
 // (a 2), each time hot dice: W(1, 2) = (350 + 3 W(6)) / 6, and with
 // P(zero) = 1/2, Cs(1, 2) = W(1, 2).
 TEST(TenkSeed003, CriticalScoresKnowThePendingTriple) {
-  const StopTable stop = stop_table(Scoring(preset("seed003")));
-  EXPECT_NEAR(stop.cs_pending[1][2], (350 + 3 * stop.w[6]) / 6, 1e-6);
-  EXPECT_EQ(stop.cs_pending[1][0], stop.cs[1]);
-  EXPECT_GT(stop.cs_pending[1][2], stop.cs[1]);
+  const CriticalScores critical = critical_scores(Scoring(preset("seed003")));
+  EXPECT_NEAR(critical.cs_pending[1][2], (350 + 3 * critical.w[6]) / 6, 1e-6);
+  EXPECT_EQ(critical.cs_pending[1][0], critical.cs[1]);
+  EXPECT_GT(critical.cs_pending[1][2], critical.cs[1]);
 }
 
 TEST(TenkSeed003, SuccessAndFailure) {
@@ -257,10 +257,10 @@ TEST(TenkStrategies, ThresholdsOfTheFamilies) {
   const Policy per = compile(s, {{"family", "bank_at"}, {"per_dice", {100, 200, 300, 400, 500, 600}}});
   EXPECT_TRUE(per.throws(0, 0, 6, 550));
   EXPECT_FALSE(per.throws(0, 0, 1, 100));
-  const StopTable stop = stop_table(s);
+  const CriticalScores scores = critical_scores(s);
   const Policy critical = compile(s, {{"family", "critical_score"}});
   for (int n = 1; n <= 6; ++n) {
-    const int below = static_cast<int>(std::floor(stop.cs[n] / kPoint)) * kPoint;
+    const int below = static_cast<int>(std::floor(scores.cs[n] / kPoint)) * kPoint;
     EXPECT_TRUE(critical.throws(0, 0, n, below)) << n;
     EXPECT_FALSE(critical.throws(0, 0, n, below + kPoint)) << n;
   }

@@ -9,7 +9,7 @@ Hands::Hands(const Rules& rules) : rules_(rules), stride_(rules.dice + 1) {
   offset_.push_back(0);
   for (int n = 0; n <= rules.dice; ++n) {
     tables_.emplace_back(n);
-    const RollTable& table = tables_.back();
+    const RollOutcomes& table = tables_.back();
     for (std::size_t i = 0; i < table.size(); ++i) {
       std::vector<int> scores;
       for (int face = 1; face <= kFaces; ++face)

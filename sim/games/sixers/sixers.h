@@ -59,9 +59,9 @@ class Hands {
   std::vector<double> probability_;
   std::vector<std::uint16_t> kept_score_;
   std::vector<std::vector<int>> sorted_scores_;
-  std::vector<RollTable> tables_;
+  std::vector<RollOutcomes> tables_;
   struct Sampler {
-    RollTable::Sampler sampler;
+    RollOutcomes::Sampler sampler;
     int first;
   };
   std::vector<Sampler> samplers_;  // by dice in hand

@@ -55,7 +55,7 @@ std::array<std::array<double, kDiceSlots>, kDiceSlots> pending_gather(const Scor
 
 }  // namespace
 
-StopTable stop_table(const Scoring& scoring) {
+CriticalScores critical_scores(const Scoring& scoring) {
   // W(I) = sum_K P(I,K) (W(K) + S(I,K)): K < I or K = dice (hot dice), so
   // each W(I) is a + b W(dice), solved from the smallest I up.
   const int dice = scoring.rules().dice;
@@ -74,7 +74,7 @@ StopTable stop_table(const Scoring& scoring) {
       }
     }
   }
-  StopTable out;
+  CriticalScores out;
   const double w_full = a[dice] / (1 - b[dice]);
   const auto critical = [](double w, double zero) {
     return zero > 0 ? w * (1 - zero) / zero : std::numeric_limits<double>::infinity();

@@ -28,12 +28,12 @@ ThrowStats throw_stats(const Scoring& scoring, int dice, int pending = kNoPendin
 // I dice until a zero, and Cs(I) = W(I)(1 - P(I,0)) / P(I,0). With
 // add_to_triple, W and Cs also depend on the pending face: cs_pending[I][p]
 // (cs_pending[I][0] == cs[I]).
-struct StopTable {
+struct CriticalScores {
   std::array<double, kDiceSlots> w{};
   std::array<double, kDiceSlots> cs{};  // infinite where nothing-scores has probability 0
   std::array<std::array<double, kDiceSlots>, kDiceSlots> cs_pending{};
 };
-StopTable stop_table(const Scoring& scoring);
+CriticalScores critical_scores(const Scoring& scoring);
 
 // Seed 003's classification of a throw by its dice pattern (the author's
 // rows), highest first; only combinations that score under the rules count.

@@ -196,12 +196,12 @@ void print_throw_tables(const Scoring& scoring) {
     for (int k = 1; k <= dice; ++k) std::cout << std::setw(10) << t.s[k];
     std::cout << std::setw(10) << "" << std::setw(10) << t.any_s << "\n";
   }
-  const StopTable stop = stop_table(scoring);
+  const CriticalScores critical = critical_scores(scoring);
   std::cout << "\nTable 2: W(I) mean score throwing I dice until a zero; Cs(I) = W(I)(1-P(I,0))/P(I,0)\n"
             << std::setw(4) << "I" << std::setw(12) << "W(I)" << std::setw(12) << "Cs(I)"
             << "\n";
   for (int n = 1; n <= dice; ++n)
-    std::cout << std::setw(4) << n << std::setw(12) << stop.w[n] << std::setw(12) << stop.cs[n] << "\n";
+    std::cout << std::setw(4) << n << std::setw(12) << critical.w[n] << std::setw(12) << critical.cs[n] << "\n";
 }
 
 void print_pattern_tables(const Scoring& scoring) {

@@ -270,7 +270,7 @@ Step Scoring::step(int dice, const Move& move) const {
 void Scoring::build_throwers() {
   for (int n = 1; n <= rules_.dice; ++n)
     for (int pending = 0; pending < rules_.pending_faces(); ++pending) {
-      const RollTable::Sampler& sampler = samplers_[n];
+      const RollOutcomes::Sampler& sampler = samplers_[n];
       throwers_[n * kDiceSlots + pending] = {static_cast<std::uint32_t>(alias_columns_.size()), sampler.columns,
                                              sampler.level_range};
       for (std::uint32_t column = 0; column < sampler.columns; ++column) {

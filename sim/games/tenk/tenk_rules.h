@@ -127,7 +127,7 @@ class Scoring {
   Step throw_best(int dice, int pending, Rng& rng) const {
     const Thrower& t = throwers_[dice * kDiceSlots + pending];
     std::uint32_t column, level;
-    RollTable::Sampler::draw(rng, t.columns, t.level_range, column, level);
+    RollOutcomes::Sampler::draw(rng, t.columns, t.level_range, column, level);
     const AliasColumn& c = alias_columns_[t.offset + column];
     const Step use_alias = -static_cast<Step>(level >= c.threshold);  // no branch to mispredict
     return c.own ^ ((c.own ^ c.alias) & use_alias);
@@ -154,8 +154,8 @@ class Scoring {
   };
 
   Rules rules_;
-  std::vector<RollTable> tables_;  // [dice]
-  std::vector<RollTable::Sampler> samplers_;
+  std::vector<RollOutcomes> tables_;  // [dice]
+  std::vector<RollOutcomes::Sampler> samplers_;
   std::size_t stride_ = 0;  // the most multisets of any number of dice
   std::vector<std::size_t> move_offset_;
   std::vector<Move> moves_;

@@ -126,7 +126,7 @@ class Solver {
         throw std::invalid_argument(why);
     index_throws();
     if (!rules_.exact_target) reach_span_ = negligible_chase();
-    reach_ = std::make_unique<ReachTable>(rules_, throws_, units_ + reach_span_ + 2, rules_.exact_target);
+    reach_ = std::make_unique<ReachChances>(rules_, throws_, units_ + reach_span_ + 2, rules_.exact_target);
     if (rules_.continue_previous) {
       handed_offset_.resize(std::size_t(2) * units_ * units_);
       std::size_t next = 0;
@@ -200,7 +200,7 @@ class Solver {
   // Units past which a fresh chase succeeds with a chance below kNegligible:
   // how far padding can matter.
   int negligible_chase() const {
-    const ReachTable probe(rules_, throws_, units_ + 4000, false);
+    const ReachChances probe(rules_, throws_, units_ + 4000, false);
     for (int need = 1; need <= probe.most(); ++need)
       if (probe.fresh(need) < kNegligible) return need;
     return probe.most();
@@ -232,7 +232,7 @@ class Solver {
 
   // IV.4: the chance that a fixed strategy at `mine` chasing from a fresh
   // hand reaches `need` units (exactly, with an exact target), keeping the
-  // parts it values rather than those that reach likeliest (ReachTable).
+  // parts it values rather than those that reach likeliest (ReachChances).
   double rule_chase(int seat, int mine, int need) const {
     const auto key = std::tuple(seat, regime_of(rules_, mine * kPoint), need);  // parts depend on mine by regime
     if (const auto found = rule_chases_.find(key); found != rule_chases_.end()) return found->second;
@@ -769,7 +769,7 @@ class Solver {
   int units_;
   std::array<const SeatRule*, 2> seat_rule_;  // nullptr: the seat maximises
   int reach_span_ = 0;                        // units beyond which a fresh chase is negligible
-  std::unique_ptr<ReachTable> reach_;
+  std::unique_ptr<ReachChances> reach_;
 
   std::vector<double> bust_;               // [state]
   std::vector<int> first_group_;           // [state]: its groups

@@ -45,7 +45,7 @@ std::vector<ThrowOutcomes> throw_outcomes(const Scoring& scoring) {
   return all;
 }
 
-ReachTable::ReachTable(const Rules& rules, const std::vector<ThrowOutcomes>& throws, int most, bool exact)
+ReachChances::ReachChances(const Rules& rules, const std::vector<ThrowOutcomes>& throws, int most, bool exact)
     : rules_(rules), most_(most), reach_(std::size_t(most + 1) * kDiceSlots * kDiceSlots, 0.0) {
   const auto after = [&](int need, const ThrowOption& o) {
     const int left = need - o.points;

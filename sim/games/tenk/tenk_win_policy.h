@@ -37,9 +37,9 @@ std::vector<ThrowOutcomes> throw_outcomes(const Scoring& scoring);
 // hand, stopping only where the rules allow (not on hot dice under IV.1),
 // choosing moves to maximise it; need = 0 asks for one more allowed stop.
 // exact: the chance of hitting exactly `need` (passing it busts).
-class ReachTable {
+class ReachChances {
  public:
-  ReachTable(const Rules& rules, const std::vector<ThrowOutcomes>& throws, int most, bool exact);
+  ReachChances(const Rules& rules, const std::vector<ThrowOutcomes>& throws, int most, bool exact);
   double fresh(int need) const { return at(need, rules_.dice, kNoPending); }
   // The same from `dice` in hand with a pending face (a taken-over position).
   double at(int need, int dice, int pending) const {
@@ -134,8 +134,8 @@ struct WinStrategy {
   WinStrategy(const Scoring& scoring, WinPolicy solved);
   Landings landings;
   WinPolicy policy;
-  ReachTable reach;  // a last turn's chance to answer, for takeovers under IV.5
-  int units;         // the target in units of kPoint
+  ReachChances reach;  // a last turn's chance to answer, for takeovers under IV.5
+  int units;           // the target in units of kPoint
 
   // Banking a throw that landed at `total` (points), where the rules allow it.
   bool banks(int seat, int mine, int theirs, int total, int dice, int pending, bool hot) const {
