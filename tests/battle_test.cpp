@@ -398,6 +398,31 @@ TEST(BattleEvaluation, TheShortcutAgainstAConstantPolicyMatchesTheGeneralPath) {
   }
 }
 
+// Above kTurnsFollowedUpToGoal the evaluator goes through the states once in
+// increasing score sums instead of throw by throw: the same wins, ties and
+// final scores, without the turns.
+TEST(BattleEvaluation, OnePassInScoreSumsMatchesTheWalkThrowByThrow) {
+  for (const Turns turns : {Turns::sequential, Turns::simultaneous}) {
+    const Rules rules{10, 100, turns};
+    Solutions solutions(rules);
+    const Policy optimal = optimal_policy(rules, solutions);
+    const Policy blind = compile(rules, {{"family", "blind"}}, solutions);
+    for (const auto& [first, second] :
+         {std::pair{&optimal, &optimal}, std::pair{&optimal, &blind}, std::pair{&blind, &optimal}}) {
+      const Evaluation walk = evaluate(rules, *first, second, true), by_sum = evaluate(rules, *first, second, false);
+      EXPECT_NEAR(walk.win[0], by_sum.win[0], 1e-12);
+      EXPECT_NEAR(walk.win[1], by_sum.win[1], 1e-12);
+      EXPECT_NEAR(walk.tie, by_sum.tie, 1e-12);
+      for (int seat = 0; seat < 2; ++seat) {
+        for (std::size_t bin = 0; bin < walk.score[seat].size(); ++bin)
+          ASSERT_NEAR(walk.score[seat][bin], by_sum.score[seat][bin], 1e-12) << "seat " << seat << " bin " << bin;
+        EXPECT_TRUE(by_sum.turns[seat].empty());
+        EXPECT_FALSE(walk.turns[seat].empty());
+      }
+    }
+  }
+}
+
 TEST(BattlePolicy, MixedWeightsAreMultiplesOfTwoToTheMinus32AddingUpToOne) {
   Policy policy(3, 4);
   policy.set_mixed(1, 2, {0.1, 0.2, 0.3 + 1e-12, 0.4 - 1e-12});

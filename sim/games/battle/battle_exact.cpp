@@ -1,6 +1,7 @@
 #include "games/battle/battle_exact.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -88,6 +89,26 @@ Evaluation empty_evaluation(const Rules& rules, int seats) {
   return e;
 }
 
+// Seat `mover` at `mine` throws with chance m: a throw that stays below the
+// goal goes to stay(mine + k, p); the final scores of those that reach it go
+// to final_score; returns their chance.
+template <class Stay>
+double throw_from(const ThrowMix::Throw& f, int mine, int goal, double m, std::vector<double>& final_score,
+                  Stay&& stay) {
+  double reached = 0;
+  for (int k = 1; k <= f.top; k = k == 1 ? f.low : k + 1) {
+    const double p = m * f.p[k];
+    if (p == 0) continue;
+    if (mine + k >= goal) {
+      reached += p;
+      final_score[mine + k] += p;
+    } else {
+      stay(mine + k, p);
+    }
+  }
+  return reached;
+}
+
 // Forward over the throws: mass[a * N + b] is P(the game reaches throw t
 // with scores (a, b)); seat t % 2 throws.
 Evaluation evaluate_sequential(const Rules& rules, ThrowMix mix[2]) {
@@ -107,19 +128,11 @@ Evaluation evaluate_sequential(const Rules& rules, ThrowMix mix[2]) {
         const double m = mass[std::size_t(a) * goal + b];
         if (m < kNegligible) continue;
         const int mine = mover == 0 ? a : b, theirs = mover == 0 ? b : a;
-        const ThrowMix::Throw f = mix[mover].at(mine, theirs);
-        double reached = 0;
-        for (int k = 1; k <= f.top; ++k) {
-          const double p = m * f.p[k];
-          if (p == 0) continue;
-          if (mine + k >= goal) {
-            reached += p;
-            e.score[mover][mine + k] += p;
-          } else {
-            next[mover == 0 ? std::size_t(mine + k) * goal + b : std::size_t(a) * goal + mine + k] += p;
-            alive = true;
-          }
-        }
+        const double reached =
+            throw_from(mix[mover].at(mine, theirs), mine, goal, m, e.score[mover], [&](int to, double p) {
+              next[mover == 0 ? std::size_t(to) * goal + b : std::size_t(a) * goal + to] += p;
+              alive = true;
+            });
         won += reached;
         e.score[1 - mover][theirs] += reached;
         e.turns[mover][mover_turns] += reached;
@@ -131,8 +144,82 @@ Evaluation evaluate_sequential(const Rules& rules, ThrowMix mix[2]) {
   }
 }
 
-// Forward over the turns: both throw from (a, b). A throw is "open" when it
-// leaves its seat below the goal, "done" when it reaches the goal.
+// The same without the turns, each state once: every throw scores, so the
+// score sum only grows and one pass in increasing sums meets every state
+// after everything that leads to it, however many throws that took. The
+// walk above meets a state once per throw count that reaches it.
+Evaluation evaluate_sequential_by_sum(const Rules& rules, ThrowMix mix[2]) {
+  const int goal = rules.goal;
+  Evaluation e = empty_evaluation(rules, 2);
+  e.turns.assign(2, {});
+  std::array<std::vector<double>, 2> mass;  // [seat to throw][a * goal + b]
+  for (std::vector<double>& m : mass) m.assign(std::size_t(goal) * goal, 0.0);
+  mass[0][0] = 1;
+  Progress progress("Dice Battle exact odds: score sum", 2 * goal - 1);
+  for (int sum = 0; sum <= 2 * goal - 2; ++sum, progress.advance()) {
+    double won[2] = {0, 0};  // this sum's wins, added up apart
+    for (int a = std::max(0, sum - goal + 1); a <= std::min(sum, goal - 1); ++a) {
+      const int b = sum - a;
+      for (int mover = 0; mover < 2; ++mover) {
+        const double m = mass[mover][std::size_t(a) * goal + b];
+        if (m < kNegligible) continue;
+        const int mine = mover == 0 ? a : b, theirs = mover == 0 ? b : a;
+        const double reached =
+            throw_from(mix[mover].at(mine, theirs), mine, goal, m, e.score[mover], [&](int to, double p) {
+              mass[1 - mover][mover == 0 ? std::size_t(to) * goal + b : std::size_t(a) * goal + to] += p;
+            });
+        won[mover] += reached;
+        e.score[1 - mover][theirs] += reached;
+      }
+    }
+    e.win[0] += won[0], e.win[1] += won[1];
+  }
+  return e;
+}
+
+// Both seats throw from (a, b) with chance m, seat 0 throwing f0 and seat
+// 1 f1: throws that leave both below the goal go to stay(a', b', p); final
+// scores go to e.score. A throw is "open" when it leaves its seat below the
+// goal, "done" when it reaches the goal.
+struct TurnEnd {
+  double win[2] = {0, 0}, tie = 0, ended = 0;
+  bool goes_on = false;
+};
+template <class Stay>
+void turn_from(const ThrowMix::Throw& f0, const ThrowMix::Throw& f1, int a, int b, int goal, double m, Evaluation& e,
+               TurnEnd& out, Stay&& stay) {
+  const int open0 = std::min(f0.top, goal - 1 - a), open1 = std::min(f1.top, goal - 1 - b);
+  double open_mass0 = 0, done_mass0 = 0, open_p1 = 0, done_p1 = 0;
+  for (int k = 1; k <= f0.top; ++k) (k <= open0 ? open_mass0 : done_mass0) += m * f0.p[k];
+  for (int l = 1; l <= f1.top; ++l) (l <= open1 ? open_p1 : done_p1) += f1.p[l];
+  for (int k = 1; k <= open0; k = k == 1 ? f0.low : k + 1) {
+    const double p = m * f0.p[k];
+    if (p == 0) continue;
+    if (open1 >= 1) stay(a + k, b + 1, p * f1.p[1]);
+    for (int l = f1.low; l <= open1; ++l) stay(a + k, b + l, p * f1.p[l]);
+    e.score[0][a + k] += p * done_p1;  // seat 1 got there first
+  }
+  out.goes_on = out.goes_on || (open_mass0 > 0 && open_p1 > 0);
+  for (int l = 1; l <= open1; ++l) e.score[1][b + l] += done_mass0 * f1.p[l];  // seat 0 got there first
+  for (int l = open1 + 1; l <= f1.top; ++l) e.score[1][b + l] += open_mass0 * f1.p[l];
+  out.win[0] += done_mass0 * open_p1;
+  out.win[1] += open_mass0 * done_p1;
+  // Both at or past the goal: the higher total wins.
+  for (int k = open0 + 1; k <= f0.top; ++k) {
+    const double p = m * f0.p[k];
+    if (p == 0) continue;
+    e.score[0][a + k] += p * open_p1;
+    for (int l = open1 + 1; l <= f1.top; ++l) {
+      const double q = p * f1.p[l];
+      e.score[0][a + k] += q;
+      e.score[1][b + l] += q;
+      (a + k > b + l ? out.win[0] : a + k < b + l ? out.win[1] : out.tie) += q;
+    }
+  }
+  out.ended += open_mass0 * done_p1 + done_mass0 * (open_p1 + done_p1);
+}
+
+// Forward over the turns: both throw from (a, b).
 Evaluation evaluate_simultaneous(const Rules& rules, ThrowMix mix[2]) {
   const int goal = rules.goal;
   Evaluation e = empty_evaluation(rules, 2);
@@ -141,52 +228,45 @@ Evaluation evaluate_simultaneous(const Rules& rules, ThrowMix mix[2]) {
   Progress progress("Dice Battle exact odds: turn", 0);
   for (int t = 0;; ++t, progress.advance()) {
     std::fill(next.begin(), next.end(), 0.0);
-    bool alive = false;
     // This turn's outcomes add up apart: a running total near 1 would lose
     // the low bits of a million small terms.
-    double ended = 0, win[2] = {0, 0}, tie = 0;
+    TurnEnd turn;
     for (int a = 0; a < goal; ++a)
       for (int b = 0; b < goal; ++b) {
         const double m = mass[std::size_t(a) * goal + b];
         if (m < kNegligible) continue;
-        const ThrowMix::Throw f0 = mix[0].at(a, b), f1 = mix[1].at(b, a);
-        const int open0 = std::min(f0.top, goal - 1 - a), open1 = std::min(f1.top, goal - 1 - b);
-        double open_mass0 = 0, done_mass0 = 0, open_p1 = 0, done_p1 = 0;
-        for (int k = 1; k <= f0.top; ++k) (k <= open0 ? open_mass0 : done_mass0) += m * f0.p[k];
-        for (int l = 1; l <= f1.top; ++l) (l <= open1 ? open_p1 : done_p1) += f1.p[l];
-        for (int k = 1; k <= open0; k = k == 1 ? f0.low : k + 1) {
-          const double p = m * f0.p[k];
-          if (p == 0) continue;
-          double* row = &next[std::size_t(a + k) * goal + b];
-          if (open1 >= 1) row[1] += p * f1.p[1];
-          for (int l = f1.low; l <= open1; ++l) row[l] += p * f1.p[l];
-          e.score[0][a + k] += p * done_p1;  // seat 1 got there first
-        }
-        alive = alive || (open_mass0 > 0 && open_p1 > 0);
-        for (int l = 1; l <= open1; ++l) e.score[1][b + l] += done_mass0 * f1.p[l];  // seat 0 got there first
-        for (int l = open1 + 1; l <= f1.top; ++l) e.score[1][b + l] += open_mass0 * f1.p[l];
-        win[0] += done_mass0 * open_p1;
-        win[1] += open_mass0 * done_p1;
-        // Both at or past the goal: the higher total wins.
-        for (int k = open0 + 1; k <= f0.top; ++k) {
-          const double p = m * f0.p[k];
-          if (p == 0) continue;
-          e.score[0][a + k] += p * open_p1;
-          for (int l = open1 + 1; l <= f1.top; ++l) {
-            const double q = p * f1.p[l];
-            e.score[0][a + k] += q;
-            e.score[1][b + l] += q;
-            (a + k > b + l ? win[0] : a + k < b + l ? win[1] : tie) += q;
-          }
-        }
-        ended += open_mass0 * done_p1 + done_mass0 * (open_p1 + done_p1);
+        turn_from(mix[0].at(a, b), mix[1].at(b, a), a, b, goal, m, e, turn,
+                  [&](int a2, int b2, double p) { next[std::size_t(a2) * goal + b2] += p; });
       }
-    e.win[0] += win[0], e.win[1] += win[1], e.tie += tie;
-    e.turns[0][t + 1] += ended;
-    e.turns[1][t + 1] += ended;
-    if (!alive) return e;
+    e.win[0] += turn.win[0], e.win[1] += turn.win[1], e.tie += turn.tie;
+    e.turns[0][t + 1] += turn.ended;
+    e.turns[1][t + 1] += turn.ended;
+    if (!turn.goes_on) return e;
     mass.swap(next);
   }
+}
+
+// The same without the turns, each state once in increasing score sums (see
+// evaluate_sequential_by_sum).
+Evaluation evaluate_simultaneous_by_sum(const Rules& rules, ThrowMix mix[2]) {
+  const int goal = rules.goal;
+  Evaluation e = empty_evaluation(rules, 2);
+  e.turns.assign(2, {});
+  std::vector<double> mass(std::size_t(goal) * goal, 0.0);
+  mass[0] = 1;
+  Progress progress("Dice Battle exact odds: score sum", 2 * goal - 1);
+  for (int sum = 0; sum <= 2 * goal - 2; ++sum, progress.advance()) {
+    TurnEnd turn;  // this sum's outcomes, added up apart
+    for (int a = std::max(0, sum - goal + 1); a <= std::min(sum, goal - 1); ++a) {
+      const int b = sum - a;
+      const double m = mass[std::size_t(a) * goal + b];
+      if (m < kNegligible) continue;
+      turn_from(mix[0].at(a, b), mix[1].at(b, a), a, b, goal, m, e, turn,
+                [&](int a2, int b2, double p) { mass[std::size_t(a2) * goal + b2] += p; });
+    }
+    e.win[0] += turn.win[0], e.win[1] += turn.win[1], e.tie += turn.tie;
+  }
+  return e;
 }
 
 // The same, when seat 1 throws the same distribution f1 in every state: seat
@@ -488,6 +568,10 @@ SimultaneousSolution solve_simultaneous(const Rules& rules) {
 }
 
 Evaluation evaluate(const Rules& rules, const Policy& first, const Policy* second) {
+  return evaluate(rules, first, second, rules.goal <= kTurnsFollowedUpToGoal);
+}
+
+Evaluation evaluate(const Rules& rules, const Policy& first, const Policy* second, bool follow_turns) {
   const auto probability = throw_probabilities(rules.max_dice);
   if (!second) {
     ThrowMix mix(first, probability);
@@ -495,7 +579,9 @@ Evaluation evaluate(const Rules& rules, const Policy& first, const Policy* secon
   }
   ThrowMix mix[2] = {ThrowMix(first, probability), ThrowMix(*second, probability)};
   if (mix[0].same_everywhere() && mix[1].same_everywhere()) return evaluate_apart(rules, mix);
-  if (rules.turns == Turns::sequential) return evaluate_sequential(rules, mix);
+  if (rules.turns == Turns::sequential)
+    return follow_turns ? evaluate_sequential(rules, mix) : evaluate_sequential_by_sum(rules, mix);
+  if (!follow_turns) return evaluate_simultaneous_by_sum(rules, mix);
   if (mix[1].same_everywhere()) return evaluate_simultaneous_against_constant(rules, mix);
   if (mix[0].same_everywhere()) {  // the rules treat both seats alike
     ThrowMix swapped[2] = {ThrowMix(*second, probability), ThrowMix(first, probability)};

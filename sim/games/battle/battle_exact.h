@@ -72,6 +72,15 @@ struct Evaluation {
   double tie = 0;
   std::vector<std::vector<double>> score, turns;  // [seat][bin]
 };
+//
+// The turns are followed (throw by throw, or turn by turn) only up to a goal
+// of kTurnsFollowedUpToGoal when a policy looks at the scores: a state is met
+// once per throw count that reaches it, a cost growing as the goal cubed
+// (minutes at 1000). Above it the walk goes once through the states in
+// increasing score sums and `turns` is empty.
+constexpr int kTurnsFollowedUpToGoal = 300;
 Evaluation evaluate(const Rules& rules, const Policy& first, const Policy* second);
+// The same, choosing whether to follow the turns (tests).
+Evaluation evaluate(const Rules& rules, const Policy& first, const Policy* second, bool follow_turns);
 
 }  // namespace dicesim::battle

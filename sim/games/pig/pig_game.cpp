@@ -127,7 +127,7 @@ void describe(std::ostream& out) {
   out << "  exact solver cost (check, solve pig): optimal_win is solved once, about goal^3: 5-10 s at two dice,\n"
       << "    goal 200. A pair of strategies that ignore the opponent (hold_at, optimal_turns) takes milliseconds\n"
       << "    (each one's turns are computed once); a pair with optimal_win walks every pair of scores turn by turn:\n"
-      << "    about 3 s at two dice, goal 200\n";
+      << "    about 1.5 s at two dice, goal 200 (solve pig --config with optimal_win and 15 others: 50 s)\n";
 }
 
 struct SolveOptions {
