@@ -144,7 +144,7 @@ int report(const RunConfig& config, const EngineOutput& output, RunInfo info, co
   if (check) {
     try {
       pause_for_test(options, "exact");
-      exact = exact_tables(config);
+      exact = exact_tables(config, info.threads);
       checks = compare(config, output, *exact);
     } catch (const Interrupted&) {  // a stop request before or during the exact solve: skip it
       exact.reset();

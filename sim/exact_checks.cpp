@@ -4,18 +4,16 @@
 #include <cmath>
 
 #include "interrupt.h"
+#include "jobs.h"
 #include "progress.h"
 #include "stats.h"
 
 namespace dicesim {
 
-ExactTables exact_tables(const RunConfig& config) {
-  ExactTables out;
-  Progress progress("exact odds: table", config.plan.tables.size());  // polls the stop flag too
-  for (const PlannedTable& t : config.plan.tables) {
-    out.push_back(config.game->exact(t.table));
-    progress.advance();
-  }
+ExactTables exact_tables(const RunConfig& config, int threads) {
+  ExactTables out(config.plan.tables.size());
+  run_jobs(out.size(), threads, "exact odds: table",
+           [&](std::size_t t) { out[t] = config.game->exact(config.plan.tables[t].table); });
   return out;
 }
 

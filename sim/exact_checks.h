@@ -29,8 +29,9 @@ struct Check {
 
 using ExactTables = std::vector<std::optional<TableOdds>>;  // per planned table
 
-// Throws Interrupted (sim/interrupt.h) between tables once a stop is requested.
-ExactTables exact_tables(const RunConfig& config);
+// Solves the tables on `threads` threads. Throws Interrupted (sim/interrupt.h)
+// once a stop is requested, at the solvers' next step.
+ExactTables exact_tables(const RunConfig& config, int threads);
 std::vector<Check> compare(const RunConfig& config, const EngineOutput& output, const ExactTables& exact);
 
 }  // namespace dicesim

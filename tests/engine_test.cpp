@@ -119,12 +119,12 @@ TEST(Check, PassesAtTinyGameCountsAndSkipsTablesNotPlayed) {
   RunConfig config = load_run_config(json::parse(kConfig), "test");
   for (std::uint64_t games : {1, 2, 3, 7}) {
     config.games = games;
-    for (const Check& c : compare(config, play(config, 2), exact_tables(config)))
+    for (const Check& c : compare(config, play(config, 2), exact_tables(config, 2)))
       EXPECT_TRUE(c.passed()) << games << " games: " << c.name << " z " << c.z;
   }
   EngineOutput none = play(config, 1);
   std::fill(none.games_done.begin(), none.games_done.end(), 0);
-  EXPECT_TRUE(compare(config, none, exact_tables(config)).empty());
+  EXPECT_TRUE(compare(config, none, exact_tables(config, 2)).empty());
 }
 
 TEST(Engine, AvailableCpusFollowsTheAffinityMask) {
@@ -145,7 +145,7 @@ TEST(Engine, AvailableCpusFollowsTheAffinityMask) {
 TEST(Check, MonteCarloAgreesWithTheExactSolver) {
   const RunConfig config = load_run_config(json::parse(kConfig), "test");
   const EngineOutput out = play(config, 2);
-  const std::vector<Check> checks = compare(config, out, exact_tables(config));
+  const std::vector<Check> checks = compare(config, out, exact_tables(config, 2));
   EXPECT_GT(checks.size(), 20u);
   for (const Check& c : checks) EXPECT_TRUE(c.passed()) << c.name << " z " << c.z;
 }
@@ -153,7 +153,7 @@ TEST(Check, MonteCarloAgreesWithTheExactSolver) {
 TEST(Check, AWrongExactValueIsCaught) {
   const RunConfig config = load_run_config(json::parse(kConfig), "test");
   const EngineOutput out = play(config, 2);
-  ExactTables exact = exact_tables(config);
+  ExactTables exact = exact_tables(config, 2);
   // Move 1% of one distribution from score 20 to 0 (its mean drops by 0.2,
   // about 20 standard errors here), and 1% from one seat's win to the tie.
   auto& p = exact[config.plan.distribution[0]]->probability[0][0];

@@ -110,7 +110,7 @@ TEST_P(EveryConfig, ThreadsShardsAndResumeGiveTheSameFile) {
 
 TEST_P(EveryConfig, ExactProbabilitiesAddUpToOne) {
   const RunConfig run_config = load_run_config(config);
-  const ExactTables exact = exact_tables(run_config);
+  const ExactTables exact = exact_tables(run_config, 2);
   const auto total = [](const std::vector<double>& p) { return std::accumulate(p.begin(), p.end(), 0.0); };
   const auto all_probabilities = [](const std::vector<double>& p) {
     return std::all_of(p.begin(), p.end(), [](double x) { return x >= -kTolerance && x <= 1 + kTolerance; });

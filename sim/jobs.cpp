@@ -1,0 +1,53 @@
+#include "jobs.h"
+
+#include <oneapi/tbb/task_arena.h>
+#include <oneapi/tbb/task_group.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "progress.h"
+
+namespace dicesim {
+
+void run_jobs(std::size_t jobs, int threads, const std::string& what, const std::function<void(std::size_t)>& job) {
+  std::atomic<std::size_t> next{0}, done{0};
+  const auto run_next = [&] {
+    const std::size_t i = next++;
+    if (i >= jobs) return false;
+    job(i);
+    ++done;
+    return true;
+  };
+  const auto run_all = [&] {
+    try {
+      while (run_next()) {
+      }
+    } catch (...) {
+      next = jobs;  // the others stop after their current job
+      throw;
+    }
+  };
+  Progress progress(what, jobs);  // polls the stop flag too
+  tbb::task_arena arena(std::max(1, threads));
+  arena.execute([&] {
+    tbb::task_group others;
+    for (int t = 1; t < threads; ++t) others.run(run_all);
+    try {
+      // This thread shows the count as it finishes its own jobs.
+      std::size_t shown = 0;
+      while (run_next()) {
+        const std::size_t now = done.load();
+        progress.advance(now - shown);
+        shown = now;
+      }
+    } catch (...) {
+      next = jobs;
+      others.wait();  // rethrows another thread's failure first, if any
+      throw;
+    }
+    others.wait();
+  });
+}
+
+}  // namespace dicesim
