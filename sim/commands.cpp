@@ -2,9 +2,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <optional>
@@ -15,6 +18,7 @@
 #include "exit_codes.h"
 #include "game.h"
 #include "git_revision.h"  // generated at build time
+#include "h5.h"
 #include "interrupt.h"
 #include "output_file.h"
 #include "progress.h"
@@ -22,6 +26,7 @@
 #include "run_config.h"
 #include "run_state.h"
 #include "summary.h"
+#include "text_table.h"
 
 #ifndef DICESIM_VERSION
 #define DICESIM_VERSION "unknown"
@@ -269,6 +274,83 @@ int merge_command(const MergeOptions& options, std::ostream& out) {
   for (const BlockRange& r : merged.done) blocks += r.end - r.begin;
   out << "\nmerged " << states.size() << " files into " << options.output << ": " << blocks << " of "
       << merged.total_blocks << " blocks" << (merged.complete() ? ", complete" : ", not complete yet") << "\n";
+  return kExitOk;
+}
+
+namespace {
+
+// What `show` says of a file besides its summary, as (name, value) pairs.
+std::vector<std::pair<std::string, json>> run_facts(const std::string& path, const RunState& state) {
+  const h5::Reader file(path);
+  const std::vector<std::int64_t> version = file.int_array_attribute("/", "format_version");
+  std::uint64_t blocks_done = 0, blocks_planned = 0, games_played = 0;
+  for (const BlockRange& r : state.output.done) blocks_done += r.end - r.begin;
+  for (const BlockRange& r : state.planned) blocks_planned += r.end - r.begin;
+  for (std::uint64_t g : state.output.games_done) games_played += g;
+  std::vector<std::pair<std::string, json>> facts{
+      {"file", path},
+      {"format_version", std::to_string(version.at(0)) + "." + std::to_string(version.at(1))},
+      {"program_version", state.program_version},
+      {"git_revision", state.git_revision},
+      {"command", file.string_attribute("/", "command")},
+      {"game", std::string(state.config.entry->name)},
+      {"name", state.config.name},
+      {"seed", state.config.seed},
+      {"games per table", state.config.games},
+      {"tables", state.config.plan.tables.size()},
+      {"games played", games_played},
+      {"blocks done", std::to_string(blocks_done) + " of " + std::to_string(blocks_planned) + " planned (" +
+                          std::to_string(state.output.total_blocks) + " in the whole run)"},
+      {"complete", state.output.done == state.planned && blocks_planned == state.output.total_blocks},
+      {"shard", state.shard.empty() ? json("none") : json(state.shard)},
+      {"threads", file.int_attribute("/", "threads")},
+      {"wall seconds", state.output.wall_seconds},
+      {"biased die", state.config.biased_die}};
+  if (file.exists("/checks/z")) {
+    const std::vector<double> z = file.doubles("/checks/z");
+    double worst = 0;
+    for (double v : z) worst = std::max(worst, std::abs(v));
+    facts.emplace_back("exact checks", std::to_string(z.size()) + " numbers, largest |z| " + fixed_text(worst, 2));
+  }
+  return facts;
+}
+
+void write_text_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream file(path);
+  file << text;
+  if (!file.flush()) throw InputError(path.string() + ": cannot write it");
+}
+
+}  // namespace
+
+int show_command(const ShowOptions& options, std::ostream& out) {
+  const RunState state = read_run_state(options.file);
+  const std::vector<std::pair<std::string, json>> facts = run_facts(options.file, state);
+  const std::vector<SummaryTable> tables = summary_tables(state.config, state.output);
+  if (options.json) {
+    json facts_object = json::object();
+    for (const auto& [name, value] : facts) facts_object[name] = value;
+    out << json{{"run", facts_object}, {"tables", summary_json(tables)}}.dump(2) << "\n";
+    return kExitOk;
+  }
+  if (!options.csv_dir.empty()) {
+    const std::filesystem::path dir(options.csv_dir);
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    if (!std::filesystem::is_directory(dir)) throw InputError(options.csv_dir + ": not a directory (--csv)");
+    std::string run = "fact,value\n";
+    for (const auto& [name, value] : facts)
+      run += name + "," + (value.is_string() ? value.get<std::string>() : value.dump()) + "\n";
+    write_text_file(dir / "run.csv", run);
+    for (const SummaryTable& table : tables) write_text_file(dir / (table.name + ".csv"), summary_csv(table));
+    out << "wrote " << tables.size() + 1 << " CSV files to " << options.csv_dir << "\n";
+    return kExitOk;
+  }
+  for (const auto& [name, value] : facts)
+    out << std::left << std::setw(17) << name << std::right
+        << (value.is_string() ? value.get<std::string>() : value.dump()) << "\n";
+  out << "\n";
+  print_summary(out, state.config, state.output);
   return kExitOk;
 }
 

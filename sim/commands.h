@@ -25,6 +25,12 @@ struct RunOptions {
   std::string test_pause_at;  // test only: "setup" or "exact" waits there for a stop request
 };
 
+struct ShowOptions {
+  std::string file;
+  bool json = false;    // print the facts and tables as JSON
+  std::string csv_dir;  // write each table to <dir>/<table>.csv (and the facts to run.csv)
+};
+
 struct MergeOptions {
   std::vector<std::string> inputs;
   std::string output;
@@ -37,6 +43,10 @@ int run_command(RunOptions options, bool check, const Cluster& cluster, std::ost
 
 // Adds up the results files of one run's shards.
 int merge_command(const MergeOptions& options, std::ostream& out);
+
+// `dicesim show`: the facts and summary of any results file (complete or
+// not, a shard or a merge), from its engine state, without playing.
+int show_command(const ShowOptions& options, std::ostream& out);
 
 // `dicesim list`.
 void list_games(std::ostream& out);

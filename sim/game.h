@@ -93,6 +93,9 @@ struct GameEntry {
   std::string_view title;        // in messages: "10,000"
   std::string_view description;  // `dicesim list`
   TableLimits tables;
+  // Whether the lowest score wins (Sixers): then P(the least score) is a
+  // figure of the summary; in a race to a goal it means nothing.
+  bool lowest_score_wins = false;
   // Reads "rules" and "strategies" of a config (the rest is the engine's).
   std::unique_ptr<Game> (*load)(const JsonNode& config);
   // `dicesim list`: rules with their defaults, strategy families.

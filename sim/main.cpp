@@ -90,6 +90,13 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   CLI::App* merge_cmd = app.add_subcommand("merge", "add up shard files of one run into one results file");
   merge_cmd->add_option("inputs", merge_options.inputs, "results files of the shards")->required();
   merge_cmd->add_option("-o,--output", merge_options.output, "the merged results file")->required();
+  ShowOptions show_options;
+  CLI::App* show_cmd = app.add_subcommand("show", "the facts and summary of a results file, without playing");
+  show_cmd->add_option("file", show_options.file, "results file (complete or not, a shard or a merge)")->required();
+  CLI::Option* json_flag =
+      show_cmd->add_flag("--json", show_options.json, "print the facts and the summary tables as JSON");
+  show_cmd->add_option("--csv", show_options.csv_dir, "write the summary tables as CSV files into this directory")
+      ->excludes(json_flag);
   BenchOptions bench_options;
   CLI::App* bench_cmd = app.add_subcommand("bench", "games per second of reference configs, and a signature");
   add_bench_options(bench_cmd, bench_options);
@@ -116,6 +123,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
     return run_command(run_options, check_cmd->parsed(), cluster, std::cout);
   }
   if (merge_cmd->parsed()) return merge_command(merge_options, std::cout);
+  if (show_cmd->parsed()) return show_command(show_options, std::cout);
   if (list_cmd->parsed()) list_games(std::cout);
   if (bench_cmd->parsed()) return run_bench(bench_options);
   return kExitOk;

@@ -77,6 +77,18 @@ double rate_z(std::uint64_t k, std::uint64_t n, double p) {
   return (rate - p) / std::sqrt(variance / double(n));
 }
 
+namespace {
+constexpr double kZ95 = 1.959963984540054;  // the two-sided 95% point of the normal distribution
+}  // namespace
+
+double rate_half_width(std::uint64_t k, std::uint64_t n) {
+  if (n == 0) return 0;
+  const double rate = double(k) / double(n);
+  return kZ95 * std::sqrt(rate * (1 - rate) / double(n));
+}
+
+double mean_half_width(double sd, std::uint64_t n) { return n == 0 ? 0 : kZ95 * sd / std::sqrt(double(n)); }
+
 ChiSquare chi_square(const std::vector<std::int64_t>& counts, const std::vector<double>& probability) {
   double n = 0;
   for (std::int64_t c : counts) n += double(c);

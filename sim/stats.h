@@ -21,6 +21,12 @@ double mean_z(double sample_mean, std::uint64_t n, const Moments& exact);
 // z of k successes in n trials against the exact probability p.
 double rate_z(std::uint64_t k, std::uint64_t n, double p);
 
+// Half-widths of the 95% intervals the summaries print (normal
+// approximation, z = 1.96): of a rate k / n, and of a mean of n values with
+// standard deviation sd. 0 for n = 0.
+double rate_half_width(std::uint64_t k, std::uint64_t n);
+double mean_half_width(double sd, std::uint64_t n);
+
 struct ChiSquare {
   double statistic = 0;
   int dof = 0;

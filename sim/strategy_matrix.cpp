@@ -1,31 +1,30 @@
 #include "strategy_matrix.h"
 
-#include <algorithm>
-#include <iomanip>
 #include <ostream>
+
+#include "text_table.h"
 
 namespace dicesim {
 
 void print_strategy_matrix(std::ostream& out, const std::string& title, const std::vector<Strategy>& strategies,
-                           int precision, const std::function<std::optional<double>(std::size_t, std::size_t)>& cell) {
-  constexpr int kCellWidth = 12;
-  std::size_t longest = 0;
-  for (const Strategy& s : strategies) longest = std::max(longest, s.name.size());
-  const int name_width = static_cast<int>(longest) + 4;
-  out << title << "\n" << std::setw(name_width) << "";
-  for (const Strategy& s : strategies) out << std::setw(kCellWidth) << s.name.substr(0, kCellWidth - 1);
-  out << "\n" << std::fixed << std::setprecision(precision);
+                           int precision,
+                           const std::function<std::optional<MatrixCell>(std::size_t, std::size_t)>& cell) {
+  TextTable table;
+  std::vector<std::string> header{""};
+  for (const Strategy& s : strategies) header.push_back(s.name);
+  table.add_row(std::move(header));
   for (std::size_t row = 0; row < strategies.size(); ++row) {
-    out << std::left << std::setw(name_width) << strategies[row].name << std::right;
+    std::vector<std::string> cells{strategies[row].name};
     for (std::size_t column = 0; column < strategies.size(); ++column) {
-      const std::optional<double> value = cell(row, column);
-      if (value)
-        out << std::setw(kCellWidth) << *value;
-      else
-        out << std::setw(kCellWidth) << "-";
+      const std::optional<MatrixCell> c = cell(row, column);
+      cells.push_back(!c                  ? "-"
+                      : c->half_width < 0 ? fixed_text(c->value, precision)
+                                          : with_interval(c->value, c->half_width, precision));
     }
-    out << "\n";
+    table.add_row(std::move(cells));
   }
+  out << title << "\n";
+  table.print(out);
 }
 
 }  // namespace dicesim

@@ -14,10 +14,19 @@
 
 namespace dicesim {
 
-// Prints the title, a header of the column strategies' names (cut to the
-// cell width), then one row per strategy with `cell(row, column)` in fixed
-// notation at `precision` digits, or "-" where it has no value.
+// A cell: a value and, for an estimate, the half-width of its 95% interval.
+struct MatrixCell {
+  double value = 0;
+  double half_width = -1;  // < 0: an exact value, printed without an interval
+};
+
+// Prints the title, a header of the column strategies' names, then one row
+// per strategy with `cell(row, column)` in fixed notation at `precision`
+// digits ("0.5081 ±0.0010" for an estimate), or "-" where it has no value
+// (a strategy is not played against itself). Columns are as wide as their
+// widest name or cell.
 void print_strategy_matrix(std::ostream& out, const std::string& title, const std::vector<Strategy>& strategies,
-                           int precision, const std::function<std::optional<double>(std::size_t, std::size_t)>& cell);
+                           int precision,
+                           const std::function<std::optional<MatrixCell>(std::size_t, std::size_t)>& cell);
 
 }  // namespace dicesim

@@ -2,75 +2,235 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iomanip>
+#include <map>
+#include <optional>
 #include <ostream>
 
 #include "stats.h"
 #include "strategy_matrix.h"
+#include "text_table.h"
 
 namespace dicesim {
 namespace {
 
 double fraction(std::int64_t count, std::uint64_t games) { return games ? double(count) / double(games) : 0.0; }
 
-}  // namespace
+Figure rate(std::int64_t count, std::uint64_t games) {
+  return Figure::of_estimate(fraction(count, games), stats::rate_half_width(std::uint64_t(count), games));
+}
 
-void print_summary(std::ostream& out, const RunConfig& config, const EngineOutput& output) {
+Figure mean_of(const std::vector<std::int64_t>& histogram, const Measure& measure) {
+  std::uint64_t n = 0;
+  for (std::int64_t c : histogram) n += std::uint64_t(c);
+  const stats::Moments m = stats::histogram_moments(histogram, measure.min, measure.step);
+  return Figure::of_estimate(m.mean, stats::mean_half_width(m.sd, n));
+}
+
+// Each strategy alone: games, every measure's mean, the score's sd and,
+// where the lowest score wins, P(the least score).
+SummaryTable strategies_table(const RunConfig& config, const EngineOutput& output) {
   const std::vector<Strategy>& strategies = config.game->strategies();
   const std::vector<Measure> measures = config.game->measures();
-  const std::size_t width = 4 + std::max_element(strategies.begin(), strategies.end(), [](auto& a, auto& b) {
-                                  return a.name.size() < b.name.size();
-                                })->name.size();
-  out << std::fixed;
-  if (std::any_of(config.plan.distribution.begin(), config.plan.distribution.end(), [](int t) { return t >= 0; })) {
-    out << std::left << std::setw(width) << "strategy" << std::right << std::setw(14) << "games" << std::setw(10)
-        << "mean" << std::setw(10) << "sd" << std::setw(12) << "P(min)";
-    for (std::size_t m = 1; m < measures.size(); ++m) out << std::setw(16) << ("mean " + measures[m].name);
-    out << "\n";
-    for (std::size_t s = 0; s < strategies.size(); ++s) {
-      const int t = config.plan.distribution[s];
-      if (t < 0) continue;
-      const TableCountsView counts = table_counts(config, output, t);
-      const std::vector<std::int64_t> scores = counts.scores_of(0);
-      const stats::Moments m = stats::histogram_moments(scores, measures[0].min, measures[0].step);
-      out << std::left << std::setw(width) << strategies[s].name << std::right << std::setw(14) << output.games_done[t]
-          << std::setprecision(4) << std::setw(10) << m.mean << std::setw(10) << m.sd << std::setw(12)
-          << fraction(scores[0], output.games_done[t]);
-      for (std::size_t k = 1; k < measures.size(); ++k)
-        out << std::setw(16)
-            << stats::histogram_moments(counts.histogram_of(int(k), 0), measures[k].min, measures[k].step).mean;
-      out << "\n";
-    }
+  const bool lowest_wins = config.entry->lowest_score_wins;
+  SummaryTable table{"strategies", "each strategy alone (95% intervals):", {"strategy", "games"}, {}};
+  table.columns.push_back("mean " + measures[0].name);
+  table.columns.push_back("sd");
+  if (lowest_wins) table.columns.push_back("P(min)");
+  for (std::size_t m = 1; m < measures.size(); ++m) table.columns.push_back("mean " + measures[m].name);
+  for (std::size_t s = 0; s < strategies.size(); ++s) {
+    const int t = config.plan.distribution[s];
+    if (t < 0) continue;
+    const std::uint64_t games = output.games_done[t];
+    const TableCountsView counts = table_counts(config, output, t);
+    const std::vector<std::int64_t> scores = counts.scores_of(0);
+    const double sd = stats::histogram_moments(scores, measures[0].min, measures[0].step).sd;
+    std::vector<Figure> row{Figure::of_text(strategies[s].name), Figure::of_count(std::int64_t(games)),
+                            mean_of(scores, measures[0]), Figure::of_estimate(sd, 0)};
+    row.back().kind = Figure::Kind::estimate;
+    if (lowest_wins) row.push_back(rate(scores[0], games));
+    for (std::size_t k = 1; k < measures.size(); ++k)
+      row.push_back(mean_of(counts.histogram_of(int(k), 0), measures[k]));
+    table.rows.push_back(std::move(row));
   }
-  const auto print_pairs = [&](const std::string& title, const std::vector<std::vector<int>>& pairs, bool mirror) {
-    bool any = false;
-    for (const auto& row : pairs)
-      for (int t : row) any = any || t >= 0;
-    if (!any) return;
-    out << "\n";
-    print_strategy_matrix(out, title, strategies, 4, [&](std::size_t a, std::size_t b) -> std::optional<double> {
+  return table;
+}
+
+// Pairs in long form: the row strategy's win rate against the opponent.
+SummaryTable pairs_table(const RunConfig& config, const EngineOutput& output, std::string name, std::string title,
+                         const std::vector<std::vector<int>>& pairs, bool mirror) {
+  const std::vector<Strategy>& strategies = config.game->strategies();
+  SummaryTable table{std::move(name), std::move(title), {"strategy", "opponent", "games", "win rate"}, {}};
+  for (std::size_t a = 0; a < pairs.size(); ++a)
+    for (std::size_t b = 0; b < pairs.size(); ++b) {
       int t = pairs[a][b], seat = 0;
       if (t < 0 && mirror && pairs[b][a] >= 0) t = pairs[b][a], seat = 1;
-      if (t < 0) return std::nullopt;
-      return fraction(table_counts(config, output, t).wins(seat), output.games_done[t]);
-    });
-  };
-  print_pairs("head to head: fraction of games the row strategy wins (ties count for neither)", config.plan.headtohead,
-              true);
-  print_pairs("sequential: fraction of games the row strategy, playing first, wins", config.plan.sequential, false);
-  const auto print_groups = [&](const std::string& title, const std::vector<int>& groups) {
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      const TableCountsView c = table_counts(config, output, groups[g]);
-      const std::uint64_t games = output.games_done[groups[g]];
-      out << "\n" << title << " " << g << " (" << games << " games): wins";
-      for (int s = 0; s < c.seats(); ++s)
-        out << "  " << strategies[config.plan.tables[groups[g]].table.seats[s]].name << " " << std::setprecision(4)
-            << fraction(c.wins(s), games);
-      out << "  ties " << fraction(c.tie_games(), games) << "\n";
+      if (t < 0) continue;
+      const std::uint64_t games = output.games_done[t];
+      table.rows.push_back({Figure::of_text(strategies[a].name), Figure::of_text(strategies[b].name),
+                            Figure::of_count(std::int64_t(games)),
+                            rate(table_counts(config, output, t).wins(seat), games)});
     }
+  return table;
+}
+
+// Tables of several seats in long form: one row per seat, then the ties.
+SummaryTable groups_table(const RunConfig& config, const EngineOutput& output, std::string name, std::string title,
+                          const std::vector<int>& groups) {
+  const std::vector<Strategy>& strategies = config.game->strategies();
+  SummaryTable table{std::move(name), std::move(title), {"table", "games", "seat", "strategy", "win rate"}, {}};
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const TableCountsView c = table_counts(config, output, groups[g]);
+    const std::uint64_t games = output.games_done[groups[g]];
+    const auto row = [&](std::string seat, std::string strategy, std::int64_t wins) {
+      table.rows.push_back({Figure::of_count(std::int64_t(g)), Figure::of_count(std::int64_t(games)),
+                            Figure::of_text(std::move(seat)), Figure::of_text(std::move(strategy)), rate(wins, games)});
+    };
+    for (int s = 0; s < c.seats(); ++s)
+      row(std::to_string(s), strategies[config.plan.tables[groups[g]].table.seats[s]].name, c.wins(s));
+    row("ties", "", c.tie_games());
+  }
+  return table;
+}
+
+std::string cell_text(const Figure& f, int precision) {
+  switch (f.kind) {
+    case Figure::Kind::text:
+      return f.text;
+    case Figure::Kind::count:
+      return std::to_string(f.count);
+    case Figure::Kind::estimate:
+      return f.half_width > 0 ? with_interval(f.value, f.half_width, precision) : fixed_text(f.value, precision);
+  }
+  return {};
+}
+
+void print_table(std::ostream& out, const SummaryTable& table) {
+  TextTable text;
+  text.add_row(table.columns);
+  for (const auto& row : table.rows) {
+    std::vector<std::string> cells;
+    for (const Figure& f : row) cells.push_back(cell_text(f, 4));
+    text.add_row(std::move(cells));
+  }
+  out << table.title << "\n";
+  text.print(out);
+}
+
+// A pairs table as a strategy-by-strategy matrix.
+void print_matrix(std::ostream& out, const SummaryTable& table, const std::vector<Strategy>& strategies) {
+  std::map<std::pair<std::string, std::string>, const Figure*> cells;
+  for (const auto& row : table.rows) cells[{row[0].text, row[1].text}] = &row[3];
+  print_strategy_matrix(out, table.title, strategies, 4,
+                        [&](std::size_t a, std::size_t b) -> std::optional<MatrixCell> {
+                          const auto found = cells.find({strategies[a].name, strategies[b].name});
+                          if (found == cells.end()) return std::nullopt;
+                          return MatrixCell{found->second->value, found->second->half_width};
+                        });
+}
+
+// Tables of several seats, one line each.
+void print_groups(std::ostream& out, const SummaryTable& table, const std::string& what) {
+  for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    const std::vector<Figure>& row = table.rows[r];
+    if (r == 0 || table.rows[r - 1][2].text == "ties")
+      out << "\n" << what << " " << row[0].count << " (" << row[1].count << " games): wins";
+    out << "  " << (row[2].text == "ties" ? "ties" : row[3].text) << " " << cell_text(row[4], 4);
+    if (row[2].text == "ties") out << "\n";
+  }
+}
+
+}  // namespace
+
+std::vector<SummaryTable> summary_tables(const RunConfig& config, const EngineOutput& output) {
+  std::vector<SummaryTable> tables{
+      strategies_table(config, output),
+      pairs_table(config, output, "headtohead",
+                  "head to head: fraction of games the row strategy wins (ties count for neither; 95% intervals)",
+                  config.plan.headtohead, true),
+      pairs_table(config, output, "sequential",
+                  "sequential: fraction of games the row strategy, playing first, wins (95% intervals)",
+                  config.plan.sequential, false),
+      groups_table(config, output, "nway", "n-way table", config.plan.nway),
+      groups_table(config, output, "sequential_tables", "sequential table", config.plan.sequential_tables)};
+  std::erase_if(tables, [](const SummaryTable& t) { return t.rows.empty(); });
+  return tables;
+}
+
+void print_summary(std::ostream& out, const RunConfig& config, const EngineOutput& output) {
+  bool first = true;
+  for (const SummaryTable& table : summary_tables(config, output)) {
+    if (table.name == "nway" || table.name == "sequential_tables") {
+      print_groups(out, table, table.title);
+      continue;
+    }
+    if (!first) out << "\n";
+    first = false;
+    if (table.name == "strategies")
+      print_table(out, table);
+    else
+      print_matrix(out, table, config.game->strategies());
+  }
+}
+
+std::string summary_csv(const SummaryTable& table) {
+  const auto quoted = [](const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    std::string q(1, '"');
+    for (char c : text) {
+      q.push_back(c);
+      if (c == '"') q.push_back('"');
+    }
+    q.push_back('"');
+    return q;
   };
-  print_groups("n-way table", config.plan.nway);
-  print_groups("sequential table", config.plan.sequential_tables);
+  std::string csv;
+  const std::vector<Figure>* sample = table.rows.empty() ? nullptr : &table.rows.front();
+  for (std::size_t c = 0; c < table.columns.size(); ++c) {
+    if (c) csv.push_back(',');
+    csv.append(quoted(table.columns[c]));
+    if (sample && (*sample)[c].kind == Figure::Kind::estimate) {
+      csv.push_back(',');
+      csv.append(quoted(table.columns[c] + " 95% half-width"));
+    }
+  }
+  csv += "\n";
+  char number[64];
+  for (const auto& row : table.rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (c) csv += ",";
+      const Figure& f = row[c];
+      if (f.kind == Figure::Kind::text) csv += quoted(f.text);
+      if (f.kind == Figure::Kind::count) csv += std::to_string(f.count);
+      if (f.kind == Figure::Kind::estimate) {
+        std::snprintf(number, sizeof number, "%.17g,%.17g", f.value, f.half_width);
+        csv += number;
+      }
+    }
+    csv += "\n";
+  }
+  return csv;
+}
+
+json summary_json(const std::vector<SummaryTable>& tables) {
+  json out = json::object();
+  for (const SummaryTable& table : tables) {
+    json rows = json::array();
+    for (const auto& row : table.rows) {
+      json object = json::object();
+      for (std::size_t c = 0; c < row.size(); ++c) {
+        const Figure& f = row[c];
+        object[table.columns[c]] = f.kind == Figure::Kind::text ? json(f.text)
+                                   : f.kind == Figure::Kind::count
+                                       ? json(f.count)
+                                       : json{{"value", f.value}, {"half_width", f.half_width}};
+      }
+      rows.push_back(std::move(object));
+    }
+    out[table.name] = {{"title", table.title}, {"columns", table.columns}, {"rows", std::move(rows)}};
+  }
+  return out;
 }
 
 void print_checks(std::ostream& out, const std::vector<Check>& checks) {

@@ -10,7 +10,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -123,6 +126,59 @@ class Child {
   bool running_ = true;
   int status_ = 0;
 };
+
+// show prints the facts and summary of any results file without playing:
+// complete, a shard, a merge and an interrupted run; --csv and --json carry
+// the same tables; a file that is not a results file is a one-line error.
+TEST(Commands, ShowSummarisesCompleteShardMergedAndInterruptedFiles) {
+  TempDir dir;
+  const std::string config = dir.write("run.json", kConfig);
+  ASSERT_EQ(dicesim("run " + config + " -o " + dir.file("all.h5") + " --quiet").exit_code, 0);
+  ASSERT_EQ(dicesim("run " + config + " --shard 1/2 -o " + dir.file("s1.h5") + " --quiet").exit_code, 0);
+  ASSERT_EQ(dicesim("run " + config + " --shard 2/2 -o " + dir.file("s2.h5") + " --quiet").exit_code, 0);
+  ASSERT_EQ(dicesim("merge " + dir.file("s1.h5") + " " + dir.file("s2.h5") + " -o " + dir.file("m.h5")).exit_code, 0);
+  Child long_run({"run", config, "-o", dir.file("cut.h5"), "--games", "1e14", "--quiet"}, dir.file("cut.log"));
+  ASSERT_TRUE(long_run.wait_for([&] { return std::filesystem::exists(dir.file("cut.h5") + ".lock"); }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  long_run.signal_and_wait(SIGINT);
+  const auto show = [&](const std::string& file, ShowOptions options = {}) {
+    options.file = dir.file(file);
+    std::ostringstream out;
+    EXPECT_EQ(show_command(options, out), kExitOk) << file;
+    return out.str();
+  };
+  const std::string all = show("all.h5"), merged = show("m.h5"), shard = show("s1.h5"), cut = show("cut.h5");
+  EXPECT_NE(all.find("complete         true"), std::string::npos) << all;
+  EXPECT_NE(all.find("\u00b1"), std::string::npos) << all;
+  // The merged shards summarise as the whole run did (only the facts differ).
+  EXPECT_EQ(merged.substr(merged.find("\n\n")), all.substr(all.find("\n\n")));
+  EXPECT_NE(shard.find("shard            1/2"), std::string::npos) << shard;
+  EXPECT_NE(shard.find("complete         false"), std::string::npos) << shard;
+  EXPECT_NE(cut.find("complete         false"), std::string::npos) << cut;
+
+  ShowOptions as_json;
+  as_json.json = true;
+  const json parsed = json::parse(show("all.h5", as_json));
+  EXPECT_EQ(parsed.at("run").at("complete"), true);
+  EXPECT_FALSE(parsed.at("tables").at("strategies").at("rows").empty());
+  EXPECT_TRUE(parsed.at("tables").at("strategies").at("rows")[0].at("mean score").contains("half_width"));
+  ShowOptions as_csv;
+  as_csv.csv_dir = dir.file("csv");
+  show("all.h5", as_csv);
+  std::ifstream strategies(dir.file("csv") + "/strategies.csv");
+  std::string header;
+  std::getline(strategies, header);
+  EXPECT_NE(header.find("mean score,mean score 95% half-width"), std::string::npos) << header;
+  EXPECT_TRUE(std::filesystem::exists(dir.file("csv") + "/run.csv"));
+
+  ShowOptions not_results;
+  not_results.file = config;
+  std::ostringstream out;
+  EXPECT_THROW(show_command(not_results, out), InputError);
+  const auto missing = dicesim("show " + dir.file("missing.h5"));
+  EXPECT_EQ(missing.exit_code, kExitBadInput);
+  EXPECT_EQ(std::count(missing.out.begin(), missing.out.end(), '\n'), 1) << missing.out;
+}
 
 TEST(Commands, RunAndMergeCalledFromTheLibraryGiveTheBinarysFile) {
   TempDir dir;

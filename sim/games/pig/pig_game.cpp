@@ -185,8 +185,9 @@ void print_matrix(const std::string& file) {
   run_jobs(win.size(), usable_threads(available_cpus()), "solve pig: pair", [&](std::size_t pair) {
     win[pair] = game.exact(Table{{int(pair / count), int(pair % count)}, true})->win[0];
   });
-  print_strategy_matrix(std::cout, "P(row wins), the row playing first (exact):", game.strategies(), 6,
-                        [&](std::size_t i, std::size_t j) -> std::optional<double> { return win[i * count + j]; });
+  print_strategy_matrix(
+      std::cout, "P(row wins), the row playing first (exact):", game.strategies(), 6,
+      [&](std::size_t i, std::size_t j) -> std::optional<MatrixCell> { return MatrixCell{win[i * count + j]}; });
 }
 
 void solve(SolveOptions options) {

@@ -206,14 +206,14 @@ void print_solution(const SolveOptions& options) {
         2, [&](std::size_t i, std::size_t j) {
           const double spread =
               std::sqrt((moments[i].sd * moments[i].sd + moments[j].sd * moments[j].sd) / double(options.z_games));
-          return std::optional<double>(spread > 0 ? (moments[i].mean - moments[j].mean) / spread : 0.0);
+          return std::optional<MatrixCell>(MatrixCell{spread > 0 ? (moments[i].mean - moments[j].mean) / spread : 0.0});
         });
   }
   if (options.headtohead) {
     matrix("P(row wins) head to head, independent turns (ties are neither):", 6,
-           [&](std::size_t i, std::size_t j) -> std::optional<double> {
-             if (i == j) return 0.0;
-             return game.exact(Table{{int(i), int(j)}, false})->win[0];
+           [&](std::size_t i, std::size_t j) -> std::optional<MatrixCell> {
+             if (i == j) return std::nullopt;  // not played against itself
+             return MatrixCell{game.exact(Table{{int(i), int(j)}, false})->win[0]};
            });
   }
   print_win_seats(game);
@@ -239,6 +239,7 @@ GameEntry sixers_entry() {
           .title = "Sixers",
           .description = "Sixers: six dice, three rolls, keep at least one die per roll, a 3 scores 0, lowest wins",
           .tables = {},
+          .lowest_score_wins = true,
           .load = load,
           .describe = describe,
           .add_solve_command = add_solve_command};
