@@ -12,6 +12,8 @@
 #include <set>
 #include <vector>
 
+#include "suggest.h"
+
 namespace dicesim {
 namespace {
 
@@ -245,7 +247,8 @@ void JsonNode::only_keys(std::initializer_list<std::string_view> allowed) const 
     for (std::string_view a : allowed) known = known || a == key;
     if (!known) {
       JsonNode(value, file_, path_ + "/" + pointer_token(key))
-          .fail("unknown key (expected one of: " + join(allowed) + ")");
+          .fail("unknown key (expected one of: " + join(allowed) + ")" +
+                did_you_mean(key, std::vector<std::string_view>(allowed)));
     }
   }
 }

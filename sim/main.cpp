@@ -1,6 +1,7 @@
 // dicesim's command line: parses the options (CLI11) and calls the commands
 // (commands.h, bench.h, each game's solve command).
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include "exit_codes.h"
 #include "game.h"
 #include "json_input.h"
+#include "suggest.h"
 
 #ifndef DICESIM_VERSION
 #define DICESIM_VERSION "unknown"
@@ -72,6 +74,40 @@ void refuse_empty_and_negative_values(CLI::App* command) {
   for (CLI::App* sub : command->get_subcommands({})) refuse_empty_and_negative_values(sub);
 }
 
+// For a command line CLI11 refused: a one-line error naming a mistyped
+// command or option with the nearest known one, or "" to keep CLI11's.
+std::string mistyped_word(CLI::App& app, int argc, char** argv) {
+  CLI::App* command = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.rfind("--", 0) == 0) {
+      const std::string name = word.substr(0, word.find('='));
+      if (command->get_option_no_throw(name)) continue;
+      std::vector<std::string> longs;
+      for (const CLI::Option* option : command->get_options())
+        for (const std::string& l : option->get_lnames()) longs.push_back("--" + l);
+      longs.push_back("--help");
+      const std::string hint = did_you_mean(name, {longs.begin(), longs.end()});
+      return command->get_name() + ": unknown option " + name + hint;
+    }
+    const std::vector<CLI::App*> subcommands = command->get_subcommands({});
+    if (subcommands.empty() || word.rfind('-', 0) == 0) continue;  // a value or a positional
+    const auto found = std::find_if(subcommands.begin(), subcommands.end(),
+                                    [&](const CLI::App* sub) { return sub->get_name() == word; });
+    if (found != subcommands.end()) {
+      command = *found;
+      continue;
+    }
+    std::vector<std::string_view> names;
+    for (const CLI::App* sub : subcommands) names.push_back(sub->get_name());
+    std::string known;
+    for (std::string_view n : names) known += (known.empty() ? "" : ", ") + std::string(n);
+    const std::string where = command == &app ? "" : command->get_name() + ": ";
+    return where + "unknown command \"" + word + "\" (known: " + known + ")" + did_you_mean(word, names);
+  }
+  return "";
+}
+
 int main_checked(int argc, char** argv, const Cluster& cluster) {
   CLI::App app{"dicesim: Monte Carlo dice games checked against exact solvers"};
   app.set_version_flag("--version", std::string("dicesim ") + DICESIM_VERSION);
@@ -115,7 +151,8 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << e.what() << "\n";                   // one line, as for any bad input
+    const std::string mistyped = mistyped_word(app, argc, argv);
+    std::cerr << (mistyped.empty() ? e.what() : mistyped) << "\n";  // one line, as for any bad input
     return kExitBadInput;
   }
   if (run_cmd->parsed() || check_cmd->parsed()) {

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "dice.h"
+#include "suggest.h"
 
 namespace dicesim {
 
@@ -28,8 +29,12 @@ RunConfig load_run_config(json document, const std::string& file) {
   config.entry = find_game(game.string());
   if (!config.entry) {
     std::string known;
-    for (const GameEntry& g : games()) known += (known.empty() ? "" : ", ") + std::string(g.name);
-    game.fail("unknown game \"" + game.string() + "\" (known: " + known + ")");
+    std::vector<std::string_view> names;
+    for (const GameEntry& g : games()) {
+      known += (known.empty() ? "" : ", ") + std::string(g.name);
+      names.push_back(g.name);
+    }
+    game.fail("unknown game \"" + game.string() + "\" (known: " + known + ")" + did_you_mean(game.string(), names));
   }
   if (const std::optional<JsonNode> seed = root.find("seed")) config.seed = seed->unsigned_integer(0, UINT64_MAX);
   config.games = root.at("games").unsigned_integer(1, kMaxGames);

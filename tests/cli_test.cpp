@@ -296,3 +296,33 @@ TEST(Cli, CtrlCWritesWhatWasPlayedMarkedIncomplete) {
 
 }  // namespace
 }  // namespace dicesim
+
+namespace dicesim {
+namespace {
+
+// A mistyped command, option, game, family or key names the nearest known one.
+TEST(Cli, MistypedWordsGetASuggestion) {
+  TempDir dir;
+  const std::map<std::string, std::string> suggested = {
+      {"rn", "unknown command \"rn\" (known: run, check, solve, list, merge, show, bench); did you mean \"run\"?"},
+      {"solve tnek", "solve: unknown command \"tnek\" (known: sixers, tenk, pig, battle); did you mean \"tenk\"?"},
+      {"run " + testing::source_path("configs/sixers.json") + " --gams 10",
+       "run: unknown option --gams; did you mean \"--games\"?"},
+  };
+  for (const auto& [args, message] : suggested) {
+    const auto result = dicesim(args);
+    EXPECT_EQ(result.exit_code, kExitBadInput) << args;
+    EXPECT_EQ(result.out, message + "\n") << args;
+  }
+  const std::string game = dir.write("game.json", R"J({"game": "tnek", "games": 1})J");
+  EXPECT_NE(dicesim("run " + game).out.find("did you mean \"tenk\"?"), std::string::npos);
+  const std::string family = dir.write("family.json", R"J({"game": "sixers", "games": 1,
+    "strategies": [{"name": "a", "family": "dvv", "per_roll": [1, 1]}]})J");
+  EXPECT_NE(dicesim("run " + family).out.find("did you mean \"dv\"?"), std::string::npos);
+  // Nothing near: no suggestion.
+  EXPECT_EQ(dicesim("run " + testing::source_path("configs/sixers.json") + " --zzzzzz").out,
+            "run: unknown option --zzzzzz\n");
+}
+
+}  // namespace
+}  // namespace dicesim
