@@ -197,8 +197,12 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
   EngineOptions engine;
   engine.seed = config.seed;
   engine.threads = info.threads;
-  engine.progress = !options.quiet && cluster.leader() && ::isatty(STDERR_FILENO);
+  engine.progress = options.quiet || !cluster.leader() ? EngineOptions::Progress::none
+                    : ::isatty(STDERR_FILENO)          ? EngineOptions::Progress::terminal
+                                                       : EngineOptions::Progress::log;
+  engine.log_every = options.progress_every;
   set_progress_quiet(options.quiet || !cluster.leader());  // the exact solves' progress (check)
+  set_progress_log_every(options.progress_every);
   engine.stop = &stop_requested();
   engine.range = cluster.size() > 1 ? cluster.part(planned) : planned;
   if (resumed) engine.resume = &resumed->output;

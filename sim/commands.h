@@ -19,7 +19,8 @@ struct RunOptions {
   std::string shard;   // "K/N", or empty
   std::string resume;  // a results file to continue
   double checkpoint_every = 0;
-  int threads = 0;  // 0: the CPUs this process may use
+  double progress_every = 60;  // seconds between progress lines when stderr is not a terminal (0: none)
+  int threads = 0;             // 0: the CPUs this process may use
   bool quiet = false;
   bool biased_die = false;    // test only
   std::string test_pause_at;  // test only: "setup" or "exact" waits there for a stop request

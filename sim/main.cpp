@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "game.h"
+#include "help_examples.h"
 #include "json_input.h"
 #include "suggest.h"
 
@@ -47,6 +48,9 @@ void add_run_options(CLI::App* cmd, RunOptions& options) {
       ->check(kPositiveSeconds);
   cmd->add_option("--resume", options.resume, "continue the run saved in this results file");
   cmd->add_flag("--quiet", options.quiet, "no progress line");
+  cmd->add_option("--progress-every", options.progress_every,
+                  "when stderr is not a terminal, a progress line every SECONDS (default 60, 0: none)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--test-biased-die", options.biased_die, "test only: load the die (check must then fail)")->group("");
   cmd->add_option("--test-pause-at", options.test_pause_at, "test only: wait at setup or exact for a signal")
       ->check(CLI::IsMember({"setup", "exact"}))
@@ -115,19 +119,31 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
 
   RunOptions run_options;
   CLI::App* run_cmd = app.add_subcommand("run", "play a config's contests and write results/<name>.h5");
+  run_cmd->footer(help_examples({"dicesim run configs/sixers.json",
+                                 "dicesim run configs/tenk_seed000.json --games 1e4 --threads 2 -o tenk.h5",
+                                 "dicesim run configs/pig_one_die.json --games 1e4 --shard 1/2 -o pig-1.h5"}));
   add_run_options(run_cmd, run_options);
   CLI::App* check_cmd = app.add_subcommand("check", "run, and compare every number with the exact solver");
+  check_cmd->footer(help_examples({"dicesim check configs/sixers.json --games 1e5",
+                                   "dicesim check configs/battle_sequential.json --games 1e4 -o battle.h5"}));
   add_run_options(check_cmd, run_options);
   CLI::App* solve_cmd = app.add_subcommand("solve", "exact numbers of a game, no simulation");
+  solve_cmd->footer(help_examples({"dicesim solve sixers --headtohead", "dicesim solve pig --dice 2 --turns 4"}));
   solve_cmd->require_subcommand(1);
   for (const GameEntry& g : games()) g.add_solve_command(*solve_cmd);
   CLI::App* list_cmd = app.add_subcommand("list", "games, rules, strategy families and their parameters");
+  list_cmd->footer(help_examples({"dicesim list", "dicesim list | grep -A3 '^pig'"}));
   MergeOptions merge_options;
   CLI::App* merge_cmd = app.add_subcommand("merge", "add up shard files of one run into one results file");
+  merge_cmd->footer(help_examples({"dicesim run configs/pig_one_die.json --games 1e4 --shard 1/2 -o pig-1.h5",
+                                   "dicesim run configs/pig_one_die.json --games 1e4 --shard 2/2 -o pig-2.h5",
+                                   "dicesim merge pig-1.h5 pig-2.h5 -o pig.h5"}));
   merge_cmd->add_option("inputs", merge_options.inputs, "results files of the shards")->required();
   merge_cmd->add_option("-o,--output", merge_options.output, "the merged results file")->required();
   ShowOptions show_options;
   CLI::App* show_cmd = app.add_subcommand("show", "the facts and summary of a results file, without playing");
+  show_cmd->footer(help_examples(
+      {"dicesim show results/sixers.h5", "dicesim show pig.h5 --csv pig-tables", "dicesim show pig.h5 --json"}));
   show_cmd->add_option("file", show_options.file, "results file (complete or not, a shard or a merge)")->required();
   CLI::Option* json_flag =
       show_cmd->add_flag("--json", show_options.json, "print the facts and the summary tables as JSON");
@@ -135,6 +151,8 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
       ->excludes(json_flag);
   BenchOptions bench_options;
   CLI::App* bench_cmd = app.add_subcommand("bench", "games per second of reference configs, and a signature");
+  bench_cmd->footer(
+      help_examples({"dicesim bench --games 1e6 --skip-naive", "dicesim bench --games 1e6 --threads 1 --skip-naive"}));
   add_bench_options(bench_cmd, bench_options);
 
   // --version on every command, as --help is.

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 
 #include "interrupt.h"
 
@@ -10,6 +12,7 @@ namespace dicesim {
 namespace {
 
 std::atomic<bool> g_quiet{false};
+std::atomic<double> g_log_every{60};
 thread_local Progress* t_innermost = nullptr;  // the nesting of this thread's Progress objects
 
 double seconds(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
@@ -17,10 +20,38 @@ double seconds(std::chrono::steady_clock::duration d) { return std::chrono::dura
 }  // namespace
 
 void set_progress_quiet(bool quiet) { g_quiet = quiet; }
+void set_progress_log_every(double seconds) { g_log_every = seconds; }
+
+std::string readable_count(double count) {
+  static const char* const kPrefixes[] = {"", " k", " M", " G", " T", " P"};
+  int prefix = 0;
+  while (std::abs(count) >= 999.5 && prefix < 5) count /= 1000, ++prefix;
+  char text[32];
+  std::snprintf(text, sizeof text, prefix == 0 ? "%.0f%s" : "%.3g%s", count, kPrefixes[prefix]);
+  return text;
+}
+
+std::string clock_time(double seconds) {
+  const long total = static_cast<long>(std::max(0.0, seconds) + 0.5);
+  char text[32];
+  std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", total / 3600, total / 60 % 60, total % 60);
+  return text;
+}
+
+std::string progress_text(double done, double total, double elapsed_seconds) {
+  const double rate = done / std::max(elapsed_seconds, 1e-9);
+  char percent[16];
+  std::snprintf(percent, sizeof percent, "%.1f%%", total > 0 ? 100 * done / total : 0.0);
+  std::string text = std::string(percent) + "  " + readable_count(done) + " / " + readable_count(total) + " games  " +
+                     readable_count(rate) + "/s  ETA ";
+  return text + (rate > 0 ? clock_time((total - done) / rate) : std::string("-"));
+}
 
 Progress::Output Progress::standard() {
   const bool terminal = ::isatty(STDERR_FILENO) == 1;
-  return {g_quiet ? nullptr : stderr, terminal, terminal ? 1.0 : 30.0, terminal ? 0.2 : 30.0};
+  const double every = g_log_every;
+  const bool silent = g_quiet || (!terminal && every <= 0);
+  return {silent ? nullptr : stderr, terminal, terminal ? 1.0 : every, terminal ? 0.2 : every};
 }
 
 Progress::Progress(std::string what, std::uint64_t total, Output output)

@@ -2,7 +2,8 @@
 // solvers of `solve`), on stderr only: stdout carries the results.
 //   on a terminal: one line redrawn in place, "what done/total ... elapsed",
 //     from one second on, at most five times a second, cleared at the end;
-//   elsewhere (a pipe, a log file): one such line every 30 seconds.
+//   elsewhere (a pipe, a log file): one such line every 60 seconds (or
+//     --progress-every), none when that is 0.
 // Progress objects nest (a table inside the list of tables): the line shows
 // every level of the thread, outermost first. Every advance() polls the stop
 // flag of interrupt.h and throws Interrupted once it is set, so a long solve
@@ -51,5 +52,15 @@ class Progress {
 
 // --quiet: no progress lines at all.
 void set_progress_quiet(bool quiet);
+// --progress-every: the seconds between lines when stderr is not a terminal
+// (default 60; 0: none).
+void set_progress_log_every(double seconds);
+
+// "12.3 M": a count with an SI prefix, three significant digits.
+std::string readable_count(double count);
+// "1:02:03": hours, minutes and seconds.
+std::string clock_time(double seconds);
+// "37.2%  1.23 G / 3.30 G games  12.3 M/s  ETA 0:02:51"
+std::string progress_text(double done, double total, double elapsed_seconds);
 
 }  // namespace dicesim

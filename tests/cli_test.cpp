@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <iomanip>
 #include <map>
 #include <numeric>
@@ -322,6 +324,43 @@ TEST(Cli, MistypedWordsGetASuggestion) {
   // Nothing near: no suggestion.
   EXPECT_EQ(dicesim("run " + testing::source_path("configs/sixers.json") + " --zzzzzz").out,
             "run: unknown option --zzzzzz\n");
+}
+
+}  // namespace
+}  // namespace dicesim
+
+namespace dicesim {
+namespace {
+
+// Every command's --help ends with examples; each runs as written (from a
+// directory whose configs/ is the repository's), in an order where the
+// files an example reads were written by an earlier one.
+TEST(Cli, EveryHelpExampleWorksAsWritten) {
+  TempDir dir;
+  std::filesystem::create_directory_symlink(testing::source_path("configs"), dir.file("configs"));
+  ::setenv("DICESIM_CACHE_DIR", dir.file("cache").c_str(), 1);
+  const std::vector<std::string> commands = {"run",          "check",      "merge",     "show",         "list", "solve",
+                                             "solve sixers", "solve tenk", "solve pig", "solve battle", "bench"};
+  int examples = 0;
+  for (const std::string& command : commands) {
+    const std::string help = dicesim(command + " --help").out;
+    const std::size_t start = help.find("\nExamples");
+    ASSERT_NE(start, std::string::npos) << command << " --help has no examples:\n" << help;
+    std::istringstream lines(help.substr(start + 1));
+    std::string line;
+    std::getline(lines, line);  // the heading
+    int here = 0;
+    while (std::getline(lines, line) && line.rfind("  dicesim ", 0) == 0) {
+      const std::string args = line.substr(std::string("  dicesim ").size());
+      const auto result = dicesim(args, dir.path());
+      EXPECT_EQ(result.exit_code, 0) << line << "\n" << result.out;
+      ++here;
+    }
+    EXPECT_GE(here, 2) << command;
+    examples += here;
+  }
+  ::unsetenv("DICESIM_CACHE_DIR");
+  EXPECT_GE(examples, 22);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <thread>
 
@@ -22,6 +23,7 @@
 #include "h5.h"
 #include "json_input.h"
 #include "output_file.h"
+#include "progress.h"
 #include "test_util.h"
 
 namespace dicesim {
@@ -178,6 +180,36 @@ TEST(Commands, ShowSummarisesCompleteShardMergedAndInterruptedFiles) {
   const auto missing = dicesim("show " + dir.file("missing.h5"));
   EXPECT_EQ(missing.exit_code, kExitBadInput);
   EXPECT_EQ(std::count(missing.out.begin(), missing.out.end(), '\n'), 1) << missing.out;
+}
+
+// Where stderr is not a terminal (a Slurm log, a notebook) a run logs one
+// progress line every --progress-every seconds; 0 logs none.
+TEST(Commands, ANonTerminalRunLogsProgressLines) {
+  TempDir dir;
+  const std::string config = dir.write("run.json", kConfig);
+  const auto log_of = [&](const std::string& every) {
+    const std::string log = dir.file("every" + every + ".log");
+    Child run({"run", config, "-o", dir.file("p" + every + ".h5"), "--games", "1e14", "--progress-every", every}, log);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2600));
+    run.signal_and_wait(SIGINT);
+    std::ifstream in(log);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string logged = log_of("1");
+  EXPECT_NE(logged.find("[0:00:01] "), std::string::npos) << logged;
+  EXPECT_NE(logged.find("[0:00:02] "), std::string::npos) << logged;
+  EXPECT_NE(logged.find(" games  "), std::string::npos) << logged;
+  EXPECT_NE(logged.find("/s  ETA "), std::string::npos) << logged;
+  EXPECT_EQ(logged.find('\r'), std::string::npos) << "no redrawing outside a terminal";
+  EXPECT_EQ(log_of("0").find("[0:00:0"), std::string::npos);
+}
+
+TEST(Commands, ProgressTextIsReadable) {
+  EXPECT_EQ(readable_count(12345678), "12.3 M");
+  EXPECT_EQ(readable_count(999), "999");
+  EXPECT_EQ(readable_count(2.5e9), "2.5 G");
+  EXPECT_EQ(clock_time(3723), "1:02:03");
+  EXPECT_EQ(progress_text(1e9, 4e9, 10), "25.0%  1 G / 4 G games  100 M/s  ETA 0:00:30");
 }
 
 TEST(Commands, RunAndMergeCalledFromTheLibraryGiveTheBinarysFile) {

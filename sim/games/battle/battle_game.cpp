@@ -12,6 +12,7 @@
 #include "games/battle/battle.h"
 #include "games/battle/battle_exact.h"
 #include "games/game_entries.h"
+#include "help_examples.h"
 
 namespace dicesim::battle {
 namespace {
@@ -215,6 +216,7 @@ void add_solve_command(CLI::App& solve) {
   auto rules = std::make_shared<Rules>();
   CLI::App* cmd =
       solve.add_subcommand("battle", "P(d,k), blind d*, sequential EG, one-turn and general simultaneous games");
+  cmd->footer(help_examples({"dicesim solve battle", "dicesim solve battle --max-dice 3 --goal 50"}));
   cmd->add_option("--max-dice", rules->max_dice, "the most dice a player may throw (default 10)")
       ->check(CLI::Range(1, kMaxDiceLimit));
   cmd->add_option("--goal", rules->goal, "the goal (default 100)")->check(CLI::Range(1, kMaxGoal));

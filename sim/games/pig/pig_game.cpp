@@ -11,6 +11,7 @@
 #include "games/game_entries.h"
 #include "games/pig/pig.h"
 #include "games/pig/pig_exact.h"
+#include "help_examples.h"
 #include "jobs.h"
 #include "pig_strategies.h"
 #include "progress.h"
@@ -207,6 +208,8 @@ void solve(SolveOptions options) {
 void add_solve_command(CLI::App& solve_cmd) {
   auto options = std::make_shared<SolveOptions>();
   CLI::App* cmd = solve_cmd.add_subcommand("pig", "the seed's reach-the-goal tables and the optimal win probability");
+  cmd->footer(help_examples({"dicesim solve pig --dice 2 --turns 4", "dicesim solve pig --dice 1 --optimal",
+                             "dicesim solve pig --config configs/pig_two_dice.json"}));
   cmd->add_option("--dice", options->dice, "1 or 2 (default 1)")->check(CLI::Range(1, 2));
   cmd->add_option("--goal", options->goal, "the goal (default 100)")->check(CLI::Range(1, kMaxGoal));
   cmd->add_option("--turns", options->turns, "print P(reach the goal within N turns) and stop numbers, N = 1..turns")

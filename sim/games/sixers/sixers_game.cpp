@@ -11,6 +11,7 @@
 #include "games/game_entries.h"
 #include "games/sixers/sixers.h"
 #include "games/sixers/sixers_exact.h"
+#include "help_examples.h"
 #include "run_config.h"
 #include "sixers_strategies.h"
 #include "stats.h"
@@ -222,6 +223,8 @@ void print_solution(const SolveOptions& options) {
 void add_solve_command(CLI::App& solve) {
   auto options = std::make_shared<SolveOptions>();
   CLI::App* cmd = solve.add_subcommand("sixers", "exact means, sd and P(0) of Sixers strategies");
+  cmd->footer(help_examples({"dicesim solve sixers", "dicesim solve sixers --headtohead --z-games 100000",
+                             "dicesim solve sixers --config configs/sixers_paper.json"}));
   cmd->add_option("--dice", options->dice, "number of dice (default 6)");
   cmd->add_option("--rolls", options->rolls, "number of rolls (default 3)");
   cmd->add_option("--zero-face", options->zero_face, "the face that scores 0 (default 3)");

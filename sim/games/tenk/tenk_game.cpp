@@ -14,6 +14,7 @@
 #include "games/tenk/tenk_exact.h"
 #include "games/tenk/tenk_win.h"
 #include "games/tenk/tenk_win_cache.h"
+#include "help_examples.h"
 #include "run_config.h"
 #include "stats.h"
 #include "tenk_strategies.h"
@@ -390,6 +391,8 @@ void print_solution(const SolveOptions& options) {
 void add_solve_command(CLI::App& solve) {
   auto options = std::make_shared<SolveOptions>();
   CLI::App* cmd = solve.add_subcommand("tenk", "10,000: seed 000's Tables 1 and 2, seed 003's tables, turn odds");
+  cmd->footer(help_examples(
+      {"dicesim solve tenk --rules game_of_dice", "dicesim solve tenk --rules ai_blog", "dicesim solve tenk --win"}));
   std::vector<std::string> names;
   for (const PresetName& p : kPresets) names.insert(names.end(), {std::string(p.name), std::string(p.file_name)});
   cmd->add_option("--rules", options->rules, "a preset: " + preset_names() + "; default game_of_dice")
