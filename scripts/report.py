@@ -17,7 +17,6 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "analysis"))
 from dicesim_analysis import (  # noqa: E402
     load,
     plot_distributions,
@@ -60,7 +59,7 @@ def build(results):
 
     if not results.summary.empty:
         parts.append("<h2>Score distributions</h2>")
-        columns = ["strategy", "games", "mean", "sd", "ci_low", "ci_high", "p_min"]
+        columns = [c for c in ["strategy", "games", "mean", "sd", "ci_low", "ci_high", "p_min"] if c in results.summary]
         if results.has_exact:
             columns += ["exact_mean", "exact_sd", "z_mean"]
         parts.append(table_html(results.summary, columns))

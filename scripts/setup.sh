@@ -10,7 +10,7 @@ packages=(
   hdf5-tools clang-format
   python3-numpy python3-h5py python3-pandas python3-matplotlib
   jupyter-nbconvert python3-nbconvert python3-nbformat python3-ipykernel
-  python3-xarray python3-h5netcdf
+  python3-xarray python3-h5netcdf python3-pip python3-venv python3-setuptools
   libopenmpi-dev openmpi-bin clang libclang-rt-14-dev libfuzzer-14-dev
   libglpk-dev
 )
@@ -19,11 +19,24 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-echo "setup: installing ${missing[*]}" >&2
 sudo_cmd=()
 [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The analysis package, installed editable into Debian's Python from this
+# checkout (its dependencies are the Debian packages above, so pip fetches
+# nothing: --no-deps, --no-build-isolation). Debian marks its Python as
+# externally managed; a system install of a package it does not ship is
+# what --break-system-packages allows.
+analysis="$(cd "$(dirname "$0")/analysis" && pwd)"
+installed="$(/usr/bin/python3 -c 'import dicesim_analysis, os; print(os.path.dirname(os.path.dirname(dicesim_analysis.__file__)))' 2>/dev/null || true)"
+if [ "$installed" != "$analysis" ]; then
+  echo "setup: installing the analysis package from $analysis (editable)" >&2
+  "${sudo_cmd[@]}" /usr/bin/python3 -m pip install -q --break-system-packages --no-build-isolation --no-deps \
+    --no-index --root-user-action=ignore -e "$analysis" >/dev/null
+fi

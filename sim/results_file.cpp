@@ -389,6 +389,7 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
   file.attribute("/", "ranks", static_cast<std::int64_t>(info.ranks));
   file.attribute("/", "shard", info.shard);
   file.attribute("/", "planned_complete", static_cast<std::int64_t>(output.done == info.planned));
+  file.attribute("/", "lowest_score_wins", static_cast<std::int64_t>(config.entry->lowest_score_wins));
   if (info.command == "check") file.attribute("/", "exact_skipped", static_cast<std::int64_t>(info.exact_skipped));
   file.attribute("/", "biased_die", static_cast<std::int64_t>(config.biased_die));
   write_run_state(file, config, output, info.planned, info.shard);

@@ -13,6 +13,8 @@
 Built on numpy, h5py, pandas and matplotlib only (Debian's python3-* packages).
 """
 
+__version__ = "1.2.0"
+
 from .load import Results, load, wilson_interval, mean_difference_z
 from .plots import (
     plot_distributions,
@@ -23,6 +25,7 @@ from .plots import (
 )
 
 __all__ = [
+    "__version__",
     "Results",
     "load",
     "wilson_interval",

@@ -29,7 +29,11 @@ def wilson_interval(successes, trials, z=Z95):
         denominator = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denominator
         half = z / denominator * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return centre - half, centre + half
+    # The bounds touch 0 at no successes and 1 at no failures exactly, where
+    # rounding would leave 4e-22 or 1 + 1e-16; and they stay inside [0, 1].
+    low = np.where(k <= 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+    high = np.where(k >= n, 1.0, np.clip(centre + half, 0.0, 1.0))
+    return low, high
 
 
 def mean_difference_z(mean_a, sd_a, n_a, mean_b, sd_b, n_b):
@@ -113,6 +117,32 @@ def _read_meta(f):
     return meta
 
 
+SUMMARY_COLUMNS = ["strategy", "games", "mean", "sd", "ci_low", "ci_high", "p_min", "exact_mean", "exact_sd", "z_mean"]
+DISTRIBUTION_COLUMNS = ["strategy", "score", "count", "probability", "exact_probability"]
+
+
+PAIR_COLUMNS = ["mode", "strategy", "opponent", "games", "wins", "ties", "losses", "win_rate", "tie_rate", "loss_rate",
+                "win_low", "win_high", "tie_low", "tie_high", "loss_low", "loss_high", "seat_advantage", "exact_win",
+                "exact_tie", "exact_loss", "z_win"]
+TABLE_COLUMNS = ["section", "table", "seat", "strategy", "games", "wins", "tied", "tie_games", "win_rate", "win_low",
+                 "win_high", "tie_rate", "tie_low", "tie_high", "exact_win", "exact_tie", "z_win"]
+
+
+def _lowest_score_wins(f):
+    """Whether P(the least score) means anything: only where the lowest score wins."""
+    if "lowest_score_wins" in f.attrs:
+        return bool(int(np.asarray(f.attrs["lowest_score_wins"])))
+    return _text(f.attrs.get("game", "sixers")) == "sixers"  # files before the attribute
+
+
+def _typed(rows, columns, dtypes=None):
+    """A DataFrame of `rows` with its columns even when there are none."""
+    frame = pd.DataFrame(rows, columns=columns)
+    if not rows and dtypes:
+        frame = frame.astype(dtypes)
+    return frame
+
+
 def _read_distributions(f):
     rows, summary = [], []
     names = _strings(f["strategies/names"])
@@ -138,8 +168,13 @@ def _read_distributions(f):
                  ci_high=mean + Z95 * sem, p_min=counts[0] / games if games else np.nan,
                  exact_mean=exact_mean, exact_sd=exact_sd, z_mean=z)
         )
-    distributions = pd.DataFrame(rows, columns=["strategy", "score", "count", "probability", "exact_probability"])
-    return distributions, pd.DataFrame(summary)
+    numeric = {c: float for c in SUMMARY_COLUMNS[2:]}
+    summary_frame = _typed(summary, SUMMARY_COLUMNS, {"strategy": object, "games": "int64", **numeric})
+    if not _lowest_score_wins(f):
+        summary_frame = summary_frame.drop(columns="p_min")
+    distributions = _typed(rows, DISTRIBUTION_COLUMNS, {"strategy": object, "score": "int64", "count": "int64",
+                                                          "probability": float, "exact_probability": float})
+    return distributions, summary_frame
 
 
 def _read_pairs(f, names):
@@ -171,7 +206,8 @@ def _read_pairs(f, names):
                     row.update(exact_win=p, exact_tie=exact["tie"][i, j], exact_loss=exact["loss"][i, j])
                     row["z_win"] = (row["win_rate"] - p) / math.sqrt(p * (1 - p) / n) if 0 < p < 1 else np.nan
                 frames.append(row)
-    return pd.DataFrame(frames)
+    return _typed(frames, PAIR_COLUMNS, {c: (object if c in ("mode", "strategy", "opponent") else float)
+                                         for c in PAIR_COLUMNS})
 
 
 def _read_tables(f):
@@ -200,7 +236,7 @@ def _read_tables(f):
                     exact_win=p, exact_tie=exact_tie,
                     z_win=(wins / n - p) / math.sqrt(p * (1 - p) / n) if n and 0 < p < 1 else np.nan,
                 ))
-    return pd.DataFrame(rows)
+    return _typed(rows, TABLE_COLUMNS, {c: (object if c in ("section", "strategy") else float) for c in TABLE_COLUMNS})
 
 
 def _measure_list(f):

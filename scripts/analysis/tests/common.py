@@ -9,7 +9,6 @@ from pathlib import Path
 
 ROOT = Path(os.environ.get("DICESIM_ROOT", Path(__file__).resolve().parents[3]))
 BINARY = Path(os.environ.get("DICESIM_BINARY", ROOT / "build" / "dicesim"))
-sys.path.insert(0, str(ROOT / "scripts" / "analysis"))
 
 import matplotlib  # noqa: E402
 

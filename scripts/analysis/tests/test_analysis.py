@@ -5,7 +5,9 @@ import unittest
 import h5py
 import numpy as np
 
-from common import ResultsFile
+import tempfile
+
+from common import CONFIG, ResultsFile, make_results
 from dicesim_analysis import (load, mean_difference_z, plot_distributions, plot_headtohead, plot_mc_vs_exact,
                               plot_normal_probability, plot_win_counts, wilson_interval)
 
@@ -253,3 +255,37 @@ class GenericToolsTest(ResultsFile, unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TypedFramesAndBounds(unittest.TestCase):
+    """Empty results still have their columns; a race has no P(least score);
+    interval bounds stay inside [0, 1]."""
+
+    def test_empty_sections_are_typed_frames_with_columns(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = make_results(d, "run", {"game": "tenk", "games": 200,
+                                    "strategies": [{"name": "a", "family": "ev_heuristic"},
+                                                   {"name": "b", "family": "bank_at", "total": 500}],
+                                    "contests": {"distributions": False, "sequential": True}})
+            r = load(path)
+            self.assertTrue(r.summary.empty)
+            self.assertIn("mean", r.summary.columns)
+            self.assertEqual(str(r.summary["games"].dtype), "int64")
+            self.assertTrue(r.nway.empty)
+            self.assertIn("win_rate", r.nway.columns)
+            self.assertFalse(r.headtohead.empty)
+
+    def test_only_games_the_lowest_score_wins_have_p_min(self):
+        with tempfile.TemporaryDirectory() as d:
+            race = load(make_results(d, "run", {"game": "pig", "games": 200,
+                                         "strategies": [{"name": "h", "family": "hold_at", "at": 20}],
+                                         "contests": {"distributions": True}}))
+            self.assertNotIn("p_min", race.summary.columns)
+            self.assertIn("p_min", load(make_results(d, "run", CONFIG)).summary.columns)
+
+    def test_wilson_bounds_are_clipped_to_0_and_1(self):
+        for k, n in ((0, 10), (10, 10), (0, 1), (1, 1)):
+            low, high = wilson_interval(k, n)
+            self.assertGreaterEqual(float(low), 0.0)
+            self.assertLessEqual(float(high), 1.0)
+        self.assertEqual(float(wilson_interval(0, 1000)[0]), 0.0)
