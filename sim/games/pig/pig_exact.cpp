@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -196,45 +197,38 @@ TurnOutcome turn_outcome(const Rules& rules, const ThrowOdds& odds, const std::u
   return out;
 }
 
-namespace {
-
-// Turn outcomes of one seat's policy, computed once per (row, score).
-class OutcomeCache {
- public:
-  OutcomeCache(const Rules& rules, const Policy& policy)
-      : rules_(rules),
-        odds_(throw_odds(rules)),
-        policy_(policy),
-        index_(std::size_t(policy.phases()) * rules.goal * rules.goal, -1) {}
-
-  const TurnOutcome& get(int phase, int i, int j) {
-    int& slot = index_[(std::size_t(phase) * rules_.goal + i) * rules_.goal + j];
-    if (slot < 0) {
-      const std::uint64_t key = std::uint64_t(policy_.row_offset(phase, i, j)) * rules_.goal + i;
-      const auto [it, added] = by_row_.try_emplace(key, static_cast<int>(outcomes_.size()));
-      if (added) outcomes_.push_back(turn_outcome(rules_, odds_, policy_.row(phase, i, j), i));
-      slot = it->second;
-    }
-    return outcomes_[slot];
+TurnOutcomes::TurnOutcomes(const Rules& rules, const Policy& policy)
+    : goal_(rules.goal), phases_(policy.phases()), index_(std::size_t(phases_) * goal_ * goal_) {
+  const ThrowOdds odds = throw_odds(rules);
+  std::unordered_map<std::uint64_t, int> by_row;  // (row, i) -> outcome
+  for (int phase = 0; phase < phases_; ++phase)
+    for (int i = 0; i < goal_; ++i)
+      for (int j = 0; j < goal_; ++j) {
+        const std::uint64_t key = std::uint64_t(policy.row_offset(phase, i, j)) * goal_ + i;
+        const auto [it, added] = by_row.try_emplace(key, static_cast<int>(outcomes_.size()));
+        if (added) outcomes_.push_back(turn_outcome(rules, odds, policy.row(phase, i, j), i));
+        index_[(std::size_t(phase) * goal_ + i) * goal_ + j] = it->second;
+      }
+  for (const TurnOutcome& outcome : outcomes_) {
+    double won = 0;
+    for (const auto& [f, p] : outcome.won) won += p;
+    won_.push_back(won);
   }
-
- private:
-  const Rules& rules_;
-  ThrowOdds odds_;
-  const Policy& policy_;
-  std::vector<int> index_;
-  std::unordered_map<std::uint64_t, int> by_row_;
-  std::vector<TurnOutcome> outcomes_;
-};
-
-}  // namespace
+}
 
 std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const Policy*>& seats, int turn_bins) {
+  if (seats.empty() || seats.size() > 2) return std::nullopt;
+  std::vector<TurnOutcomes> outcomes;
+  for (const Policy* p : seats) outcomes.emplace_back(rules, *p);
+  std::vector<const TurnOutcomes*> pointers;
+  for (const TurnOutcomes& o : outcomes) pointers.push_back(&o);
+  return evaluate(rules, pointers, turn_bins);
+}
+
+std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const TurnOutcomes*>& seats, int turn_bins) {
   const int n = static_cast<int>(seats.size());
   if (n < 1 || n > 2) return std::nullopt;
   const int goal = rules.goal;
-  std::vector<OutcomeCache> cache;
-  for (const Policy* p : seats) cache.emplace_back(rules, *p);
   Evaluation out;
   out.win.assign(n, 0.0);
   out.score.assign(n, std::vector<double>(rules.score_bins(), 0.0));
@@ -267,7 +261,7 @@ std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const P
       mass[state] = 0;
       const int a = static_cast<int>(state / goal), b = static_cast<int>(state % goal);
       const int mine = mover == 0 ? a : b, theirs = mover == 0 ? b : a;
-      const TurnOutcome& outcome = cache[mover].get(phase, mine, theirs);
+      const TurnOutcome& outcome = seats[mover]->get(phase, mine, theirs);
       for (const auto& [s, p] : outcome.banked)
         add(mover == 0 ? std::size_t(s) * goal + b : std::size_t(a) * goal + s, m * p);
       for (const auto& [f, p] : outcome.won) {
@@ -288,6 +282,68 @@ std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const P
   return out;
 }
 
+std::optional<double> win_probability(const Rules& rules, const TurnOutcomes& first, const TurnOutcomes& second) {
+  const int cycle = std::lcm(first.phases(), second.phases());
+  if (cycle > kMostPhasesSolved) return std::nullopt;
+  const int goal = rules.goal;
+  // P(seat 0 wins) at the start of a turn of seat 0 (x) or seat 1 (y), seat 0
+  // at a, seat 1 at b, in phase c: the turns each seat has started before
+  // this one (seat 0's own turn in y excluded), modulo `cycle`.
+  std::vector<double> x(std::size_t(cycle) * goal * goal, 0.0), y(x.size(), 0.0);
+  const auto at = [&](int c, int a, int b) { return (std::size_t(c) * goal + a) * goal + b; };
+  std::vector<double> gamma(cycle), delta(cycle), beta(cycle), stay1(cycle);
+  Progress progress("Pig exact P(win): pass", 0);
+  for (int pass = 1;; ++pass) {
+    double change = 0;
+    for (int sum = 2 * goal - 2; sum >= 0; --sum) {
+      for (int a = std::max(0, sum - goal + 1); a <= std::min(sum, goal - 1); ++a) {
+        const int b = sum - a;
+        // x_c = gamma_c + delta_c x_{c+1}: seat 0's turn, then seat 1's; a
+        // single 1 in each leads back to (a, b) one phase on.
+        for (int c = 0; c < cycle; ++c) {
+          const int next = (c + 1) % cycle;
+          const int phase0 = c % first.phases(), phase1 = c % second.phases();
+          double alpha = first.won(phase0, a, b), stay0 = 0;
+          for (const auto& [to, p] : first.get(phase0, a, b).banked) {
+            if (to == a)
+              stay0 += p;
+            else
+              alpha += p * y[at(c, to, b)];
+          }
+          beta[c] = 0, stay1[c] = 0;
+          for (const auto& [to, p] : second.get(phase1, b, a).banked) {
+            if (to == b)
+              stay1[c] += p;
+            else
+              beta[c] += p * x[at(next, a, to)];
+          }
+          gamma[c] = alpha + stay0 * beta[c];
+          delta[c] = stay0 * stay1[c];
+        }
+        // Around the cycle: x_0 = g + d x_0.
+        double g = 0, d = 1;
+        for (int c = cycle - 1; c >= 0; --c) g = gamma[c] + delta[c] * g, d *= delta[c];
+        const double x0 = g / (1 - d);
+        double x_next = x0;  // back around the cycle: x_{cycle-1} .. x_1 from x_0
+        for (int c = cycle - 1; c >= 0; --c) {
+          const double x_c = c == 0 ? x0 : gamma[c] + delta[c] * x_next;
+          const double y_c = beta[c] + stay1[c] * x_next;
+          change = std::max({change, std::abs(x_c - x[at(c, a, b)]), std::abs(y_c - y[at(c, a, b)])});
+          x[at(c, a, b)] = x_c;
+          y[at(c, a, b)] = y_c;
+          x_next = x_c;
+        }
+      }
+    }
+    progress.advance();
+    // One die: every state a turn leads to has a larger sum or the same one,
+    // so one pass solves them all. Two dice: the values two 1s lead to settle
+    // over a few passes.
+    if (rules.dice == 1 || change < 1e-15 || pass >= 1000) break;
+  }
+  return x[at(0, 0, 0)];
+}
+
 }  // namespace dicesim::pig
 
 namespace dicesim::pig {
@@ -302,7 +358,7 @@ bool ignores_opponent(const Policy& policy) {
 
 Race race_alone(const Rules& rules, const Policy& policy) {
   const int goal = rules.goal;
-  OutcomeCache cache(rules, policy);
+  const TurnOutcomes outcomes(rules, policy);
   Race race(goal, rules.score_bins());
   Progress progress("Pig exact odds: turn", 0);
   for (long m = 1; race.going.back() >= kUnfinished * 1e-3 && m < 100'000'000L / goal; ++m, progress.advance()) {
@@ -311,7 +367,7 @@ Race race_alone(const Rules& rules, const Policy& policy) {
     const int phase = static_cast<int>((m - 1) % policy.phases());
     for (int s = 0; s < static_cast<int>(before.size()); ++s) {  // stored without its trailing zeros
       if (before[s] == 0) continue;
-      const TurnOutcome& outcome = cache.get(phase, s, 0);
+      const TurnOutcome& outcome = outcomes.get(phase, s, 0);
       for (const auto& [to, p] : outcome.banked) below[to] += before[s] * p;
       for (const auto& [f, p] : outcome.won) finished[f] += before[s] * p;
     }

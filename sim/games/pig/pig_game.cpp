@@ -39,6 +39,7 @@ class PigGame final : public Game {
         config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, rules_, solutions)); });
     for (const Policy& p : policies_) ignores_opponent_.push_back(ignores_opponent(p));
     processes_.resize(policies_.size());
+    outcomes_.resize(policies_.size());
   }
 
   json rules() const override { return {{"dice", rules_.dice}, {"goal", rules_.goal}}; }
@@ -61,9 +62,10 @@ class PigGame final : public Game {
   }
 
   std::optional<TableOdds> exact(const Table& table) const override {
-    std::vector<const Policy*> seats;
-    for (int s : table.seats) seats.push_back(&policies_[s]);
-    const bool apart = seats.size() == 2 && ignores_opponent_[table.seats[0]] && ignores_opponent_[table.seats[1]];
+    std::vector<const TurnOutcomes*> seats;
+    const bool apart = table.seats.size() == 2 && both_ignore_opponent(table.seats[0], table.seats[1]);
+    if (!apart)
+      for (int s : table.seats) seats.push_back(&outcomes(s));
     const std::optional<Evaluation> e =
         apart ? evaluate_independent(rules_, process(table.seats[0]), process(table.seats[1]), turn_bins())
               : evaluate(rules_, seats, turn_bins());
@@ -76,6 +78,17 @@ class PigGame final : public Game {
 
   const Rules& pig_rules() const { return rules_; }
 
+  bool both_ignore_opponent(int first, int second) const {
+    return ignores_opponent_[first] && ignores_opponent_[second];
+  }
+
+  // P(first wins, playing first against second), without the turns played.
+  double win_probability(int first, int second) const {
+    if (!both_ignore_opponent(first, second))
+      if (const std::optional<double> p = pig::win_probability(rules_, outcomes(first), outcomes(second))) return *p;
+    return exact(Table{{first, second}, true})->win[0];
+  }
+
   // A strategy's own turns, when it ignores the opponent: computed once, for
   // every pair it plays in.
   const Race& process(int strategy) const {
@@ -85,6 +98,14 @@ class PigGame final : public Game {
     return *p;
   }
   const Policy& policy(int strategy) const { return policies_[strategy]; }
+
+  // A strategy's turn outcomes: computed once, for every pair it plays in.
+  const TurnOutcomes& outcomes(int strategy) const {
+    std::lock_guard lock(outcomes_mutex_);
+    std::optional<TurnOutcomes>& o = outcomes_[strategy];
+    if (!o) o.emplace(rules_, policies_[strategy]);
+    return *o;
+  }
 
  private:
   template <int Dice, int Sides>
@@ -116,6 +137,8 @@ class PigGame final : public Game {
   std::vector<bool> ignores_opponent_;  // per strategy
   mutable std::mutex processes_mutex_;
   mutable std::vector<std::optional<Race>> processes_;  // per strategy, on demand
+  mutable std::mutex outcomes_mutex_;
+  mutable std::vector<std::optional<TurnOutcomes>> outcomes_;  // per strategy, on demand
 };
 
 std::unique_ptr<Game> load(const JsonNode& config) { return std::make_unique<PigGame>(read_rules(config), config); }
@@ -184,7 +207,7 @@ void print_matrix(const std::string& file) {
   std::vector<double> win(count * count);
   // Every pair first, so that the progress line never interleaves with the table.
   run_jobs(win.size(), usable_threads(available_cpus()), "solve pig: pair", [&](std::size_t pair) {
-    win[pair] = game.exact(Table{{int(pair / count), int(pair % count)}, true})->win[0];
+    win[pair] = game.win_probability(int(pair / count), int(pair % count));
   });
   print_strategy_matrix(
       std::cout, "P(row wins), the row playing first (exact):", game.strategies(), 6,
