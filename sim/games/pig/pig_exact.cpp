@@ -234,18 +234,15 @@ std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const T
   out.score.assign(n, std::vector<double>(rules.score_bins(), 0.0));
   out.turns.assign(n, std::vector<double>(turn_bins, 0.0));
 
-  // mass[a * goal + b]: P(the game is still on with seat 0 at a and seat 1
-  // at b) before half-turn h (alone: b = 0). Only the states in `live` hold
-  // any, so games that linger on a few states cost little per half-turn.
+  // mass[i * goal + j]: P(the game is still on) before half-turn h, the
+  // mover at i and the other seat at j (alone: j = 0). At the next half-turn
+  // the mover is the other seat, so the scores it may bank land side by side
+  // in next[j * goal + ...].
+  const int others = n == 2 ? goal : 1;
+  const std::size_t bank_stride = n == 2 ? 1 : goal;
   std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size(), 0.0);
-  std::vector<std::size_t> live{0}, next_live;
   mass[0] = 1;
   double alive = 1;
-  const auto add = [&](std::size_t state, double q) {
-    if (q <= 0) return;
-    if (next[state] == 0) next_live.push_back(state);
-    next[state] += q;
-  };
   // The cap only guards against strategies that almost never finish (every
   // game ends with probability 1; unfinished says how much is left).
   Progress progress("Pig exact odds: half-turn", 0);
@@ -253,30 +250,32 @@ std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const T
     progress.advance();
     const int mover = static_cast<int>(h % n);
     const long started = h / n;  // turns the mover started before this one
-    const int phase = static_cast<int>(started % seats[mover]->phases());
+    const TurnOutcomes& outcomes = *seats[mover];
+    const int phase = static_cast<int>(started % outcomes.phases());
+    std::vector<double>& mover_score = out.score[mover];
     double finished = 0;
-    next_live.clear();
-    for (std::size_t state : live) {
-      const double m = mass[state];
-      mass[state] = 0;
-      const int a = static_cast<int>(state / goal), b = static_cast<int>(state % goal);
-      const int mine = mover == 0 ? a : b, theirs = mover == 0 ? b : a;
-      const TurnOutcome& outcome = seats[mover]->get(phase, mine, theirs);
-      for (const auto& [s, p] : outcome.banked)
-        add(mover == 0 ? std::size_t(s) * goal + b : std::size_t(a) * goal + s, m * p);
-      for (const auto& [f, p] : outcome.won) {
-        out.score[mover][f] += m * p;
-        if (n == 2) out.score[1 - mover][theirs] += m * p;
-        finished += m * p;
+    std::fill(next.begin(), next.end(), 0.0);
+    for (int i = 0; i < goal; ++i)
+      for (int j = 0; j < others; ++j) {
+        const double m = mass[std::size_t(i) * goal + j];
+        if (m == 0) continue;
+        const TurnOutcome& outcome = outcomes.get(phase, i, j);
+        double* banked = next.data() + (n == 2 ? std::size_t(j) * goal : 0);
+        for (const auto& [to, p] : outcome.banked) banked[to * bank_stride] += m * p;
+        double won = 0;
+        for (const auto& [f, p] : outcome.won) {
+          mover_score[f] += m * p;
+          won += m * p;
+        }
+        if (n == 2) out.score[1 - mover][j] += won;
+        finished += won;
       }
-    }
     out.win[mover] += finished;
     // After half-turn h, seat s has played the turns h' <= h with h' = s mod n.
     for (int s = 0; s < n; ++s) out.turns[s][std::min<long>((h - s + n) / n, turn_bins - 1)] += finished;
     mass.swap(next);
-    live.swap(next_live);
     alive = 0;
-    for (std::size_t state : live) alive += mass[state];
+    for (double m : mass) alive += m;
   }
   out.unfinished = alive;
   return out;
@@ -290,7 +289,10 @@ std::optional<double> win_probability(const Rules& rules, const TurnOutcomes& fi
   // at a, seat 1 at b, in phase c: the turns each seat has started before
   // this one (seat 0's own turn in y excluded), modulo `cycle`.
   std::vector<double> x(std::size_t(cycle) * goal * goal, 0.0), y(x.size(), 0.0);
+  // x by seat 1's score last and y by seat 0's, so that each seat's banks
+  // land on neighbouring values.
   const auto at = [&](int c, int a, int b) { return (std::size_t(c) * goal + a) * goal + b; };
+  const auto y_at = [&](int c, int a, int b) { return (std::size_t(c) * goal + b) * goal + a; };
   std::vector<double> gamma(cycle), delta(cycle), beta(cycle), stay1(cycle);
   Progress progress("Pig exact P(win): pass", 0);
   for (int pass = 1;; ++pass) {
@@ -308,7 +310,7 @@ std::optional<double> win_probability(const Rules& rules, const TurnOutcomes& fi
             if (to == a)
               stay0 += p;
             else
-              alpha += p * y[at(c, to, b)];
+              alpha += p * y[y_at(c, to, b)];
           }
           beta[c] = 0, stay1[c] = 0;
           for (const auto& [to, p] : second.get(phase1, b, a).banked) {
@@ -328,9 +330,9 @@ std::optional<double> win_probability(const Rules& rules, const TurnOutcomes& fi
         for (int c = cycle - 1; c >= 0; --c) {
           const double x_c = c == 0 ? x0 : gamma[c] + delta[c] * x_next;
           const double y_c = beta[c] + stay1[c] * x_next;
-          change = std::max({change, std::abs(x_c - x[at(c, a, b)]), std::abs(y_c - y[at(c, a, b)])});
+          change = std::max({change, std::abs(x_c - x[at(c, a, b)]), std::abs(y_c - y[y_at(c, a, b)])});
           x[at(c, a, b)] = x_c;
-          y[at(c, a, b)] = y_c;
+          y[y_at(c, a, b)] = y_c;
           x_next = x_c;
         }
       }
