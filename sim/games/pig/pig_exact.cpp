@@ -222,10 +222,55 @@ std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const P
   for (const Policy* p : seats) outcomes.emplace_back(rules, *p);
   std::vector<const TurnOutcomes*> pointers;
   for (const TurnOutcomes& o : outcomes) pointers.push_back(&o);
-  return evaluate(rules, pointers, turn_bins);
+  return evaluate_outcomes(rules, pointers, turn_bins);
 }
 
-std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const TurnOutcomes*>& seats, int turn_bins) {
+namespace {
+
+// Late in a game the unfinished mass keeps its shape and shrinks by the same
+// ratio r every round (both seats' turns): the walk's mass converges to the
+// leading eigenvector, the rest fading faster. True when one round has
+// changed the shape by so little that following the rest as a geometric
+// series errs by less than a tenth of kUnfinished in total: the part off the
+// shape, d, fades at least as fast as r, so all of it adds up to less than
+// d / (1 - r).
+bool ends_geometrically(const std::vector<double>& before, double before_alive, const std::vector<double>& now,
+                        double now_alive) {
+  if (before_alive <= 0 || now_alive <= 0 || now_alive >= before_alive) return false;
+  const double r = now_alive / before_alive;
+  double off_shape = 0;
+  for (std::size_t k = 0; k < now.size(); ++k) off_shape += std::abs(now[k] - r * before[k]);
+  return off_shape / (1 - r) < kUnfinished / 10;
+}
+
+// Plays one more round from half-turn h exactly, then adds every later round
+// as that one times r, r^2, ...: the same wins and final scores, each turns
+// bin one further on (the last bin takes what lies beyond it).
+template <class HalfTurn>
+void add_geometric_tail(double r, long h, int turn_bins, HalfTurn& half_turn, Evaluation& out) {
+  const Evaluation before = out;
+  const int n = static_cast<int>(out.win.size());
+  for (int k = 0; k < n; ++k) half_turn(h + k);
+  const double later = r / (1 - r);  // r + r^2 + ...
+  for (int s = 0; s < n; ++s) {
+    out.win[s] += (out.win[s] - before.win[s]) * later;
+    for (std::size_t f = 0; f < out.score[s].size(); ++f)
+      out.score[s][f] += (out.score[s][f] - before.score[s][f]) * later;
+    const int last = turn_bins - 1;
+    for (int t = last; t >= 0; --t) {  // from the top: bin t is read before a lower bin's tail reaches it
+      const double round = out.turns[s][t] - before.turns[s][t];
+      if (round == 0) continue;
+      double weight = r;
+      for (int later_bin = t + 1; later_bin < last; ++later_bin, weight *= r) out.turns[s][later_bin] += round * weight;
+      out.turns[s][last] += round * (t == last ? later : weight / (1 - r));
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<Evaluation> evaluate_outcomes(const Rules& rules, const std::vector<const TurnOutcomes*>& seats,
+                                            int turn_bins, bool geometric_tail) {
   const int n = static_cast<int>(seats.size());
   if (n < 1 || n > 2) return std::nullopt;
   const int goal = rules.goal;
@@ -243,16 +288,16 @@ std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const T
   std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size(), 0.0);
   mass[0] = 1;
   double alive = 1;
-  // The cap only guards against strategies that almost never finish (every
-  // game ends with probability 1; unfinished says how much is left).
-  Progress progress("Pig exact odds: half-turn", 0);
-  for (long h = 0; alive >= kUnfinished && h < 100'000'000L / goal; ++h) {
-    progress.advance();
+  std::vector<std::vector<double>> half_turn_score = out.score;
+  const auto half_turn = [&](long h) {
     const int mover = static_cast<int>(h % n);
     const long started = h / n;  // turns the mover started before this one
     const TurnOutcomes& outcomes = *seats[mover];
     const int phase = static_cast<int>(started % outcomes.phases());
-    std::vector<double>& mover_score = out.score[mover];
+    // This half-turn's final scores, added to the totals at its end: late
+    // in a game each game's share is far below the totals' last digit.
+    for (std::vector<double>& scores : half_turn_score) std::fill(scores.begin(), scores.end(), 0.0);
+    std::vector<double>& mover_score = half_turn_score[mover];
     double finished = 0;
     std::fill(next.begin(), next.end(), 0.0);
     for (int i = 0; i < goal; ++i)
@@ -267,15 +312,38 @@ std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const T
           mover_score[f] += m * p;
           won += m * p;
         }
-        if (n == 2) out.score[1 - mover][j] += won;
+        if (n == 2) half_turn_score[1 - mover][j] += won;
         finished += won;
       }
+    for (int seat = 0; seat < n; ++seat)
+      for (std::size_t f = 0; f < out.score[seat].size(); ++f) out.score[seat][f] += half_turn_score[seat][f];
     out.win[mover] += finished;
     // After half-turn h, seat s has played the turns h' <= h with h' = s mod n.
     for (int s = 0; s < n; ++s) out.turns[s][std::min<long>((h - s + n) / n, turn_bins - 1)] += finished;
     mass.swap(next);
     alive = 0;
     for (double m : mass) alive += m;
+  };
+  // The cap only guards against strategies that almost never finish (every
+  // game ends with probability 1; unfinished says how much is left).
+  Progress progress("Pig exact odds: half-turn", 0);
+  // With phases the rounds differ, so their shapes need not repeat.
+  bool rounds_alike = geometric_tail;
+  for (const TurnOutcomes* seat : seats) rounds_alike = rounds_alike && seat->phases() == 1;
+  std::vector<double> round_start;  // the mass when seat 0 last started a turn
+  double round_start_alive = 0;
+  for (long h = 0; alive >= kUnfinished && h < 100'000'000L / goal; ++h) {
+    progress.advance();
+    if (rounds_alike && h % n == 0) {
+      if (!round_start.empty() && ends_geometrically(round_start, round_start_alive, mass, alive)) {
+        add_geometric_tail(alive / round_start_alive, h, turn_bins, half_turn, out);
+        alive = 0;
+        break;
+      }
+      round_start = mass;
+      round_start_alive = alive;
+    }
+    half_turn(h);
   }
   out.unfinished = alive;
   return out;

@@ -96,7 +96,12 @@ struct Evaluation {
 };
 // nullopt for three or more seats.
 std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const Policy*>& seats, int turn_bins);
-std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const TurnOutcomes*>& seats, int turn_bins);
+// Once the unfinished games keep their shape from one round to the next
+// (within kUnfinished / 10 over the rest of the game), the rest is added as a
+// geometric series (geometric_tail, for policies of one phase; a third of the
+// walk at two dice, goal 200); without it, the walk goes on to the end.
+std::optional<Evaluation> evaluate_outcomes(const Rules& rules, const std::vector<const TurnOutcomes*>& seats,
+                                            int turn_bins, bool geometric_tail = true);
 
 // P(seat 0 wins) alone, without the turn by turn walk of evaluate(): the
 // value of every turn-start state, solved once per pair of scores from high

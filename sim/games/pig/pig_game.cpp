@@ -68,7 +68,7 @@ class PigGame final : public Game {
       for (int s : table.seats) seats.push_back(&outcomes(s));
     const std::optional<Evaluation> e =
         apart ? evaluate_independent(rules_, process(table.seats[0]), process(table.seats[1]), turn_bins())
-              : evaluate(rules_, seats, turn_bins());
+              : evaluate_outcomes(rules_, seats, turn_bins());
     if (!e) return std::nullopt;
     TableOdds odds;
     odds.probability = {e->score, e->turns};
@@ -206,9 +206,8 @@ void print_matrix(const std::string& file) {
   const std::size_t count = game.strategies().size();
   std::vector<double> win(count * count);
   // Every pair first, so that the progress line never interleaves with the table.
-  run_jobs(win.size(), usable_threads(available_cpus()), "solve pig: pair", [&](std::size_t pair) {
-    win[pair] = game.win_probability(int(pair / count), int(pair % count));
-  });
+  run_jobs(win.size(), usable_threads(available_cpus()), "solve pig: pair",
+           [&](std::size_t pair) { win[pair] = game.win_probability(int(pair / count), int(pair % count)); });
   print_strategy_matrix(
       std::cout, "P(row wins), the row playing first (exact):", game.strategies(), 6,
       [&](std::size_t i, std::size_t j) -> std::optional<MatrixCell> { return MatrixCell{win[i * count + j]}; });
