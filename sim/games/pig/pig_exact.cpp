@@ -279,13 +279,12 @@ std::optional<Evaluation> evaluate_outcomes(const Rules& rules, const std::vecto
   out.score.assign(n, std::vector<double>(rules.score_bins(), 0.0));
   out.turns.assign(n, std::vector<double>(turn_bins, 0.0));
 
-  // mass[i * goal + j]: P(the game is still on) before half-turn h, the
-  // mover at i and the other seat at j (alone: j = 0). At the next half-turn
-  // the mover is the other seat, so the scores it may bank land side by side
-  // in next[j * goal + ...].
+  // mass[i * others + j]: P(the game is still on) before half-turn h, the
+  // mover at i and the other seat at j (alone: j = 0 and others = 1). At the
+  // next half-turn the mover is the other seat, so the scores it may bank
+  // land side by side in next[j * others + ...].
   const int others = n == 2 ? goal : 1;
-  const std::size_t bank_stride = n == 2 ? 1 : goal;
-  std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size(), 0.0);
+  std::vector<double> mass(std::size_t(goal) * others, 0.0), next(mass.size(), 0.0);
   mass[0] = 1;
   double alive = 1;
   std::vector<std::vector<double>> half_turn_score = out.score;
@@ -302,11 +301,11 @@ std::optional<Evaluation> evaluate_outcomes(const Rules& rules, const std::vecto
     std::fill(next.begin(), next.end(), 0.0);
     for (int i = 0; i < goal; ++i)
       for (int j = 0; j < others; ++j) {
-        const double m = mass[std::size_t(i) * goal + j];
+        const double m = mass[std::size_t(i) * others + j];
         if (m == 0) continue;
         const TurnOutcome& outcome = outcomes.get(phase, i, j);
-        double* banked = next.data() + (n == 2 ? std::size_t(j) * goal : 0);
-        for (const auto& [to, p] : outcome.banked) banked[to * bank_stride] += m * p;
+        double* banked = next.data() + std::size_t(j) * others;
+        for (const auto& [to, p] : outcome.banked) banked[to] += m * p;
         double won = 0;
         for (const auto& [f, p] : outcome.won) {
           mover_score[f] += m * p;
