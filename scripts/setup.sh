@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config
   libtbb-dev libpcg-cpp-dev libhdf5-dev nlohmann-json3-dev
   libgtest-dev googletest libcli11-dev
-  hdf5-tools clang-format
+  hdf5-tools clang-format time
   python3-numpy python3-h5py python3-pandas python3-matplotlib
   jupyter-nbconvert python3-nbconvert python3-nbformat python3-ipykernel
   python3-xarray python3-h5netcdf python3-pip python3-venv python3-setuptools

@@ -11,6 +11,7 @@
 #include <functional>
 #include <iomanip>
 #include <sstream>
+#include <tuple>
 
 #include "games/pig/pig_exact.h"
 #include "pig_strategies.h"
@@ -474,6 +475,53 @@ TEST(PigEvaluation, AgreesWithStateByStateIteration) {
     for (const auto& [x, y] : {std::pair{&a, &b}, std::pair{&b, &best}, std::pair{&best, &a}}) {
       const Evaluation e = *evaluate(rules, {x, y}, 81);
       EXPECT_NEAR(e.win[0], backward_win_probability(rules, *x, *y), 1e-12) << dice;
+    }
+  }
+}
+
+// The pass over score pairs gives the walk's P(win) for pairs that look at
+// the opponent's score, with phases (optimal_turns) on either side too, and
+// the state-by-state iteration's where both policies have one phase.
+TEST(PigEvaluation, WinProbabilityPassAgreesWithTheWalk) {
+  for (int dice : {1, 2}) {
+    const Rules rules = rules_of(dice, 40);
+    const TurnsSolution turns = solve_turns(rules, 3);
+    const Policy a = hold_at(rules, 10), best = solve_optimal_win(rules).policy;
+    const Policy two = optimal_turns(rules, turns, 2), three = optimal_turns(rules, turns, 3);
+    const TurnOutcomes outcomes_a(rules, a), outcomes_best(rules, best), outcomes_two(rules, two),
+        outcomes_three(rules, three);
+    const std::vector<std::tuple<const Policy*, const TurnOutcomes*, const Policy*, const TurnOutcomes*>> pairs = {
+        {&best, &outcomes_best, &a, &outcomes_a},         {&a, &outcomes_a, &best, &outcomes_best},
+        {&best, &outcomes_best, &best, &outcomes_best},   {&two, &outcomes_two, &best, &outcomes_best},
+        {&best, &outcomes_best, &three, &outcomes_three}, {&two, &outcomes_two, &three, &outcomes_three}};
+    for (const auto& [x, ox, y, oy] : pairs) {
+      const std::optional<double> pass = win_probability(rules, *ox, *oy);
+      ASSERT_TRUE(pass);
+      EXPECT_NEAR(*pass, evaluate(rules, {x, y}, 81)->win[0], 1e-13) << dice;
+      if (x->phases() == 1 && y->phases() == 1) {
+        EXPECT_NEAR(*pass, backward_win_probability(rules, *x, *y), 1e-13) << dice;
+      }
+    }
+  }
+}
+
+// The geometric tail gives the numbers of the walk to the end, for pairs
+// that look at the opponent's score and for one seat alone.
+TEST(PigEvaluation, GeometricTailAgreesWithTheWalkToTheEnd) {
+  for (int dice : {1, 2}) {
+    const Rules rules = rules_of(dice, 100);
+    const TurnOutcomes best(rules, solve_optimal_win(rules).policy), twenty(rules, hold_at(rules, 20));
+    for (const std::vector<const TurnOutcomes*>& seats :
+         std::vector<std::vector<const TurnOutcomes*>>{{&best, &twenty}, {&twenty, &best}, {&best, &best}, {&best}}) {
+      const Evaluation tail = *evaluate_outcomes(rules, seats, 201, true),
+                       walk = *evaluate_outcomes(rules, seats, 201, false);
+      EXPECT_LT(walk.unfinished, kUnfinished);
+      for (std::size_t s = 0; s < seats.size(); ++s) {
+        EXPECT_NEAR(tail.win[s], walk.win[s], 1e-14) << dice;
+        for (std::size_t f = 0; f < walk.score[s].size(); ++f)
+          EXPECT_NEAR(tail.score[s][f], walk.score[s][f], 1e-14) << dice << " " << seats.size() << " " << s << " " << f;
+        for (std::size_t t = 0; t < walk.turns[s].size(); ++t) EXPECT_NEAR(tail.turns[s][t], walk.turns[s][t], 1e-14);
+      }
     }
   }
 }

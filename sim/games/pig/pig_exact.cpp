@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -196,96 +197,220 @@ TurnOutcome turn_outcome(const Rules& rules, const ThrowOdds& odds, const std::u
   return out;
 }
 
+TurnOutcomes::TurnOutcomes(const Rules& rules, const Policy& policy)
+    : goal_(rules.goal), phases_(policy.phases()), index_(std::size_t(phases_) * goal_ * goal_) {
+  const ThrowOdds odds = throw_odds(rules);
+  std::unordered_map<std::uint64_t, int> by_row;  // (row, i) -> outcome
+  for (int phase = 0; phase < phases_; ++phase)
+    for (int i = 0; i < goal_; ++i)
+      for (int j = 0; j < goal_; ++j) {
+        const std::uint64_t key = std::uint64_t(policy.row_offset(phase, i, j)) * goal_ + i;
+        const auto [it, added] = by_row.try_emplace(key, static_cast<int>(outcomes_.size()));
+        if (added) outcomes_.push_back(turn_outcome(rules, odds, policy.row(phase, i, j), i));
+        index_[(std::size_t(phase) * goal_ + i) * goal_ + j] = it->second;
+      }
+  for (const TurnOutcome& outcome : outcomes_) {
+    double won = 0;
+    for (const auto& [f, p] : outcome.won) won += p;
+    won_.push_back(won);
+  }
+}
+
+std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const Policy*>& seats, int turn_bins) {
+  if (seats.empty() || seats.size() > 2) return std::nullopt;
+  std::vector<TurnOutcomes> outcomes;
+  for (const Policy* p : seats) outcomes.emplace_back(rules, *p);
+  std::vector<const TurnOutcomes*> pointers;
+  for (const TurnOutcomes& o : outcomes) pointers.push_back(&o);
+  return evaluate_outcomes(rules, pointers, turn_bins);
+}
+
 namespace {
 
-// Turn outcomes of one seat's policy, computed once per (row, score).
-class OutcomeCache {
- public:
-  OutcomeCache(const Rules& rules, const Policy& policy)
-      : rules_(rules),
-        odds_(throw_odds(rules)),
-        policy_(policy),
-        index_(std::size_t(policy.phases()) * rules.goal * rules.goal, -1) {}
+// Late in a game the unfinished mass keeps its shape and shrinks by the same
+// ratio r every round (both seats' turns): the walk's mass converges to the
+// leading eigenvector, the rest fading faster. True when one round has
+// changed the shape by so little that following the rest as a geometric
+// series errs by less than a tenth of kUnfinished in total: the part off the
+// shape, d, fades at least as fast as r, so all of it adds up to less than
+// d / (1 - r).
+bool ends_geometrically(const std::vector<double>& before, double before_alive, const std::vector<double>& now,
+                        double now_alive) {
+  if (before_alive <= 0 || now_alive <= 0 || now_alive >= before_alive) return false;
+  const double r = now_alive / before_alive;
+  double off_shape = 0;
+  for (std::size_t k = 0; k < now.size(); ++k) off_shape += std::abs(now[k] - r * before[k]);
+  return off_shape / (1 - r) < kUnfinished / 10;
+}
 
-  const TurnOutcome& get(int phase, int i, int j) {
-    int& slot = index_[(std::size_t(phase) * rules_.goal + i) * rules_.goal + j];
-    if (slot < 0) {
-      const std::uint64_t key = std::uint64_t(policy_.row_offset(phase, i, j)) * rules_.goal + i;
-      const auto [it, added] = by_row_.try_emplace(key, static_cast<int>(outcomes_.size()));
-      if (added) outcomes_.push_back(turn_outcome(rules_, odds_, policy_.row(phase, i, j), i));
-      slot = it->second;
+// Plays one more round from half-turn h exactly, then adds every later round
+// as that one times r, r^2, ...: the same wins and final scores, each turns
+// bin one further on (the last bin takes what lies beyond it).
+template <class HalfTurn>
+void add_geometric_tail(double r, long h, int turn_bins, HalfTurn& half_turn, Evaluation& out) {
+  const Evaluation before = out;
+  const int n = static_cast<int>(out.win.size());
+  for (int k = 0; k < n; ++k) half_turn(h + k);
+  const double later = r / (1 - r);  // r + r^2 + ...
+  for (int s = 0; s < n; ++s) {
+    out.win[s] += (out.win[s] - before.win[s]) * later;
+    for (std::size_t f = 0; f < out.score[s].size(); ++f)
+      out.score[s][f] += (out.score[s][f] - before.score[s][f]) * later;
+    const int last = turn_bins - 1;
+    for (int t = last; t >= 0; --t) {  // from the top: bin t is read before a lower bin's tail reaches it
+      const double round = out.turns[s][t] - before.turns[s][t];
+      if (round == 0) continue;
+      double weight = r;
+      for (int later_bin = t + 1; later_bin < last; ++later_bin, weight *= r) out.turns[s][later_bin] += round * weight;
+      out.turns[s][last] += round * (t == last ? later : weight / (1 - r));
     }
-    return outcomes_[slot];
   }
-
- private:
-  const Rules& rules_;
-  ThrowOdds odds_;
-  const Policy& policy_;
-  std::vector<int> index_;
-  std::unordered_map<std::uint64_t, int> by_row_;
-  std::vector<TurnOutcome> outcomes_;
-};
+}
 
 }  // namespace
 
-std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const Policy*>& seats, int turn_bins) {
+std::optional<Evaluation> evaluate_outcomes(const Rules& rules, const std::vector<const TurnOutcomes*>& seats,
+                                            int turn_bins, bool geometric_tail) {
   const int n = static_cast<int>(seats.size());
   if (n < 1 || n > 2) return std::nullopt;
   const int goal = rules.goal;
-  std::vector<OutcomeCache> cache;
-  for (const Policy* p : seats) cache.emplace_back(rules, *p);
   Evaluation out;
   out.win.assign(n, 0.0);
   out.score.assign(n, std::vector<double>(rules.score_bins(), 0.0));
   out.turns.assign(n, std::vector<double>(turn_bins, 0.0));
 
-  // mass[a * goal + b]: P(the game is still on with seat 0 at a and seat 1
-  // at b) before half-turn h (alone: b = 0). Only the states in `live` hold
-  // any, so games that linger on a few states cost little per half-turn.
-  std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size(), 0.0);
-  std::vector<std::size_t> live{0}, next_live;
+  // mass[i * others + j]: P(the game is still on) before half-turn h, the
+  // mover at i and the other seat at j (alone: j = 0 and others = 1). At the
+  // next half-turn the mover is the other seat, so the scores it may bank
+  // land side by side in next[j * others + ...].
+  const int others = n == 2 ? goal : 1;
+  std::vector<double> mass(std::size_t(goal) * others, 0.0), next(mass.size(), 0.0);
   mass[0] = 1;
   double alive = 1;
-  const auto add = [&](std::size_t state, double q) {
-    if (q <= 0) return;
-    if (next[state] == 0) next_live.push_back(state);
-    next[state] += q;
-  };
-  // The cap only guards against strategies that almost never finish (every
-  // game ends with probability 1; unfinished says how much is left).
-  Progress progress("Pig exact odds: half-turn", 0);
-  for (long h = 0; alive >= kUnfinished && h < 100'000'000L / goal; ++h) {
-    progress.advance();
+  std::vector<std::vector<double>> half_turn_score = out.score;
+  const auto half_turn = [&](long h) {
     const int mover = static_cast<int>(h % n);
     const long started = h / n;  // turns the mover started before this one
-    const int phase = static_cast<int>(started % seats[mover]->phases());
+    const TurnOutcomes& outcomes = *seats[mover];
+    const int phase = static_cast<int>(started % outcomes.phases());
+    // This half-turn's final scores, added to the totals at its end: late
+    // in a game each game's share is far below the totals' last digit.
+    for (std::vector<double>& scores : half_turn_score) std::fill(scores.begin(), scores.end(), 0.0);
+    std::vector<double>& mover_score = half_turn_score[mover];
     double finished = 0;
-    next_live.clear();
-    for (std::size_t state : live) {
-      const double m = mass[state];
-      mass[state] = 0;
-      const int a = static_cast<int>(state / goal), b = static_cast<int>(state % goal);
-      const int mine = mover == 0 ? a : b, theirs = mover == 0 ? b : a;
-      const TurnOutcome& outcome = cache[mover].get(phase, mine, theirs);
-      for (const auto& [s, p] : outcome.banked)
-        add(mover == 0 ? std::size_t(s) * goal + b : std::size_t(a) * goal + s, m * p);
-      for (const auto& [f, p] : outcome.won) {
-        out.score[mover][f] += m * p;
-        if (n == 2) out.score[1 - mover][theirs] += m * p;
-        finished += m * p;
+    std::fill(next.begin(), next.end(), 0.0);
+    for (int i = 0; i < goal; ++i)
+      for (int j = 0; j < others; ++j) {
+        const double m = mass[std::size_t(i) * others + j];
+        if (m == 0) continue;
+        const TurnOutcome& outcome = outcomes.get(phase, i, j);
+        double* banked = next.data() + std::size_t(j) * others;
+        for (const auto& [to, p] : outcome.banked) banked[to] += m * p;
+        double won = 0;
+        for (const auto& [f, p] : outcome.won) {
+          mover_score[f] += m * p;
+          won += m * p;
+        }
+        if (n == 2) half_turn_score[1 - mover][j] += won;
+        finished += won;
       }
-    }
+    for (int seat = 0; seat < n; ++seat)
+      for (std::size_t f = 0; f < out.score[seat].size(); ++f) out.score[seat][f] += half_turn_score[seat][f];
     out.win[mover] += finished;
     // After half-turn h, seat s has played the turns h' <= h with h' = s mod n.
     for (int s = 0; s < n; ++s) out.turns[s][std::min<long>((h - s + n) / n, turn_bins - 1)] += finished;
     mass.swap(next);
-    live.swap(next_live);
     alive = 0;
-    for (std::size_t state : live) alive += mass[state];
+    for (double m : mass) alive += m;
+  };
+  // The cap only guards against strategies that almost never finish (every
+  // game ends with probability 1; unfinished says how much is left).
+  Progress progress("Pig exact odds: half-turn", 0);
+  // With phases the rounds differ, so their shapes need not repeat.
+  bool rounds_alike = geometric_tail;
+  for (const TurnOutcomes* seat : seats) rounds_alike = rounds_alike && seat->phases() == 1;
+  std::vector<double> round_start;  // the mass when seat 0 last started a turn
+  double round_start_alive = 0;
+  for (long h = 0; alive >= kUnfinished && h < 100'000'000L / goal; ++h) {
+    progress.advance();
+    if (rounds_alike && h % n == 0) {
+      if (!round_start.empty() && ends_geometrically(round_start, round_start_alive, mass, alive)) {
+        add_geometric_tail(alive / round_start_alive, h, turn_bins, half_turn, out);
+        alive = 0;
+        break;
+      }
+      round_start = mass;
+      round_start_alive = alive;
+    }
+    half_turn(h);
   }
   out.unfinished = alive;
   return out;
+}
+
+std::optional<double> win_probability(const Rules& rules, const TurnOutcomes& first, const TurnOutcomes& second) {
+  const int cycle = std::lcm(first.phases(), second.phases());
+  if (cycle > kMostPhasesSolved) return std::nullopt;
+  const int goal = rules.goal;
+  // P(seat 0 wins) at the start of a turn of seat 0 (x) or seat 1 (y), seat 0
+  // at a, seat 1 at b, in phase c: the turns each seat has started before
+  // this one (seat 0's own turn in y excluded), modulo `cycle`.
+  std::vector<double> x(std::size_t(cycle) * goal * goal, 0.0), y(x.size(), 0.0);
+  // x by seat 1's score last and y by seat 0's, so that each seat's banks
+  // land on neighbouring values.
+  const auto at = [&](int c, int a, int b) { return (std::size_t(c) * goal + a) * goal + b; };
+  const auto y_at = [&](int c, int a, int b) { return (std::size_t(c) * goal + b) * goal + a; };
+  std::vector<double> gamma(cycle), delta(cycle), beta(cycle), stay1(cycle);
+  Progress progress("Pig exact P(win): pass", 0);
+  for (int pass = 1;; ++pass) {
+    double change = 0;
+    for (int sum = 2 * goal - 2; sum >= 0; --sum) {
+      for (int a = std::max(0, sum - goal + 1); a <= std::min(sum, goal - 1); ++a) {
+        const int b = sum - a;
+        // x_c = gamma_c + delta_c x_{c+1}: seat 0's turn, then seat 1's; a
+        // single 1 in each leads back to (a, b) one phase on.
+        for (int c = 0; c < cycle; ++c) {
+          const int next = (c + 1) % cycle;
+          const int phase0 = c % first.phases(), phase1 = c % second.phases();
+          double alpha = first.won(phase0, a, b), stay0 = 0;
+          for (const auto& [to, p] : first.get(phase0, a, b).banked) {
+            if (to == a)
+              stay0 += p;
+            else
+              alpha += p * y[y_at(c, to, b)];
+          }
+          beta[c] = 0, stay1[c] = 0;
+          for (const auto& [to, p] : second.get(phase1, b, a).banked) {
+            if (to == b)
+              stay1[c] += p;
+            else
+              beta[c] += p * x[at(next, a, to)];
+          }
+          gamma[c] = alpha + stay0 * beta[c];
+          delta[c] = stay0 * stay1[c];
+        }
+        // Around the cycle: x_0 = g + d x_0.
+        double g = 0, d = 1;
+        for (int c = cycle - 1; c >= 0; --c) g = gamma[c] + delta[c] * g, d *= delta[c];
+        const double x0 = g / (1 - d);
+        double x_next = x0;  // back around the cycle: x_{cycle-1} .. x_1 from x_0
+        for (int c = cycle - 1; c >= 0; --c) {
+          const double x_c = c == 0 ? x0 : gamma[c] + delta[c] * x_next;
+          const double y_c = beta[c] + stay1[c] * x_next;
+          change = std::max({change, std::abs(x_c - x[at(c, a, b)]), std::abs(y_c - y[y_at(c, a, b)])});
+          x[at(c, a, b)] = x_c;
+          y[y_at(c, a, b)] = y_c;
+          x_next = x_c;
+        }
+      }
+    }
+    progress.advance();
+    // One die: every state a turn leads to has a larger sum or the same one,
+    // so one pass solves them all. Two dice: the values two 1s lead to settle
+    // over a few passes.
+    if (rules.dice == 1 || change < 1e-15 || pass >= 1000) break;
+  }
+  return x[at(0, 0, 0)];
 }
 
 }  // namespace dicesim::pig
@@ -302,7 +427,7 @@ bool ignores_opponent(const Policy& policy) {
 
 Race race_alone(const Rules& rules, const Policy& policy) {
   const int goal = rules.goal;
-  OutcomeCache cache(rules, policy);
+  const TurnOutcomes outcomes(rules, policy);
   Race race(goal, rules.score_bins());
   Progress progress("Pig exact odds: turn", 0);
   for (long m = 1; race.going.back() >= kUnfinished * 1e-3 && m < 100'000'000L / goal; ++m, progress.advance()) {
@@ -311,7 +436,7 @@ Race race_alone(const Rules& rules, const Policy& policy) {
     const int phase = static_cast<int>((m - 1) % policy.phases());
     for (int s = 0; s < static_cast<int>(before.size()); ++s) {  // stored without its trailing zeros
       if (before[s] == 0) continue;
-      const TurnOutcome& outcome = cache.get(phase, s, 0);
+      const TurnOutcome& outcome = outcomes.get(phase, s, 0);
       for (const auto& [to, p] : outcome.banked) below[to] += before[s] * p;
       for (const auto& [f, p] : outcome.won) finished[f] += before[s] * p;
     }

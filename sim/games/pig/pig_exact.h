@@ -63,6 +63,27 @@ struct TurnOutcome {
 };
 TurnOutcome turn_outcome(const Rules& rules, const ThrowOdds& odds, const std::uint8_t* hold, int i);
 
+// Where every turn of one policy ends, from every (phase, own score,
+// opponent's score): computed once per policy and shared by every pair it
+// plays in (identical rows at the same score share one outcome).
+class TurnOutcomes {
+ public:
+  TurnOutcomes(const Rules& rules, const Policy& policy);
+  int phases() const { return phases_; }
+  const TurnOutcome& get(int phase, int i, int j) const { return outcomes_[slot(phase, i, j)]; }
+  // P(the turn reaches the goal).
+  double won(int phase, int i, int j) const { return won_[slot(phase, i, j)]; }
+
+ private:
+  std::size_t slot(int phase, int i, int j) const {
+    return static_cast<std::size_t>(index_[(std::size_t(phase) * goal_ + i) * goal_ + j]);
+  }
+  int goal_, phases_;
+  std::vector<int> index_;
+  std::vector<TurnOutcome> outcomes_;
+  std::vector<double> won_;  // per outcome
+};
+
 // Exact odds of one seat (alone: the opponent's score stays 0) or two seats
 // playing in turn, seat 0 first. Iterates turn by turn until less than
 // kUnfinished of the probability is left in unfinished games.
@@ -75,6 +96,23 @@ struct Evaluation {
 };
 // nullopt for three or more seats.
 std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const Policy*>& seats, int turn_bins);
+// Once the unfinished games keep their shape from one round to the next
+// (within kUnfinished / 10 over the rest of the game), the rest is added as a
+// geometric series (geometric_tail, for policies of one phase; a third of the
+// walk at two dice, goal 200); without it, the walk goes on to the end.
+std::optional<Evaluation> evaluate_outcomes(const Rules& rules, const std::vector<const TurnOutcomes*>& seats,
+                                            int turn_bins, bool geometric_tail = true);
+
+// P(seat 0 wins) alone, without the turn by turn walk of evaluate(): the
+// value of every turn-start state, solved once per pair of scores from high
+// score sums to low (a bank only raises the sum; a single 1 hands the same
+// pair to the other seat, so the two seats' values there, in every phase,
+// are solved together exactly). Two 1s lead to a lower sum: those values
+// come from the previous pass, repeated until nothing changes (one pass with
+// one die). For policies of more than kMostPhasesSolved phases together
+// (the least common multiple), nullopt: use evaluate().
+constexpr int kMostPhasesSolved = 64;
+std::optional<double> win_probability(const Rules& rules, const TurnOutcomes& first, const TurnOutcomes& second);
 
 // A policy that never looks at the opponent's score (hold_at, optimal_turns)
 // plays its own game whoever it meets: its turns are computed once, and a

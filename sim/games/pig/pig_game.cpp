@@ -39,6 +39,7 @@ class PigGame final : public Game {
         config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, rules_, solutions)); });
     for (const Policy& p : policies_) ignores_opponent_.push_back(ignores_opponent(p));
     processes_.resize(policies_.size());
+    outcomes_.resize(policies_.size());
   }
 
   json rules() const override { return {{"dice", rules_.dice}, {"goal", rules_.goal}}; }
@@ -61,12 +62,13 @@ class PigGame final : public Game {
   }
 
   std::optional<TableOdds> exact(const Table& table) const override {
-    std::vector<const Policy*> seats;
-    for (int s : table.seats) seats.push_back(&policies_[s]);
-    const bool apart = seats.size() == 2 && ignores_opponent_[table.seats[0]] && ignores_opponent_[table.seats[1]];
+    std::vector<const TurnOutcomes*> seats;
+    const bool apart = table.seats.size() == 2 && both_ignore_opponent(table.seats[0], table.seats[1]);
+    if (!apart)
+      for (int s : table.seats) seats.push_back(&outcomes(s));
     const std::optional<Evaluation> e =
         apart ? evaluate_independent(rules_, process(table.seats[0]), process(table.seats[1]), turn_bins())
-              : evaluate(rules_, seats, turn_bins());
+              : evaluate_outcomes(rules_, seats, turn_bins());
     if (!e) return std::nullopt;
     TableOdds odds;
     odds.probability = {e->score, e->turns};
@@ -75,6 +77,17 @@ class PigGame final : public Game {
   }
 
   const Rules& pig_rules() const { return rules_; }
+
+  bool both_ignore_opponent(int first, int second) const {
+    return ignores_opponent_[first] && ignores_opponent_[second];
+  }
+
+  // P(first wins, playing first against second), without the turns played.
+  double win_probability(int first, int second) const {
+    if (!both_ignore_opponent(first, second))
+      if (const std::optional<double> p = pig::win_probability(rules_, outcomes(first), outcomes(second))) return *p;
+    return exact(Table{{first, second}, true})->win[0];
+  }
 
   // A strategy's own turns, when it ignores the opponent: computed once, for
   // every pair it plays in.
@@ -85,6 +98,14 @@ class PigGame final : public Game {
     return *p;
   }
   const Policy& policy(int strategy) const { return policies_[strategy]; }
+
+  // A strategy's turn outcomes: computed once, for every pair it plays in.
+  const TurnOutcomes& outcomes(int strategy) const {
+    std::lock_guard lock(outcomes_mutex_);
+    std::optional<TurnOutcomes>& o = outcomes_[strategy];
+    if (!o) o.emplace(rules_, policies_[strategy]);
+    return *o;
+  }
 
  private:
   template <int Dice, int Sides>
@@ -116,6 +137,8 @@ class PigGame final : public Game {
   std::vector<bool> ignores_opponent_;  // per strategy
   mutable std::mutex processes_mutex_;
   mutable std::vector<std::optional<Race>> processes_;  // per strategy, on demand
+  mutable std::mutex outcomes_mutex_;
+  mutable std::vector<std::optional<TurnOutcomes>> outcomes_;  // per strategy, on demand
 };
 
 std::unique_ptr<Game> load(const JsonNode& config) { return std::make_unique<PigGame>(read_rules(config), config); }
@@ -127,11 +150,12 @@ void describe(std::ostream& out) {
       << "    goal       1.." << kMaxGoal << ", default 100 (reaching it with the turn total wins at once)\n"
       << "  strategy families:\n";
   describe_families(out, families());
-  out << "  exact solver cost (check, solve pig): optimal_win is solved once, about goal^3: 5-10 s at two dice,\n"
+  out << "  exact solver cost (check, solve pig): optimal_win is solved once, about goal^3: 2-5 s at two dice,\n"
       << "    goal 200. A pair of strategies that ignore the opponent (hold_at, optimal_turns) takes milliseconds\n"
-      << "    (each one's turns are computed once); a pair with optimal_win walks every pair of scores turn by turn:\n"
-      << "    about 1.5 s at two dice, goal 200 (solve pig --config with optimal_win and 15 others: 27 s on 2 "
-         "threads)\n";
+      << "    (each one's turns are computed once); a pair with optimal_win about 0.25 s at two dice, goal 200:\n"
+      << "    check follows every pair of scores turn by turn until the rest is a geometric series, solve pig\n"
+      << "    --config needs P(win) only (one pass by score sums). optimal_win and 15 others there (bash\n"
+      << "    scripts/bench.sh --exact, 2 threads): solve pig --config 7.2 s (26 s before), check 13.6 s (31 s)\n";
 }
 
 struct SolveOptions {
@@ -183,9 +207,8 @@ void print_matrix(const std::string& file) {
   const std::size_t count = game.strategies().size();
   std::vector<double> win(count * count);
   // Every pair first, so that the progress line never interleaves with the table.
-  run_jobs(win.size(), usable_threads(available_cpus()), "solve pig: pair", [&](std::size_t pair) {
-    win[pair] = game.exact(Table{{int(pair / count), int(pair % count)}, true})->win[0];
-  });
+  run_jobs(win.size(), usable_threads(available_cpus()), "solve pig: pair",
+           [&](std::size_t pair) { win[pair] = game.win_probability(int(pair / count), int(pair % count)); });
   print_strategy_matrix(
       std::cout, "P(row wins), the row playing first (exact):", game.strategies(), 6,
       [&](std::size_t i, std::size_t j) -> std::optional<MatrixCell> { return MatrixCell{win[i * count + j]}; });
