@@ -4,6 +4,7 @@
 #include <hdf5_hl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -102,11 +103,53 @@ void sync_directory(const std::string& directory) {
   ::close(fd);
 }
 
+namespace {
+
+// Chunks of at most about kChunkBytes (or one innermost row if that is
+// larger): the innermost dimensions whole and as many entries of the next as
+// fit, so that a reader of one row (a strategy's pairs, a seat's histogram)
+// inflates little more than it reads.
+constexpr hsize_t kChunkBytes = hsize_t(1) << 20;
+
+Dims chunk_shape(const Dims& dims, hsize_t element_bytes) {
+  Dims chunk = dims;
+  hsize_t trailing = element_bytes;
+  for (std::size_t d = dims.size(); d-- > 0;) {
+    if (trailing * dims[d] <= kChunkBytes) {
+      trailing *= dims[d];
+      continue;
+    }
+    chunk[d] = std::max<hsize_t>(1, kChunkBytes / trailing);
+    for (std::size_t outer = 0; outer < d; ++outer) chunk[outer] = 1;
+    break;
+  }
+  return chunk;
+}
+
+// Histograms and matrices are mostly zeros and small counts: byte shuffle
+// then deflate shrinks them many times over. Small data sets stay
+// contiguous, where a chunk index would cost more than compression saves.
+Handle creation_list(const Dims& dims, hsize_t element_bytes, bool numeric) {
+  Handle list(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "dataset creation list");
+  hsize_t bytes = element_bytes;
+  for (hsize_t d : dims) bytes *= d;
+  if (!numeric || bytes < kCompressFromBytes) return list;
+  const Dims chunk = chunk_shape(dims, element_bytes);
+  check(H5Pset_chunk(list.get(), static_cast<int>(chunk.size()), chunk.data()), "chunked layout");
+  check(H5Pset_shuffle(list.get()), "shuffle filter");
+  check(H5Pset_deflate(list.get(), kDeflateLevel), "deflate filter");
+  return list;
+}
+
+}  // namespace
+
 void Writer::write_raw(const std::string& path, hid_t file_type, hid_t memory_type, const void* data, Dims dims) {
   Handle dataspace = space(dims);
   Handle links = intermediate_groups();
+  const bool numeric = H5Tget_class(file_type) != H5T_STRING;
+  Handle creation = creation_list(dims, H5Tget_size(file_type), numeric);
   Handle dataset(
-      H5Dcreate2(file_.get(), path.c_str(), file_type, dataspace.get(), links.get(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Dcreate2(file_.get(), path.c_str(), file_type, dataspace.get(), links.get(), creation.get(), H5P_DEFAULT),
       H5Dclose, "dataset " + path);
   if (element_count(dataspace.get()) > 0)
     check(H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write " + path);

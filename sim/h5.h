@@ -33,6 +33,11 @@ class Handle {
 
 using Dims = std::vector<hsize_t>;
 
+// Numeric data sets of at least this size are written chunked, shuffled and
+// deflated at this level (HDF5's own filters, which every HDF5 reader has).
+constexpr hsize_t kCompressFromBytes = 4096;
+constexpr unsigned kDeflateLevel = 4;
+
 // Builds the file in memory and writes it out only in close(): a full disk
 // or a file size limit then fails one plain write() with a clear errno,
 // never inside the HDF5 library, and nothing is written if close() is not

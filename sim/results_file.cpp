@@ -31,30 +31,59 @@ void write_described(h5::Writer& file, const std::string& path, const std::vecto
   file.describe(path, units, description);
 }
 
-// Where measure m's histograms of a table live: the score (measure 0) in the
-// table's group itself (counts + score), as in format 1.0; every other
-// measure in a subgroup named after it (counts + value).
+// Where a measure's histograms live: a group holding the histogram and its
+// value axis, the scale named after the measure (format 1.2; 1.1 named it
+// `value` in subgroups). in_table_group: the score in a table's own group,
+// as in format 1.0, with `min_score` and `score_step` beside it.
 struct MeasurePaths {
   std::string group, scale;
+  bool in_table_group = false;
 };
+MeasurePaths measure_subgroup(const std::string& parent, const Measure& measure) {
+  const std::string group = parent + "/" + measure.name;
+  return {group, group + "/" + measure.name};
+}
+// A table's histograms: the score (measure 0) in the table's group itself,
+// every other measure in a subgroup named after it.
 MeasurePaths measure_paths(const std::string& table_group, const std::vector<Measure>& measures, int m) {
-  if (m == 0) return {table_group, table_group + "/score"};
-  const std::string group = table_group + "/" + measures[m].name;
-  return {group, group + "/value"};
+  if (m == 0) return {table_group, table_group + "/score", true};
+  return measure_subgroup(table_group, measures[m]);
 }
 
 // The value of every bin of a measure, as a dimension scale, with the
 // measure's description, units, min and step on its group: `min_score` and
-// `score_step` beside a `score` scale in a table's own group (as in format
-// 1.0), `min` and `step` beside the `value` scale of every measure subgroup
-// (the score's too, in the pair sections).
+// `score_step` in a table's own group (as in format 1.0), `min` and `step`
+// in every measure subgroup (the score's too, in the pair sections).
 void write_measure_scale(h5::Writer& file, const MeasurePaths& paths, const Measure& measure) {
   std::vector<std::int64_t> values(measure.bins);
   for (int i = 0; i < measure.bins; ++i) values[i] = measure.value(i);
   write_described(file, paths.scale, values, {}, measure.units, measure.description);
-  const bool score_scale = paths.scale == paths.group + "/score";
-  file.attribute(paths.group, score_scale ? "min_score" : "min", std::int64_t(measure.min));
-  file.attribute(paths.group, score_scale ? "score_step" : "step", std::int64_t(measure.step));
+  file.attribute(paths.group, paths.in_table_group ? "min_score" : "min", std::int64_t(measure.min));
+  file.attribute(paths.group, paths.in_table_group ? "score_step" : "step", std::int64_t(measure.step));
+}
+
+// <group>/seat, the seat axis of a table (0 plays first), and
+// <group>/strategy, the strategy in each seat along it (a strategy may hold
+// several seats, so the seat is the index).
+void write_seat_axis(h5::Writer& file, const std::string& group, const std::vector<std::string>& seat_names) {
+  std::vector<std::int64_t> seats(seat_names.size());
+  for (std::size_t s = 0; s < seats.size(); ++s) seats[s] = static_cast<std::int64_t>(s);
+  write_described(file, group + "/seat", seats, {}, "1", "the seat, in seating order (0 plays first)");
+  file.write(group + "/strategy", seat_names);
+  file.describe(group + "/strategy", "", "the strategy in each seat");
+  file.dimension_scale(group + "/seat", {group + "/strategy"}, 0);
+}
+
+// Labels dimension 0 of each dataset with the group's seat axis, and names
+// `strategy` as a coordinate along it (netCDF's `coordinates`), so that
+// xarray shows each seat's strategy beside its numbers.
+void attach_seat_axis(h5::Writer& file, const std::string& group, const std::vector<std::string>& datasets) {
+  std::vector<std::string> paths;
+  for (const std::string& d : datasets) {
+    paths.push_back(group + "/" + d);
+    file.attribute(paths.back(), "coordinates", std::string("strategy"));
+  }
+  file.dimension_scale(group + "/seat", paths, 0);
 }
 
 // The units of a histogram: the score's counts are games (each game lands in
@@ -105,11 +134,8 @@ void write_measures(h5::Writer& file, const std::string& table_group, const std:
     write_measure_scale(file, paths, measures[m]);
     file.dimension_scale(paths.scale, {path}, by_seat ? 1 : 0);
     if (!by_seat) continue;
-    if (paths.group != table_group) {
-      file.write(paths.group + "/strategy", seat_names);
-      file.describe(paths.group + "/strategy", "", "the strategies in seating order");
-    }
-    file.dimension_scale(paths.group + "/strategy", {path}, 0);
+    if (!paths.in_table_group) write_seat_axis(file, paths.group, seat_names);
+    attach_seat_axis(file, paths.group, {dataset});
   }
 }
 
@@ -221,7 +247,7 @@ void write_pair_histograms(h5::Writer& file, const std::string& group, const Run
       }
     }
     if (!known) continue;
-    const MeasurePaths paths{group + "/" + measures[m].name, group + "/" + measures[m].name + "/value"};
+    const MeasurePaths paths = measure_subgroup(group, measures[m]);
     const std::string path = paths.group + "/" + dataset;
     write_described(file, path, all, {n, n, 2, bins}, histogram_units(dataset, m),
                     (dataset == "counts" ? "number of each value of: " : "exact probability of each value of: ") +
@@ -273,11 +299,10 @@ void write_groups(h5::Writer& file, const std::string& section, const RunConfig&
       wins.push_back(c.wins(s));
       tied.push_back(c.tied(s));
     }
-    file.write(path + "/strategy", names);
-    file.describe(path + "/strategy", "", "the strategies in seating order");
+    write_seat_axis(file, path, names);
     write_described(file, path + "/wins", wins, {}, "games", "games the seat won outright");
     write_described(file, path + "/tied", tied, {}, "games", "games the seat shared the win");
-    file.dimension_scale(path + "/strategy", {path + "/wins", path + "/tied"}, 0);
+    attach_seat_axis(file, path, {"wins", "tied"});
     std::vector<Matrix> seat_counts(measures.size() * c.seats());
     write_measures<std::int64_t>(file, path, measures, names, "counts", [&](int m, int s) {
       return &(seat_counts[m * c.seats() + s] = c.histogram_of(m, s));
@@ -288,15 +313,13 @@ void write_groups(h5::Writer& file, const std::string& section, const RunConfig&
     if (exact && (*exact)[groups[g]]) {
       const TableOdds& odds = *(*exact)[groups[g]];
       const std::string exact_path = "/exact" + path;
-      file.write(exact_path + "/strategy", names);
-      file.describe(exact_path + "/strategy", "", "the strategies in seating order");
-      // A scale even when nothing in the group itself uses it (the solver
-      // knowing neither the win odds nor the score, only some other measure):
-      // generic tools refuse a group with an unnamed axis.
-      file.dimension_scale(exact_path + "/strategy", {}, 0);
+      // The seat axis even when nothing in the group itself uses it (the
+      // solver knowing neither the win odds nor the score, only some other
+      // measure): generic tools refuse a group with an unnamed axis.
+      write_seat_axis(file, exact_path, names);
       if (!odds.win.empty()) {
         write_described(file, exact_path + "/win", odds.win, {}, "probability", "exact P(the seat wins outright)");
-        file.dimension_scale(exact_path + "/strategy", {exact_path + "/win"}, 0);
+        attach_seat_axis(file, exact_path, {"win"});
         file.attribute(exact_path, "tie", odds.tie);
       }
       write_measures<double>(file, exact_path, measures, names, "probability",

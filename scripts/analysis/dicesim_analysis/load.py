@@ -245,6 +245,14 @@ def _measure_list(f):
     return [(name, None if i == 0 else name) for i, name in enumerate(names)]
 
 
+def _value_axis(group, measure):
+    """The value of each bin of a measure's histogram in group: the scale named
+    after the measure (format 1.2, and the score in a table's own group), or
+    `value` (the subgroups of formats 1.0 and 1.1)."""
+    axis = group.get(measure)
+    return (axis if isinstance(axis, h5py.Dataset) else group["value"])[()]
+
+
 def _histograms(f, group_path, dataset):
     """{measure: (values, per-seat 2-D array)} of one table group."""
     out = {}
@@ -252,7 +260,7 @@ def _histograms(f, group_path, dataset):
         path = group_path if sub is None else f"{group_path}/{sub}"
         if f"{path}/{dataset}" not in f:
             continue
-        values = f[f"{path}/{'score' if sub is None else 'value'}"][()]
+        values = _value_axis(f[path], name)
         out[name] = (values, np.atleast_2d(f[f"{path}/{dataset}"][()]))
     return out
 
@@ -268,7 +276,7 @@ def _read_pair_measures(f, names):
             path = f"{section}/{measure}"
             if f"{path}/counts" not in f:
                 continue
-            values, counts = f[f"{path}/value"][()], f[f"{path}/counts"][()]
+            values, counts = _value_axis(f[path], measure), f[f"{path}/counts"][()]
             exact_path = f"exact/{path}/probability"
             exact = f[exact_path][()] if exact_path in f else None
             for i, a in enumerate(names):

@@ -248,7 +248,8 @@ class GenericToolsTest(ResultsFile, unittest.TestCase):
         self.assertEqual(dist["counts"].dims, ("score",))
         self.assertEqual(list(dist["score"].values), list(range(37)))
         table = xr.open_dataset(self.path, group="nway/0", engine="h5netcdf")
-        self.assertEqual(table["counts"].dims, ("strategy", "score"))
+        self.assertEqual(table["counts"].dims, ("seat", "score"))  # format 1.2; each seat's strategy beside it:
+        self.assertEqual(list(table["counts"].coords["strategy"].values), ["dv(2,2)", "ts(5,5)", "best"])
         exact = xr.open_dataset(self.path, group="exact/headtohead", engine="h5netcdf")
         self.assertEqual(exact["win"].dims, ("strategy", "opponent"))
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import h5py
 import numpy as np
+import pandas as pd
 
 from common import CONFIG, ROOT, make_results
 from dicesim_analysis import load
@@ -112,16 +113,54 @@ class FilesOfEveryGame(unittest.TestCase):
         import xarray as xr
         path = self.paths["tenk"]
         table = xr.open_dataset(path, group="sequential_tables/0/turn_score", engine="h5netcdf")
-        self.assertEqual(table["counts"].dims, ("strategy", "value"))
-        self.assertEqual(table["value"].attrs["units"], "points")
+        self.assertEqual(table["counts"].dims, ("seat", "turn_score"))
+        self.assertEqual(table["turn_score"].attrs["units"], "points")
+        # The strategy in each seat is a coordinate along the seat axis.
+        self.assertEqual(table["counts"].coords["strategy"].dims, ("seat",))
+        self.assertEqual(list(table["seat"].values), list(range(table.sizes["seat"])))
         pairs = xr.open_dataset(path, group="sequential/turns", engine="h5netcdf")
-        self.assertEqual(pairs["counts"].dims, ("strategy", "opponent", "seat", "value"))
+        self.assertEqual(pairs["counts"].dims, ("strategy", "opponent", "seat", "turns"))
+        scores = xr.open_dataset(path, group="headtohead/score", engine="h5netcdf")
+        self.assertEqual(scores["counts"].dims, ("strategy", "opponent", "seat", "score"))
         exact = xr.open_dataset(path, group="exact/nway/0/first_turn", engine="h5netcdf")
-        self.assertEqual(exact["probability"].dims, ("strategy", "value"))
+        self.assertEqual(exact["probability"].dims, ("seat", "first_turn"))
         self.assertTrue(np.isnan(exact["probability"].values).any())  # known at some seats only
         distribution = xr.open_dataset(self.paths["pig"], group="exact/distributions/optimal_win/turns",
                                        engine="h5netcdf")
-        self.assertEqual(distribution["probability"].dims, ("value",))
+        self.assertEqual(distribution["probability"].dims, ("turns",))
+
+    def test_every_axis_is_named_after_what_it_holds(self):
+        """A histogram's value axis after its measure, a table's seats `seat`,
+        a pair's rows and columns `strategy` and `opponent`."""
+        for game in self.paths:
+            for f, objects in self.objects(game):
+                measures = [m.decode() for m in f["measures/name"][()]]
+                for name, obj in objects:
+                    if not (isinstance(obj, h5py.Dataset) and name.rsplit("/", 1)[-1] in ("counts", "probability")):
+                        continue
+                    group = name.rsplit("/", 2)
+                    measure = group[-2] if group[-2] in measures and len(group) == 3 else "score"
+                    axes = [list(dim.keys()) for dim in obj.dims]
+                    expected = {1: [[measure]], 2: [["seat"], [measure]],
+                                4: [["strategy"], ["opponent"], ["seat"], [measure]]}[obj.ndim]
+                    with self.subTest(game=game, dataset=name):
+                        self.assertEqual(axes, expected)
+
+    def test_histograms_and_matrices_are_compressed(self):
+        """Every numeric data set of 4 KiB or more is chunked, shuffled and
+        deflated; at least the pairs' histograms and /engine/counters are."""
+        for game, path in self.paths.items():
+            compressed = []
+            with h5py.File(path) as f:
+                def visit(name, obj):
+                    if isinstance(obj, h5py.Dataset) and obj.dtype.kind in "iuf" and obj.nbytes >= 4096:
+                        with self.subTest(game=game, dataset=name):
+                            self.assertEqual((obj.compression, obj.compression_opts, obj.shuffle), ("gzip", 4, True))
+                        compressed.append(name)
+                f.visititems(visit)
+            with self.subTest(game=game):
+                self.assertIn("engine/counters", compressed)
+                self.assertTrue(any(name.endswith("/counts") for name in compressed), compressed)
 
     def test_every_data_set_has_a_description_and_units(self):
         for game in self.paths:
@@ -154,9 +193,10 @@ class FilesOfEveryGame(unittest.TestCase):
                         continue
                     with self.subTest(game=game, group=name):
                         values = None
-                        if "value" in obj:
+                        measure = name.rsplit("/", 1)[-1]
+                        if isinstance(obj.get(measure), h5py.Dataset):  # a measure's subgroup
                             self.assertNotIn("min_score", obj.attrs)
-                            values, first, step = obj["value"][()], obj.attrs["min"], obj.attrs["step"]
+                            values, first, step = obj[measure][()], obj.attrs["min"], obj.attrs["step"]
                         elif "score" in obj and isinstance(obj["score"], h5py.Dataset):
                             values, first, step = obj["score"][()], obj.attrs["min_score"], obj.attrs["score_step"]
                         if values is not None:
@@ -224,6 +264,51 @@ class FilesOfEveryGame(unittest.TestCase):
                             self.assertTrue(np.isnan(row.exact_probability))
                         else:
                             self.assertEqual(expected, row.exact_probability)
+
+
+class FilesOfFormat1_1(unittest.TestCase):
+    """tests/format_1_1/check.h5, written by the dicesim of format 1.1 (value
+    axes named `value`, seat axes `strategy`, nothing compressed), reads as the
+    same run written today."""
+
+    OLD = ROOT / "tests" / "format_1_1" / "check.h5"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.directory = tempfile.TemporaryDirectory()
+        config = json.loads((ROOT / "tests" / "format_1_1" / "old_format.json").read_text())
+        cls.new = make_results(cls.directory.name, config=config)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.directory.cleanup()
+
+    def test_the_fixture_is_format_1_1_and_todays_file_is_not(self):
+        with h5py.File(self.OLD) as old, h5py.File(self.new) as new:
+            self.assertEqual(list(old.attrs["format_version"]), [1, 1])
+            self.assertIn("headtohead/score/value", old)
+            self.assertNotIn("headtohead/score/value", new)
+            self.assertNotEqual(list(new.attrs["format_version"]), [1, 1])
+
+    def test_load_reads_it_as_the_same_run_written_today(self):
+        old, new = load(self.OLD), load(self.new)
+        for section in ("strategies", "distributions", "summary", "headtohead", "nway", "measures", "checks"):
+            with self.subTest(section=section):
+                self.assertFalse(getattr(old, section).empty)
+                pd.testing.assert_frame_equal(getattr(old, section), getattr(new, section))
+
+    def test_every_group_opens_in_xarray_with_named_axes(self):
+        import xarray as xr
+        groups = []
+        with h5py.File(self.OLD) as f:
+            f.visititems(lambda name, obj: groups.append(name) if isinstance(obj, h5py.Group) and any(
+                isinstance(v, h5py.Dataset) for v in obj.values()) and not name.startswith("engine") else None)
+        for group in groups:
+            with self.subTest(group=group):
+                ds = xr.open_dataset(self.OLD, group=group, engine="h5netcdf")
+                for variable in ds.data_vars.values():
+                    for dim in variable.dims:
+                        self.assertIn(dim, ds.coords, f"{group}/{variable.name}")
 
 
 if __name__ == "__main__":

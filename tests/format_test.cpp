@@ -1,0 +1,66 @@
+// Files of results format 1.1 (tests/format_1_1, written by the last dicesim
+// of that format) still read: merge and resume continue them into the
+// results a fresh run writes today, and show summarises them as it does
+// today's file of the same run.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "results_file.h"
+#include "test_util.h"
+
+namespace dicesim {
+namespace {
+
+using testing::dicesim;
+using testing::same_results;
+using testing::TempDir;
+
+// A directory holding copies of the 1.1 files and of their config, under
+// the name the files record (`config_file`), so that today's runs of it
+// record the same.
+class Format1_1 : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* name : {"old_format.json", "check.h5", "partial_merge.h5"})
+      std::filesystem::copy_file(testing::source_path("tests/format_1_1/") + name, dir.file(name));
+    for (const char* name : {"check.h5", "partial_merge.h5"})
+      ASSERT_EQ(h5::Reader(dir.file(name)).int_array_attribute("/", "format_version"),
+                (std::vector<std::int64_t>{1, 1}));
+  }
+  void expect_ok(const std::string& args) {
+    const auto result = dicesim(args, dir.path().string());
+    EXPECT_EQ(result.exit_code, 0) << args << "\n" << result.out;
+  }
+  TempDir dir;
+};
+
+TEST_F(Format1_1, APartialMergeMergesWithTheMissingShardIntoTodaysFile) {
+  expect_ok("run old_format.json -o fresh.h5 --quiet");
+  expect_ok("run old_format.json --shard 2/2 -o s2.h5 --quiet");
+  expect_ok("merge partial_merge.h5 s2.h5 -o merged.h5");
+  EXPECT_TRUE(same_results(dir.file("merged.h5"), dir.file("fresh.h5")));
+  EXPECT_EQ(h5::Reader(dir.file("merged.h5")).int_array_attribute("/", "format_version"),
+            (std::vector<std::int64_t>{kFormatMajor, kFormatMinor}));
+}
+
+TEST_F(Format1_1, APartialMergeResumesIntoTodaysFile) {
+  expect_ok("run old_format.json -o fresh.h5 --quiet");
+  expect_ok("run old_format.json --resume partial_merge.h5 --quiet");
+  EXPECT_TRUE(same_results(dir.file("partial_merge.h5"), dir.file("fresh.h5")));
+}
+
+TEST_F(Format1_1, ShowSummarisesItAsTodaysFileOfTheSameRun) {
+  expect_ok("check old_format.json -o today.h5 --quiet");
+  const auto old = dicesim("show check.h5", dir.path().string());
+  const auto today = dicesim("show today.h5", dir.path().string());
+  ASSERT_EQ(old.exit_code, 0) << old.out;
+  ASSERT_EQ(today.exit_code, 0) << today.out;
+  EXPECT_NE(old.out.find("1.1"), std::string::npos) << old.out;
+  // The facts differ (format and program versions); the summary does not.
+  ASSERT_NE(old.out.find("\n\n"), std::string::npos) << old.out;
+  EXPECT_EQ(old.out.substr(old.out.find("\n\n")), today.out.substr(today.out.find("\n\n")));
+}
+
+}  // namespace
+}  // namespace dicesim
