@@ -21,86 +21,152 @@ from dicesim_analysis import (  # noqa: E402
     load,
     plot_distributions,
     plot_headtohead,
+    plot_mc_minus_exact,
     plot_mc_vs_exact,
+    plot_measure,
     plot_normal_probability,
     plot_win_counts,
 )
+from dicesim_analysis.plots import INTERVALS, mc_minus_exact  # noqa: E402
 
 STYLE = """body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:90%}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
 th{background:#f0f0f0}img{max-width:100%}.bad{color:#b00;font-weight:bold}"""
+PAIR_SECTIONS = ("headtohead", "sequential")
+TABLE_SECTIONS = ("nway", "sequential_tables")
 
 
-def figure_html(draw, caption):
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    draw(ax)
-    fig.tight_layout()
+def figure_html(ax, caption):
+    """An Axes that a plot drew on a figure of its own size, as an embedded PNG."""
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=90)
-    plt.close(fig)
+    ax.figure.savefig(buffer, format="png", dpi=90)
+    plt.close(ax.figure)
     data = base64.b64encode(buffer.getvalue()).decode()
     return f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}"><figcaption>{html.escape(caption)}</figcaption></figure>'
 
 
+def with_intervals(frame, columns, digits=4):
+    """The estimated columns as text, "0.5081 [0.5071, 0.5091]": each estimate with
+    its 95% interval."""
+    frame = frame.copy()
+    for column in columns:
+        low, high = INTERVALS[column]
+        frame[column] = [f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+                         for v, lo, hi in zip(frame[column], frame[low], frame[high])]
+    return frame
+
+
 def table_html(frame, columns, digits=4):
-    return frame[columns].to_html(index=False, float_format=lambda v: f"{v:.{digits}f}", border=0)
+    estimates = [c for c in columns if c in INTERVALS]
+    return with_intervals(frame, estimates, digits)[columns].to_html(
+        index=False, float_format=lambda v: f"{v:.{digits}f}", border=0)
 
 
-def build(results):
+def difference_html(results, section):
+    """Monte Carlo minus exact of a section's estimates, where the file has exact values."""
+    if results.has_exact and not mc_minus_exact(results, section).empty:
+        return [figure_html(plot_mc_minus_exact(results, section), f"{section}: Monte Carlo minus exact")]
+    return []
+
+
+def facts_html(results):
     meta = results.meta
-    parts = [f"<h1>dicesim report: {html.escape(str(meta.get('name', '')))}</h1>"]
     status = "complete" if results.complete else '<span class="bad">INCOMPLETE (interrupted)</span>'
     facts = [("game", meta.get("game")), ("config file", meta.get("config_file")), ("seed", meta.get("seed_text")),
              ("games per table", f"{meta['games']:,}"), ("wall time", f"{meta['wall_seconds']:.2f} s"),
              ("threads", meta.get("threads")), ("dicesim", f"{meta.get('program_version')} ({meta.get('git_revision')})")]
     rows = [f"<tr><th>{k}</th><td>{html.escape(str(v))}</td></tr>" for k, v in facts]
     rows.insert(4, f"<tr><th>status</th><td>{status}</td></tr>")  # already HTML
-    parts.append("<table>" + "".join(rows) + "</table>")
+    return [f"<h1>dicesim report: {html.escape(str(meta.get('name', '')))}</h1>", "<table>" + "".join(rows) + "</table>"]
 
-    if not results.summary.empty:
-        parts.append("<h2>Score distributions</h2>")
-        columns = [c for c in ["strategy", "games", "mean", "sd", "ci_low", "ci_high", "p_min"] if c in results.summary]
+
+def distributions_html(results):
+    if results.summary.empty:
+        return []
+    parts = ["<h2>Score distributions</h2>"]
+    columns = [c for c in ("strategy", "games", "mean", "sd", "p_min") if c in results.summary]
+    if results.has_exact:
+        columns += ["exact_mean", "exact_sd", "z_mean"]
+    parts.append(table_html(results.summary, columns))
+    parts += difference_html(results, "distributions")
+    names = list(results.summary["strategy"])
+    for start in range(0, len(names), 4):
+        group = names[start:start + 4]
+        parts.append(figure_html(plot_distributions(results, group), "score distributions: " + ", ".join(group)))
+    parts.append(figure_html(plot_normal_probability(results, names[0]), f"normal probability plot: {names[0]}"))
+    return parts
+
+
+def pairs_html(results):
+    parts = []
+    for mode in PAIR_SECTIONS:
+        pairs = results.headtohead[results.headtohead["mode"] == mode]
+        if pairs.empty:
+            continue
+        parts.append(f"<h2>{'Head to head' if mode == 'headtohead' else 'Sequential (row plays first)'}</h2>")
+        parts.append(figure_html(plot_headtohead(results, mode=mode), f"{mode}: win rate of the row"))
+        columns = ["strategy", "opponent", "games", "win_rate", "tie_rate"]
+        columns += ["seat_advantage"] if mode == "sequential" else []
         if results.has_exact:
-            columns += ["exact_mean", "exact_sd", "z_mean"]
-        parts.append(table_html(results.summary, columns))
-        names = list(results.summary["strategy"])
-        for start in range(0, len(names), 4):
-            group = names[start:start + 4]
-            parts.append(figure_html(lambda ax, g=group: plot_distributions(results, g, ax=ax),
-                                     "score distributions: " + ", ".join(group)))
-        parts.append(figure_html(lambda ax: plot_normal_probability(results, names[0], ax=ax),
-                                 f"normal probability plot: {names[0]}"))
+            columns += ["exact_win", "z_win"]
+        parts.append(table_html(pairs, columns))
+        parts += difference_html(results, mode)
+    return parts
 
-    if not results.headtohead.empty:
-        for mode in results.headtohead["mode"].unique():
-            parts.append(f"<h2>{'Head to head' if mode == 'headtohead' else 'Sequential (row plays first)'}</h2>")
-            parts.append(figure_html(lambda ax, m=mode: plot_headtohead(results, mode=m, ax=ax), f"{mode}: win rate of the row"))
-            columns = ["strategy", "opponent", "games", "win_rate", "win_low", "win_high", "tie_rate", "seat_advantage"]
-            if results.has_exact:
-                columns += ["exact_win", "z_win"]
-            parts.append(table_html(results.headtohead[results.headtohead["mode"] == mode], columns))
 
-    if not results.nway.empty:
-        parts.append("<h2>Tables</h2>")
-        for (section, table), rows in results.nway.groupby(["section", "table"]):
-            parts.append(figure_html(lambda ax, s=section, t=table: plot_win_counts(results, t, s, ax=ax), f"{section} table {table}: wins"))
-            columns = ["seat", "strategy", "games", "wins", "win_rate", "win_low", "win_high", "tied", "tie_rate"]
+def tables_html(results):
+    if results.nway.empty:
+        return []
+    parts = ["<h2>Tables</h2>"]
+    for section in TABLE_SECTIONS:
+        for table, rows in results.nway[results.nway["section"] == section].groupby("table"):
+            parts.append(figure_html(plot_win_counts(results, table, section), f"{section} table {table}: wins"))
+            columns = ["seat", "strategy", "games", "wins", "win_rate", "tied", "tie_rate"]
             if results.has_exact:
                 columns += ["exact_win", "z_win"]
             parts.append(table_html(rows, columns))
+        parts += difference_html(results, section)
+    return parts
 
-    parts.append("<h2>Monte Carlo against exact</h2>")
+
+def measures_html(results):
+    """Every histogram the file records but the score distributions (shown
+    above): turns, turn score, first turn, place, ... per section and table."""
+    m = results.measures
+    shown = m[~((m["measure"] == "score") & (m["section"] == "distributions"))]
+    # The measures in the file's order; in each, the sections in the page's.
+    order = {"measure": {name: k for k, name in enumerate(m["measure"].unique())},
+             "section": {name: k for k, name in enumerate(("distributions",) + PAIR_SECTIONS + TABLE_SECTIONS)}}
+    groups = shown[["measure", "section", "table"]].drop_duplicates()
+    groups = groups.sort_values(["measure", "section", "table"], key=lambda c: c.map(order[c.name]) if c.name in order else c)
+    if groups.empty:
+        return []
+    parts = ["<h2>Histograms</h2>"]
+    for measure, section, table in groups.itertuples(index=False):
+        where = section if table < 0 else f"{section} table {table}"
+        parts.append(figure_html(plot_measure(results, measure, section, None if table < 0 else table),
+                                 f"{measure}: {where}"))
+    return parts
+
+
+def checks_html(results):
+    parts = ["<h2>Monte Carlo against exact</h2>"]
     if results.checks.empty:
         parts.append("<p>This file holds no exact comparison; <code>dicesim check</code> writes one.</p>")
-    else:
-        failed = results.checks[~results.checks["passed"]]
-        parts.append(f"<p>{len(results.checks)} numbers compared, "
-                     + (f'<span class="bad">{len(failed)} beyond the limit</span>' if len(failed) else "none beyond the limit")
-                     + f"; largest |z| {results.checks['z'].abs().max():.2f}.</p>")
-        parts.append(figure_html(lambda ax: plot_mc_vs_exact(results, ax=ax), "z-scores of every compared number"))
-        if len(failed):
-            parts.append(table_html(failed, ["name", "kind", "observed", "expected", "z"]))
+        return parts
+    failed = results.checks[~results.checks["passed"]]
+    parts.append(f"<p>{len(results.checks)} numbers compared, "
+                 + (f'<span class="bad">{len(failed)} beyond the limit</span>' if len(failed) else "none beyond the limit")
+                 + f"; largest |z| {results.checks['z'].abs().max():.2f}.</p>")
+    parts.append(figure_html(plot_mc_vs_exact(results), "z-scores of every compared number"))
+    if len(failed):
+        parts.append(table_html(failed, ["name", "kind", "observed", "expected", "z"]))
+    return parts
 
+
+def build(results):
+    parts = (facts_html(results) + distributions_html(results) + pairs_html(results) + tables_html(results)
+             + measures_html(results) + checks_html(results))
     body = "\n".join(parts)
     return f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>dicesim report</title><style>{STYLE}</style></head>\n<body>\n{body}\n</body></html>\n'
 

@@ -13,13 +13,16 @@
 Built on numpy, h5py, pandas and matplotlib only (Debian's python3-* packages).
 """
 
+# The package's own version (pyproject.toml reads it from here).
 __version__ = "1.2.0"
 
 from .load import Results, load, wilson_interval, mean_difference_z
 from .plots import (
     plot_distributions,
     plot_headtohead,
+    plot_mc_minus_exact,
     plot_mc_vs_exact,
+    plot_measure,
     plot_normal_probability,
     plot_win_counts,
 )
@@ -32,7 +35,9 @@ __all__ = [
     "mean_difference_z",
     "plot_distributions",
     "plot_headtohead",
+    "plot_mc_minus_exact",
     "plot_mc_vs_exact",
+    "plot_measure",
     "plot_normal_probability",
     "plot_win_counts",
 ]

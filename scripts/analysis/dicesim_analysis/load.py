@@ -29,10 +29,11 @@ def wilson_interval(successes, trials, z=Z95):
         denominator = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denominator
         half = z / denominator * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    # The bounds touch 0 at no successes and 1 at no failures exactly, where
-    # rounding would leave 4e-22 or 1 + 1e-16; and they stay inside [0, 1].
-    low = np.where(k <= 0, 0.0, np.clip(centre - half, 0.0, 1.0))
-    high = np.where(k >= n, 1.0, np.clip(centre + half, 0.0, 1.0))
+    # The exact bounds are 0 at no successes and 1 at no failures, where
+    # rounding leaves 4e-22 or 1 + 2e-16; clipped to [0, 1] everywhere.
+    played = n > 0
+    low = np.where(played & (k <= 0), 0.0, np.clip(centre - half, 0.0, 1.0))
+    high = np.where(played & (k >= n), 1.0, np.clip(centre + half, 0.0, 1.0))
     return low, high
 
 
@@ -57,6 +58,36 @@ def _moments(scores, weights):
     mean = float((scores * weights).sum() / total)
     variance = float((weights * (scores - mean) ** 2).sum() / total)
     return mean, math.sqrt(variance)
+
+
+# The columns of each frame and their types: a section with no rows is still a
+# frame with its columns, typed as when it has rows.
+_NAME, _COUNT, _REAL = object, "int64", "float64"
+SUMMARY_COLUMNS = {"strategy": _NAME, "games": _COUNT, "mean": _REAL, "sd": _REAL, "ci_low": _REAL,
+                   "ci_high": _REAL, "p_min": _REAL, "p_min_low": _REAL, "p_min_high": _REAL,
+                   "exact_mean": _REAL, "exact_sd": _REAL, "z_mean": _REAL}
+DISTRIBUTION_COLUMNS = {"strategy": _NAME, "score": _COUNT, "count": _COUNT, "probability": _REAL,
+                        "exact_probability": _REAL}
+PAIR_COLUMNS = {"mode": _NAME, "strategy": _NAME, "opponent": _NAME, "games": _COUNT, "wins": _COUNT,
+                "ties": _COUNT, "losses": _COUNT, "win_rate": _REAL, "tie_rate": _REAL, "loss_rate": _REAL,
+                "win_low": _REAL, "win_high": _REAL, "tie_low": _REAL, "tie_high": _REAL, "loss_low": _REAL,
+                "loss_high": _REAL, "seat_advantage": _REAL, "seat_advantage_low": _REAL,
+                "seat_advantage_high": _REAL, "exact_win": _REAL, "exact_tie": _REAL,
+                "exact_loss": _REAL, "z_win": _REAL}
+TABLE_COLUMNS = {"section": _NAME, "table": _COUNT, "seat": _COUNT, "strategy": _NAME, "games": _COUNT,
+                 "wins": _COUNT, "tied": _COUNT, "tie_games": _COUNT, "win_rate": _REAL, "win_low": _REAL,
+                 "win_high": _REAL, "tie_rate": _REAL, "tie_low": _REAL, "tie_high": _REAL, "exact_win": _REAL,
+                 "exact_tie": _REAL, "z_win": _REAL}
+MEASURE_COLUMNS = {"section": _NAME, "table": _COUNT, "seat": _COUNT, "strategy": _NAME, "opponent": _NAME,
+                   "measure": _NAME, "value": _COUNT, "count": _COUNT, "probability": _REAL,
+                   "exact_probability": _REAL}
+CHECK_COLUMNS = {"name": _NAME, "kind": _NAME, "observed": _REAL, "expected": _REAL, "z": _REAL,
+                 "p_value": _REAL, "passed": bool}
+
+
+def _frame(rows, columns):
+    """A DataFrame of `rows` (dicts or tuples) with the given {column: type}."""
+    return pd.DataFrame(rows, columns=list(columns)).astype(columns)
 
 
 @dataclass
@@ -117,30 +148,12 @@ def _read_meta(f):
     return meta
 
 
-SUMMARY_COLUMNS = ["strategy", "games", "mean", "sd", "ci_low", "ci_high", "p_min", "exact_mean", "exact_sd", "z_mean"]
-DISTRIBUTION_COLUMNS = ["strategy", "score", "count", "probability", "exact_probability"]
-
-
-PAIR_COLUMNS = ["mode", "strategy", "opponent", "games", "wins", "ties", "losses", "win_rate", "tie_rate", "loss_rate",
-                "win_low", "win_high", "tie_low", "tie_high", "loss_low", "loss_high", "seat_advantage", "exact_win",
-                "exact_tie", "exact_loss", "z_win"]
-TABLE_COLUMNS = ["section", "table", "seat", "strategy", "games", "wins", "tied", "tie_games", "win_rate", "win_low",
-                 "win_high", "tie_rate", "tie_low", "tie_high", "exact_win", "exact_tie", "z_win"]
-
-
 def _lowest_score_wins(f):
-    """Whether P(the least score) means anything: only where the lowest score wins."""
+    """Whether P(the least score) means something: only where the lowest score
+    wins, not in races. Files before the attribute: only Sixers."""
     if "lowest_score_wins" in f.attrs:
-        return bool(int(np.asarray(f.attrs["lowest_score_wins"])))
-    return _text(f.attrs.get("game", "sixers")) == "sixers"  # files before the attribute
-
-
-def _typed(rows, columns, dtypes=None):
-    """A DataFrame of `rows` with its columns even when there are none."""
-    frame = pd.DataFrame(rows, columns=columns)
-    if not rows and dtypes:
-        frame = frame.astype(dtypes)
-    return frame
+        return bool(np.asarray(f.attrs["lowest_score_wins"]))
+    return _text(f.attrs.get("game", "sixers")) == "sixers"
 
 
 def _read_distributions(f):
@@ -163,18 +176,26 @@ def _read_distributions(f):
         sem = sd_sample / math.sqrt(games) if games > 0 else float("nan")
         exact_mean, exact_sd = _moments(scores.astype(float), exact) if exact_path in f else (np.nan, np.nan)
         z = (mean - exact_mean) / (exact_sd / math.sqrt(games)) if exact_path in f and exact_sd > 0 else np.nan
+        p_min_low, p_min_high = (float(v) for v in wilson_interval(counts[0], games))
         summary.append(
             dict(strategy=name, games=games, mean=mean, sd=sd_sample, ci_low=mean - Z95 * sem,
-                 ci_high=mean + Z95 * sem, p_min=counts[0] / games if games else np.nan,
-                 exact_mean=exact_mean, exact_sd=exact_sd, z_mean=z)
+                 ci_high=mean + Z95 * sem, p_min=counts[0] / games if games else np.nan, p_min_low=p_min_low,
+                 p_min_high=p_min_high, exact_mean=exact_mean, exact_sd=exact_sd, z_mean=z)
         )
-    numeric = {c: float for c in SUMMARY_COLUMNS[2:]}
-    summary_frame = _typed(summary, SUMMARY_COLUMNS, {"strategy": object, "games": "int64", **numeric})
+    summary = _frame(summary, SUMMARY_COLUMNS)
     if not _lowest_score_wins(f):
-        summary_frame = summary_frame.drop(columns="p_min")
-    distributions = _typed(rows, DISTRIBUTION_COLUMNS, {"strategy": object, "score": "int64", "count": "int64",
-                                                          "probability": float, "exact_probability": float})
-    return distributions, summary_frame
+        summary = summary.drop(columns=["p_min", "p_min_low", "p_min_high"])
+    return _frame(rows, DISTRIBUTION_COLUMNS), summary
+
+
+def _seat_advantage(first_wins, first_games, second_wins, second_games):
+    """The difference of two independent win rates, first seat minus second,
+    with its 95% interval (normal approximation)."""
+    first, second = first_wins / first_games, second_wins / second_games
+    se = math.sqrt(first * (1 - first) / first_games + second * (1 - second) / second_games)
+    difference = first - second
+    return dict(seat_advantage=difference, seat_advantage_low=difference - Z95 * se,
+                seat_advantage_high=difference + Z95 * se)
 
 
 def _read_pairs(f, names):
@@ -198,16 +219,16 @@ def _read_pairs(f, names):
                 # Seat advantage: how much more often the strategy wins when it
                 # plays first than when it plays second against the same opponent.
                 if mode == "sequential" and games[j, i] > 0:
-                    row["seat_advantage"] = wins[i, j] / n - losses[j, i] / games[j, i]
-                else:
-                    row["seat_advantage"] = 0.0 if mode == "headtohead" else np.nan
+                    row.update(_seat_advantage(wins[i, j], n, losses[j, i], games[j, i]))
+                else:  # blind: no seat order, no advantage
+                    row.update(dict.fromkeys(("seat_advantage", "seat_advantage_low", "seat_advantage_high"),
+                                             0.0 if mode == "headtohead" else np.nan))
                 if exact is not None:
                     p = exact["win"][i, j]
                     row.update(exact_win=p, exact_tie=exact["tie"][i, j], exact_loss=exact["loss"][i, j])
                     row["z_win"] = (row["win_rate"] - p) / math.sqrt(p * (1 - p) / n) if 0 < p < 1 else np.nan
                 frames.append(row)
-    return _typed(frames, PAIR_COLUMNS, {c: (object if c in ("mode", "strategy", "opponent") else float)
-                                         for c in PAIR_COLUMNS})
+    return _frame(frames, PAIR_COLUMNS)
 
 
 def _read_tables(f):
@@ -236,7 +257,7 @@ def _read_tables(f):
                     exact_win=p, exact_tie=exact_tie,
                     z_win=(wins / n - p) / math.sqrt(p * (1 - p) / n) if n and 0 < p < 1 else np.nan,
                 ))
-    return _typed(rows, TABLE_COLUMNS, {c: (object if c in ("section", "strategy") else float) for c in TABLE_COLUMNS})
+    return _frame(rows, TABLE_COLUMNS)
 
 
 def _measure_list(f):
@@ -311,13 +332,12 @@ def _read_measures(f, names):
                     rows.append((section, table, seat, strategy, "", measure, int(value), int(count),
                                  count / total if total else np.nan, float(p)))
     rows += _read_pair_measures(f, names)
-    return pd.DataFrame(rows, columns=["section", "table", "seat", "strategy", "opponent", "measure", "value", "count",
-                                       "probability", "exact_probability"])
+    return _frame(rows, MEASURE_COLUMNS)
 
 
 def _read_checks(f):
     if "checks" not in f:
-        return pd.DataFrame(columns=["name", "kind", "observed", "expected", "z", "p_value", "passed"])
+        return _frame([], CHECK_COLUMNS)
     g = f["checks"]
     limit = float(g.attrs["z_limit"])
     frame = pd.DataFrame({

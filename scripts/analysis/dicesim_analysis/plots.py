@@ -4,12 +4,30 @@ from statistics import NormalDist
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
+
+from .load import wilson_interval
+
+# The 95% interval columns of each estimated column of the frames of load().
+INTERVALS = {"mean": ("ci_low", "ci_high"), "p_min": ("p_min_low", "p_min_high"), "win_rate": ("win_low", "win_high"), "tie_rate": ("tie_low", "tie_high"),
+             "loss_rate": ("loss_low", "loss_high"), "seat_advantage": ("seat_advantage_low", "seat_advantage_high")}
+# Above this many bins a histogram is a line with a band, below it points with bars.
+MOST_BINS_AS_POINTS = 16
 
 
 def _axes(ax, size=(7, 4.5)):
     if ax is None:
-        _, ax = plt.subplots(figsize=size)
+        _, ax = plt.subplots(figsize=size, layout="constrained")  # room for long tick labels
     return ax
+
+
+def _error_bars(successes, trials, scale=1.0):
+    """matplotlib's yerr (below, above) of the Wilson 95% interval of successes / trials,
+    times scale (1 for a fraction, the trials for a count)."""
+    successes, trials = np.asarray(successes, dtype=float), np.asarray(trials, dtype=float)
+    low, high = wilson_interval(successes, trials)
+    fraction = successes / trials
+    return np.array([fraction - low, high - fraction]) * scale
 
 
 def plot_distributions(results, strategies=None, ax=None, exact=True, title=None):
@@ -22,14 +40,15 @@ def plot_distributions(results, strategies=None, ax=None, exact=True, title=None
     for k, name in enumerate(names):
         d = data[data["strategy"] == name]
         offset = (k - (len(names) - 1) / 2) * width
-        bars = ax.bar(d["score"] + offset, d["probability"], width=width, alpha=0.75, label=f"{name} (Monte Carlo)")
+        bars = ax.bar(d["score"] + offset, d["probability"], width=width, alpha=0.75, label=f"{name} (Monte Carlo)",
+                      yerr=_error_bars(d["count"], d["count"].sum()), error_kw=dict(elinewidth=0.8, ecolor="0.3"))
         if exact and d["exact_probability"].notna().any():
             ax.plot(d["score"] + offset, d["exact_probability"], "_", markersize=7, mew=1.5,
                     color=bars.patches[0].get_facecolor(), alpha=1.0)
     if exact and data["exact_probability"].notna().any():
         ax.plot([], [], "_", color="black", label="exact")
     ax.set_xlabel("score")
-    ax.set_ylabel("fraction of games")
+    ax.set_ylabel("fraction of games (bars: 95% intervals)")
     ax.set_title(title or "score distributions")
     ax.legend(fontsize="small")
     return ax
@@ -71,40 +90,171 @@ def plot_win_counts(results, table=0, section="nway", pair=None, ax=None):
         counts = list(t["wins"]) + [t["tie_games"].iloc[0]]
         games = t["games"].iloc[0]
         exact = list(t["exact_win"]) + [t["exact_tie"].iloc[0]]
-    ax.bar(labels, counts, color=["C0"] * (len(labels) - 1) + ["gray"], label="Monte Carlo")
+    ax.bar(labels, counts, color=["C0"] * (len(labels) - 1) + ["gray"], label="Monte Carlo",
+           yerr=_error_bars(counts, games, scale=games), capsize=4)
     if all(e is not None and not np.isnan(e) for e in exact):
         ax.plot(labels, np.array(exact) * games, "k_", markersize=25, mew=2, label="exact")
         ax.legend(fontsize="small")
-    ax.set_ylabel(f"games of {games:,} won (or tied)")
+    ax.set_ylabel(f"games of {games:,} won (or tied), 95% bars")
     ax.set_title("head to head" if pair else f"{section} table {table}")
     return ax
 
 
+def _cell_text(value, low, high):
+    """A matrix cell: the estimate and, below it, its 95% half-width."""
+    text = f"{value:.3f}"
+    if np.isfinite(low) and np.isfinite(high) and high > low:
+        text += f"\n±{(high - low) / 2:.3f}"
+    return text
+
+
+def _text_colour(rgba):
+    """Black on light cells, white on dark ones (relative luminance)."""
+    red, green, blue = rgba[:3]
+    return "black" if 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.45 else "white"
+
+
 def plot_headtohead(results, mode="headtohead", value="win_rate", ax=None):
-    """Heatmap of a pairwise matrix labelled with strategy names; row = first seat."""
+    """Heatmap of a pairwise matrix labelled with strategy names; row = first seat.
+    Each cell shows the estimate and its 95% half-width, in a colour that reads
+    on the cell."""
     h = results.headtohead[results.headtohead["mode"] == mode]
     names = list(results.strategies["strategy"])
-    matrix = h.pivot(index="strategy", columns="opponent", values=value).reindex(index=names, columns=names)
-    ax = _axes(ax, (1.2 + 0.7 * len(names), 0.8 + 0.6 * len(names)))
-    values = matrix.to_numpy(dtype=float)
+
+    def matrix(column):
+        return h.pivot(index="strategy", columns="opponent", values=column).reindex(index=names, columns=names)
+
+    ax = _axes(ax, (2.5 + 1.1 * len(names), 1.5 + 0.75 * len(names)))
+    values = matrix(value).to_numpy(dtype=float)
+    low_column, high_column = INTERVALS.get(value, (None, None))
+    lows = matrix(low_column).to_numpy(dtype=float) if low_column in h else np.full_like(values, np.nan)
+    highs = matrix(high_column).to_numpy(dtype=float) if high_column in h else np.full_like(values, np.nan)
     if "rate" in value:
         limits = (0.0, 1.0)
     else:  # signed (seat advantage, z): a scale centred on 0
         reach = np.nanmax(np.abs(values)) if np.isfinite(values).any() else 1.0
         limits = (-reach, reach)
-    image = ax.imshow(values, cmap="RdBu", vmin=limits[0], vmax=limits[1])
+    image = ax.imshow(values, cmap="RdBu", vmin=limits[0], vmax=limits[1], aspect="auto")
     ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
     ax.set_yticks(range(len(names)), names)
     for i in range(len(names)):
         for j in range(len(names)):
-            v = matrix.iat[i, j]
-            if not np.isnan(v):
-                ax.text(j, i, f"{v:.3f}", ha="center", va="center", fontsize=7)
+            if np.isfinite(values[i, j]):
+                ax.text(j, i, _cell_text(values[i, j], lows[i, j], highs[i, j]), ha="center", va="center",
+                        fontsize=9, color=_text_colour(image.cmap(image.norm(values[i, j]))))
     seats = mode == "sequential"  # blind head to head has no seat order
     ax.set_xlabel("opponent (plays second)" if seats else "opponent")
     ax.set_ylabel("strategy (plays first)" if seats else "strategy")
-    ax.set_title(f"{mode}: {value}")
+    ax.set_title(f"{mode}: {value} ± 95% half-width")
     ax.figure.colorbar(image, ax=ax, fraction=0.046)
+    return ax
+
+
+# What plot_mc_minus_exact compares in each part of the results: the frame,
+# the rows' part, the estimate, its exact value and how a row is labelled.
+_COMPARED = {
+    "distributions": ("summary", None, "mean", "exact_mean", lambda r: r["strategy"]),
+    "headtohead": ("headtohead", "mode", "win_rate", "exact_win", lambda r: f"{r['strategy']} vs {r['opponent']}"),
+    "sequential": ("headtohead", "mode", "win_rate", "exact_win", lambda r: f"{r['strategy']} vs {r['opponent']}"),
+    "nway": ("nway", "section", "win_rate", "exact_win", lambda r: f"table {r['table']} seat {r['seat']}: {r['strategy']}"),
+    "sequential_tables": ("nway", "section", "win_rate", "exact_win",
+                          lambda r: f"table {r['table']} seat {r['seat']}: {r['strategy']}"),
+}
+
+
+def mc_minus_exact(results, section):
+    """The rows of `section` (distributions, headtohead, sequential, nway,
+    sequential_tables) whose estimate has an exact value: label, difference
+    (Monte Carlo minus exact) and its 95% interval."""
+    frame_name, part_column, value, exact, label = _COMPARED[section]
+    frame = getattr(results, frame_name)
+    if part_column is not None:
+        frame = frame[frame[part_column] == section]
+    frame = frame[frame[exact].notna()]
+    low, high = INTERVALS[value]
+    return pd.DataFrame({"label": [label(row) for _, row in frame.iterrows()],
+                         "difference": frame[value] - frame[exact],
+                         "low": frame[low] - frame[exact], "high": frame[high] - frame[exact]})
+
+
+def plot_mc_minus_exact(results, section, ax=None):
+    """Monte Carlo minus exact with its 95% interval, one row per number: where
+    the two are too close to tell apart on one axis. A bar that crosses 0 agrees."""
+    d = mc_minus_exact(results, section)
+    ax = _axes(ax, (7, 1.2 + 0.25 * max(len(d), 1)))
+    rows = np.arange(len(d))
+    ax.errorbar(d["difference"], rows, xerr=[d["difference"] - d["low"], d["high"] - d["difference"]], fmt="o",
+                markersize=4, capsize=3)
+    ax.axvline(0, color="gray", linewidth=1)
+    ax.set_yticks(rows, d["label"], fontsize="small")
+    ax.invert_yaxis()
+    what = "mean score" if section == "distributions" else "win rate"
+    ax.set_xlabel(f"{what}: Monte Carlo minus exact (bars: 95% intervals)")
+    ax.set_title(f"{section}: {what} against the exact solver")
+    return ax
+
+
+def measure_histograms(results, measure, section, table=None):
+    """{label: DataFrame(value, count, exact_probability)} of one measure: each
+    strategy of `distributions`, each seat of an nway or sequential table, or
+    each strategy of a pair section pooled over its opponents and seats (no
+    exact value then: it would need every pair's)."""
+    m = results.measures
+    m = m[(m["measure"] == measure) & (m["section"] == section)]
+    if table is not None:
+        m = m[m["table"] == table]
+    if section in ("headtohead", "sequential"):
+        pooled = m.groupby(["strategy", "value"], sort=False)["count"].sum().reset_index()
+        return {name: rows.assign(exact_probability=np.nan) for name, rows in pooled.groupby("strategy", sort=False)}
+    key = "strategy" if table is None else "seat"
+    return {(name if table is None else f"seat {name}: {rows['strategy'].iloc[0]}"): rows
+            for name, rows in m.groupby(key, sort=False)}
+
+
+def _shown_range(histograms, tail=0.0005):
+    """The values between the `tail` and 1 - `tail` quantiles of all the
+    histograms' counts together: a rare long tail would squash the rest."""
+    pooled = pd.concat(histograms.values()).groupby("value")["count"].sum().sort_index() if histograms else None
+    if pooled is None or pooled.sum() == 0:
+        return 0, 0
+    cumulative = pooled.cumsum() / pooled.sum()
+    return cumulative.index[cumulative.searchsorted(tail)], cumulative.index[cumulative.searchsorted(1 - tail)]
+
+
+def plot_measure(results, measure, section, table=None, ax=None):
+    """The histograms of one measure (turns, turn_score, first_turn, place, ...)
+    as fractions with 95% intervals (Wilson, the values taken as independent
+    draws): points with bars for a few values, else lines with bands; the exact
+    distribution, where the file has it, as black marks or a dashed line."""
+    ax = _axes(ax, (8, 4.5))
+    histograms = measure_histograms(results, measure, section, table)
+    first, last = _shown_range(histograms)
+    width = 0.8 / max(len(histograms), 1)
+    for k, (label, h) in enumerate(histograms.items()):
+        h = h[(h["value"] >= first) & (h["value"] <= last)]
+        total = h["count"].sum()
+        if total == 0:
+            continue
+        fraction = h["count"].to_numpy(dtype=float) / total
+        bars = _error_bars(h["count"], total)
+        few = len(h) <= MOST_BINS_AS_POINTS
+        x = h["value"].to_numpy(dtype=float) + ((k - (len(histograms) - 1) / 2) * width if few else 0.0)
+        if few:
+            line = ax.errorbar(x, fraction, yerr=bars, fmt="o", markersize=4, capsize=3, label=label)[0]
+        else:
+            line = ax.plot(x, fraction, linewidth=1, label=label)[0]
+            ax.fill_between(x, fraction - bars[0], fraction + bars[1], color=line.get_color(), alpha=0.25, linewidth=0)
+        if h["exact_probability"].notna().any():
+            ax.plot(x, h["exact_probability"], "_" if few else "--", color="black", linewidth=0.8, markersize=10)
+    if any(h["exact_probability"].notna().any() for h in histograms.values()):
+        ax.plot([], [], "--", color="black", linewidth=0.8, label="exact")
+    ax.set_xlabel(measure)
+    ax.set_ylabel("fraction of values (95% intervals)")
+    where = section if table is None else f"{section} table {table}"
+    pooled = " (each strategy pooled over opponents and seats)" if section in ("headtohead", "sequential") else ""
+    ax.set_title(f"{measure}: {where}{pooled}")
+    if histograms:
+        ax.legend(fontsize="small")
     return ax
 
 

@@ -3,7 +3,6 @@
 import json
 import os
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -31,6 +30,7 @@ CONFIG = {
 
 def make_results(directory, command="check", config=CONFIG):
     """Runs `dicesim COMMAND` on config in directory; returns the results path."""
+    Path(directory).mkdir(parents=True, exist_ok=True)
     config_path = Path(directory) / "config.json"
     config_path.write_text(json.dumps(config))
     out = Path(directory) / "results.h5"

@@ -1,15 +1,33 @@
 import json
 import math
+import shutil
+import tempfile
 import unittest
+from pathlib import Path
 
 import h5py
 import numpy as np
 
-import tempfile
+from common import ResultsFile, make_results
+from dicesim_analysis import (load, mean_difference_z, plot_distributions, plot_headtohead, plot_mc_minus_exact,
+                              plot_mc_vs_exact, plot_measure, plot_normal_probability, plot_win_counts,
+                              wilson_interval)
+from dicesim_analysis.load import Z95
+from dicesim_analysis.plots import INTERVALS
+from matplotlib.colors import to_rgba
+from matplotlib.container import ErrorbarContainer
 
-from common import CONFIG, ResultsFile, make_results
-from dicesim_analysis import (load, mean_difference_z, plot_distributions, plot_headtohead, plot_mc_vs_exact,
-                              plot_normal_probability, plot_win_counts, wilson_interval)
+
+TENK_SEQUENTIAL_ONLY = {
+    "game": "tenk", "seed": 5, "games": 300,
+    "strategies": [{"name": "ev", "family": "ev_heuristic"}, {"name": "bank", "family": "bank_at", "total": 350}],
+    "contests": {"distributions": False, "sequential": True},
+}
+PIG_DISTRIBUTIONS = {
+    "game": "pig", "seed": 5, "games": 300,
+    "strategies": [{"name": "hold20", "family": "hold_at", "at": 20}], "contests": {"distributions": True},
+}
+FRAMES = ("summary", "distributions", "headtohead", "nway", "measures", "checks")
 
 
 class LoadTest(ResultsFile, unittest.TestCase):
@@ -61,6 +79,10 @@ class LoadTest(ResultsFile, unittest.TestCase):
             sd = math.sqrt(row["exact_win"] * (1 - row["exact_win"]) / row["games"]
                            + reverse["exact_loss"] * (1 - reverse["exact_loss"]) / reverse["games"])
             self.assertLess(abs(row["seat_advantage"] - exact) / sd, 5, (a, b))
+            first, second = row["win_rate"], reverse["loss_rate"]
+            estimated_sd = math.sqrt(first * (1 - first) / row["games"] + second * (1 - second) / reverse["games"])
+            for bound, sign in (("seat_advantage_low", -1), ("seat_advantage_high", 1)):
+                self.assertAlmostEqual(row[bound], row["seat_advantage"] + sign * Z95 * estimated_sd, places=12)
         # target_aware playing second sees the score to beat: best, first, loses ground.
         self.assertLess(seq.loc[("best", "aware"), "exact_win"], seq.loc[("best", "aware"), "exact_loss"])
 
@@ -202,6 +224,111 @@ class PlotsTest(ResultsFile, unittest.TestCase):
         self.assertIn(f"{len(self.r.checks)} numbers", ax.get_title())
 
 
+def _error_bar_spans(ax, which=0):
+    """(low, high) of each bar of the Axes' `which`-th set of error bars, along its one axis."""
+    container = [c for c in ax.containers if isinstance(c, ErrorbarContainer)][which]
+    segments = container.lines[2][0].get_segments()
+    return [(min(s[0][k], s[1][k]), max(s[0][k], s[1][k])) for s in segments
+            for k in [0 if s[0][1] == s[1][1] else 1]]
+
+
+class ErrorBarsTest(ResultsFile, unittest.TestCase):
+    """Every estimated number a plot shows carries its 95% interval."""
+
+    def setUp(self):
+        self.r = load(self.path)
+
+    def test_score_distribution_bars_have_wilson_intervals(self):
+        ax = plot_distributions(self.r, ["dv(2,2)"])
+        d = self.r.distributions.query("strategy == 'dv(2,2)'")
+        low, high = wilson_interval(d["count"], d["count"].sum())
+        spans = _error_bar_spans(ax)
+        np.testing.assert_allclose([s[0] for s in spans], low, atol=1e-12)
+        np.testing.assert_allclose([s[1] for s in spans], high, atol=1e-12)
+
+    def test_win_counts_have_wilson_intervals(self):
+        ax = plot_win_counts(self.r, table=0)
+        t = self.r.nway.query("section == 'nway' and table == 0")
+        games = t["games"].iloc[0]
+        spans = _error_bar_spans(ax)
+        np.testing.assert_allclose([s[0] for s in spans[:-1]], t["win_low"] * games)
+        np.testing.assert_allclose([s[1] for s in spans[:-1]], t["win_high"] * games)
+        np.testing.assert_allclose(spans[-1], np.array(wilson_interval(t["tie_games"].iloc[0], games)) * games)
+
+    def test_mc_minus_exact_shows_each_interval_around_the_difference(self):
+        ax = plot_mc_minus_exact(self.r, "nway")
+        t = self.r.nway.query("section == 'nway'")
+        spans = _error_bar_spans(ax)
+        np.testing.assert_allclose([s[0] for s in spans], t["win_low"] - t["exact_win"], atol=1e-12)
+        np.testing.assert_allclose([s[1] for s in spans], t["win_high"] - t["exact_win"], atol=1e-12)
+        ax = plot_mc_minus_exact(self.r, "distributions")
+        self.assertEqual([t.get_text() for t in ax.get_yticklabels()], list(self.r.summary["strategy"]))
+
+    def test_heat_map_cells_show_the_half_width_and_fit_their_cells(self):
+        for mode, value in (("headtohead", "win_rate"), ("sequential", "seat_advantage")):
+            ax = plot_headtohead(self.r, mode=mode, value=value)
+            h = self.r.headtohead.query("mode == @mode").set_index(["strategy", "opponent"])
+            names = list(self.r.strategies["strategy"])
+            ax.figure.canvas.draw()
+            renderer = ax.figure.canvas.get_renderer()
+            self.assertEqual(len(ax.texts), len(h))
+            for text in ax.texts:
+                j, i = (round(c) for c in text.get_position())
+                low, high = INTERVALS[value]
+                row = h.loc[(names[i], names[j])]
+                self.assertEqual(text.get_text(), f"{row[value]:.3f}\n±{(row[high] - row[low]) / 2:.3f}")
+                self.assertGreaterEqual(text.get_fontsize(), 9)
+                cell = ax.transData.transform([(j - 0.5, i - 0.5), (j + 0.5, i + 0.5)])
+                box = text.get_window_extent(renderer)
+                self.assertTrue(cell[:, 0].min() <= box.x0 and box.x1 <= cell[:, 0].max(), text.get_text())
+                self.assertTrue(cell[:, 1].min() <= box.y0 and box.y1 <= cell[:, 1].max(), text.get_text())
+                background = ax.images[0].cmap(ax.images[0].norm(row[value]))
+                self.assertGreater(abs(_luminance(background) - _luminance(to_rgba(text.get_color()))), 0.4)
+
+
+def _luminance(rgba):
+    return 0.2126 * rgba[0] + 0.7152 * rgba[1] + 0.0722 * rgba[2]
+
+
+class MeasurePlotsTest(unittest.TestCase):
+    """The histograms of turns, turn score, first turn and place, with bands."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.directory = tempfile.TemporaryDirectory()
+        config = dict(TENK_SEQUENTIAL_ONLY, contests={"distributions": False, "sequential": True,
+                                                      "sequential_tables": [["ev", "bank"]]})
+        cls.r = load(make_results(cls.directory.name, "check", config))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.directory.cleanup()
+
+    def test_every_measure_draws_each_seat_with_its_interval(self):
+        self.assertEqual(sorted(self.r.measures["measure"].unique()),
+                         ["first_turn", "place", "score", "turn_score", "turns"])
+        for measure in ("turns", "turn_score", "first_turn", "place"):
+            ax = plot_measure(self.r, measure, "sequential_tables", table=0)
+            labels = [t.get_text() for t in ax.get_legend().get_texts()]
+            self.assertLessEqual({"seat 0: ev", "seat 1: bank"}, set(labels), measure)
+            intervals = len(ax.collections)  # a band per seat, or the bars of points
+            self.assertGreaterEqual(intervals, 2, measure)
+            self.assertIn(measure, ax.get_title())
+        ax = plot_measure(self.r, "place", "sequential_tables", table=0)
+        places = self.r.measures.query("measure == 'place' and section == 'sequential_tables' and seat == 0")
+        places = places[places["count"] > 0]  # the plot shows the places that occur (2 of 8 bins here)
+        spans = _error_bar_spans(ax)
+        low, high = wilson_interval(places["count"], places["count"].sum())
+        np.testing.assert_allclose([s[0] for s in spans], low, atol=1e-12)
+        np.testing.assert_allclose([s[1] for s in spans], high, atol=1e-12)
+        self.assertIn("exact", [t.get_text() for t in ax.get_legend().get_texts()])
+
+    def test_pair_sections_pool_each_strategy(self):
+        ax = plot_measure(self.r, "turns", "sequential")
+        self.assertEqual([t.get_text() for t in ax.get_legend().get_texts()], ["ev", "bank"])
+        self.assertIn("pooled", ax.get_title())
+
+
 class GenericToolsTest(ResultsFile, unittest.TestCase):
     """Labelled axes that xarray and h5netcdf read with no project code."""
 
@@ -254,39 +381,59 @@ class GenericToolsTest(ResultsFile, unittest.TestCase):
         self.assertEqual(exact["win"].dims, ("strategy", "opponent"))
 
 
-if __name__ == "__main__":
-    unittest.main()
 
+class EmptyAndRaceFramesTest(ResultsFile, unittest.TestCase):
+    """Sections a file lacks are typed frames with their columns; races have no
+    P(least score). ResultsFile's Sixers check file has every section."""
 
-class TypedFramesAndBounds(unittest.TestCase):
-    """Empty results still have their columns; a race has no P(least score);
-    interval bounds stay inside [0, 1]."""
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.full = load(cls.path)
+        cls.tenk = load(make_results(Path(cls.directory.name) / "tenk", "run", TENK_SEQUENTIAL_ONLY))
+        cls.pig_path = make_results(Path(cls.directory.name) / "pig", "run", PIG_DISTRIBUTIONS)
 
-    def test_empty_sections_are_typed_frames_with_columns(self):
-        with tempfile.TemporaryDirectory() as d:
-            path = make_results(d, "run", {"game": "tenk", "games": 200,
-                                    "strategies": [{"name": "a", "family": "ev_heuristic"},
-                                                   {"name": "b", "family": "bank_at", "total": 500}],
-                                    "contests": {"distributions": False, "sequential": True}})
-            r = load(path)
-            self.assertTrue(r.summary.empty)
-            self.assertIn("mean", r.summary.columns)
-            self.assertEqual(str(r.summary["games"].dtype), "int64")
-            self.assertTrue(r.nway.empty)
-            self.assertIn("win_rate", r.nway.columns)
-            self.assertFalse(r.headtohead.empty)
+    def test_sections_without_rows_have_the_columns_and_types_of_full_ones(self):
+        empty = [name for name in FRAMES if getattr(self.tenk, name).empty]
+        self.assertEqual(empty, ["summary", "distributions", "nway", "checks"])
+        for name in FRAMES:
+            frame, full = getattr(self.tenk, name), getattr(self.full, name)
+            self.assertFalse(full.empty, name)
+            if name == "summary":  # the one column a race lacks
+                full = full.drop(columns=["p_min", "p_min_low", "p_min_high"])
+            self.assertEqual(dict(frame.dtypes), dict(full.dtypes), name)
 
     def test_only_games_the_lowest_score_wins_have_p_min(self):
-        with tempfile.TemporaryDirectory() as d:
-            race = load(make_results(d, "run", {"game": "pig", "games": 200,
-                                         "strategies": [{"name": "h", "family": "hold_at", "at": 20}],
-                                         "contests": {"distributions": True}}))
-            self.assertNotIn("p_min", race.summary.columns)
-            self.assertIn("p_min", load(make_results(d, "run", CONFIG)).summary.columns)
+        self.assertIn("p_min", self.full.summary.columns)
+        self.assertNotIn("p_min", self.tenk.summary.columns)
+        pig = load(self.pig_path).summary
+        self.assertEqual(list(pig["strategy"]), ["hold20"])
+        self.assertNotIn("p_min", pig.columns)
 
-    def test_wilson_bounds_are_clipped_to_0_and_1(self):
-        for k, n in ((0, 10), (10, 10), (0, 1), (1, 1)):
-            low, high = wilson_interval(k, n)
-            self.assertGreaterEqual(float(low), 0.0)
-            self.assertLessEqual(float(high), 1.0)
-        self.assertEqual(float(wilson_interval(0, 1000)[0]), 0.0)
+    def test_files_before_the_attribute_know_races_by_their_game(self):
+        for source, has_p_min in ((self.pig_path, False), (self.path, True)):
+            old = Path(self.directory.name) / "old.h5"
+            shutil.copy(source, old)
+            with h5py.File(old, "r+") as f:
+                del f.attrs["lowest_score_wins"]
+            self.assertEqual("p_min" in load(old).summary.columns, has_p_min, source)
+
+
+class WilsonBoundsTest(unittest.TestCase):
+    def test_no_successes_or_no_failures_give_exact_bounds(self):
+        for n in (1, 7, 1000, 10**9):
+            self.assertEqual(float(wilson_interval(0, n)[0]), 0.0, n)
+            self.assertEqual(float(wilson_interval(n, n)[1]), 1.0, n)
+
+    def test_every_bound_lies_in_0_1(self):
+        for n in list(range(1, 300)) + [10**9, 10**12]:  # unclipped, some fall below 0 by rounding
+            k = np.arange(n + 1) if n < 300 else np.array([0, 1, n - 1, n])
+            low, high = wilson_interval(k, np.full(len(k), n))
+            self.assertTrue(((0 <= low) & (low <= high) & (high <= 1)).all(), n)
+
+    def test_no_trials_give_no_interval(self):
+        self.assertTrue(np.isnan(wilson_interval(0, 0)).all())
+
+
+if __name__ == "__main__":
+    unittest.main()

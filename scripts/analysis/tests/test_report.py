@@ -18,13 +18,37 @@ class ReportTest(unittest.TestCase):
             self.assertEqual(run.returncode, 0, run.stderr)
             page = (Path(directory) / "results.html").read_text()
         images = re.findall(r'<img alt="([^"]*)" src="data:image/png;base64,[A-Za-z0-9+/=]{1000,}"', page)
-        # One per four distributions, the normal plot, two matrices, two tables, the z-scores.
-        self.assertEqual(len(images), 1 + 1 + 2 + 2 + 1)
+        self.assertEqual(images, [
+            "distributions: Monte Carlo minus exact",
+            "score distributions: dv(2,2), ts(5,5), best, aware", "normal probability plot: dv(2,2)",
+            "headtohead: win rate of the row", "headtohead: Monte Carlo minus exact",
+            "sequential: win rate of the row", "sequential: Monte Carlo minus exact",
+            "nway table 0: wins", "nway: Monte Carlo minus exact",
+            "sequential_tables table 0: wins", "sequential_tables: Monte Carlo minus exact",
+            "score: headtohead", "score: sequential", "score: nway table 0", "score: sequential_tables table 0",
+            "z-scores of every compared number"])
+        # Every estimate in the tables with its 95% interval: a mean, a win rate.
+        self.assertRegex(page, r"<td>\d+\.\d{4} \[\d+\.\d{4}, \d+\.\d{4}\]</td>")
         for name in (s["name"] for s in CONFIG["strategies"]):
             self.assertIn(name, page)
         self.assertIn("none beyond the limit", page)
         self.assertIn("complete", page)
         self.assertNotRegex(page, r'(src|href)="(https?:)?//')  # nothing fetched from elsewhere
+
+    def test_every_histogram_of_the_file_appears(self):
+        config = {"game": "tenk", "seed": 3, "games": 300,
+                  "strategies": [{"name": "ev", "family": "ev_heuristic"}, {"name": "bank", "family": "bank_at", "total": 350}],
+                  "contests": {"distributions": False, "sequential": True, "sequential_tables": [["ev", "bank"]]}}
+        with tempfile.TemporaryDirectory() as directory:
+            results = make_results(directory, "run", config)
+            run = subprocess.run([sys.executable, str(REPORT), str(results)], capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            page = (Path(directory) / "results.html").read_text()
+        images = re.findall(r'<img alt="([^"]*)"', page)
+        for measure in ("score", "turns", "turn_score", "first_turn", "place"):
+            self.assertIn(f"{measure}: sequential", images)
+            self.assertIn(f"{measure}: sequential_tables table 0", images)
+        self.assertNotIn("p_min", page)  # a race
 
     def test_a_run_without_exact_numbers_says_so(self):
         with tempfile.TemporaryDirectory() as directory:
