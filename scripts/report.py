@@ -25,8 +25,11 @@ from dicesim_analysis import (  # noqa: E402
     plot_mc_vs_exact,
     plot_measure,
     plot_normal_probability,
+    plot_sweep,
+    plot_sweep_map,
     plot_win_counts,
 )
+from dicesim_analysis.ranking import best_responses, rank  # noqa: E402
 from dicesim_analysis.plots import INTERVALS, mc_minus_exact  # noqa: E402
 
 STYLE = """body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}
@@ -114,6 +117,66 @@ def pairs_html(results):
     return parts
 
 
+def swept_parameters(results):
+    """{family: [parameters]}: the parameters that take three values or more
+    among a family's strategies, the ones a sweep varies."""
+    swept = {}
+    parameters = results.strategies.drop(columns=["strategy", "spec", "family"])
+    for family, rows in results.strategies.groupby("family", sort=False):
+        varied = [p for p in parameters if rows[p].nunique() >= 3]
+        if varied:
+            swept[family] = varied
+    return swept
+
+
+def ranking_html(results):
+    """Bradley-Terry strengths and best responses of the pairs, where more than
+    two strategies met."""
+    if results.headtohead.empty:
+        return []
+    try:
+        ranked = rank(results)
+    except ValueError as error:  # strategies in groups that never meet
+        return [f"<h2>Ranking</h2><p>{html.escape(str(error))}</p>"]
+    if len(ranked) <= 2:
+        return []
+    parts = ["<h2>Ranking</h2>", "<p>Bradley-Terry strengths (log-odds of winning, centred; a tie counts half), "
+             "strongest first, with 95% intervals; the 30 strongest shown.</p>",
+             table_html(ranked.head(30), ["rank", "strategy", "strength", "games", "score_rate"], digits=3)]
+    best = best_responses(results)
+    parts += ["<h3>Best response to each opponent</h3>",
+              "<p>The strategy that scores most against it (wins + ties/2, both seats in sequential play), "
+              "its lead over the runner-up with a 95% interval, and whether that lead is beyond chance.</p>",
+              table_html(best.head(50), ["opponent", "best", "best_rate", "runner_up", "runner_up_rate", "margin",
+                                         "z", "beyond_chance"])]
+    return parts
+
+
+def sweeps_html(results):
+    """Per swept family: its figure against each parameter (one swept) or a
+    heat map (two), against each strategy outside the family that met it, and
+    the mean score where the file has distributions."""
+    parts = []
+    for family, parameters in swept_parameters(results).items():
+        members = set(results.strategies.loc[results.strategies["family"] == family, "strategy"])
+        pairs = results.headtohead
+        met = pairs[pairs["strategy"].isin(members) & ~pairs["opponent"].isin(members)]
+        opponents = list(dict.fromkeys(met["opponent"]))[:6]
+        if met.empty and not pairs.empty:  # a round robin of the family: against its strongest
+            opponents = [rank(results)["strategy"].iloc[0]]
+        targets = ([None] if not results.summary.empty else []) + opponents
+        for opponent in targets:
+            against = "mean score" if opponent is None else f"against {opponent}"
+            if len(parameters) == 1:
+                parts.append(figure_html(plot_sweep(results, parameters[0], opponent, family),
+                                         f"{family} by {parameters[0]}: {against}"))
+            else:
+                x, y = parameters[:2]
+                parts.append(figure_html(plot_sweep_map(results, x, y, opponent, family),
+                                         f"{family} by {x} and {y}: {against}"))
+    return (["<h2>Sweeps</h2>"] + parts) if parts else []
+
+
 def tables_html(results):
     if results.nway.empty:
         return []
@@ -138,7 +201,7 @@ def measures_html(results):
     order = {"measure": {name: k for k, name in enumerate(m["measure"].unique())},
              "section": {name: k for k, name in enumerate(("distributions",) + PAIR_SECTIONS + TABLE_SECTIONS)}}
     groups = shown[["measure", "section", "table"]].drop_duplicates()
-    groups = groups.sort_values(["measure", "section", "table"], key=lambda c: c.map(order[c.name]) if c.name in order else c)
+    groups = groups.sort_values(["measure", "section", "table"], key=lambda c: c.astype(object).map(order[c.name]) if c.name in order else c)
     if groups.empty:
         return []
     parts = ["<h2>Histograms</h2>"]
@@ -165,8 +228,8 @@ def checks_html(results):
 
 
 def build(results):
-    parts = (facts_html(results) + distributions_html(results) + pairs_html(results) + tables_html(results)
-             + measures_html(results) + checks_html(results))
+    parts = (facts_html(results) + distributions_html(results) + sweeps_html(results) + ranking_html(results)
+             + pairs_html(results) + tables_html(results) + measures_html(results) + checks_html(results))
     body = "\n".join(parts)
     return f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>dicesim report</title><style>{STYLE}</style></head>\n<body>\n{body}\n</body></html>\n'
 

@@ -9,6 +9,9 @@
     results.measures         # long form of every histogram the game records (score, turns, ...)
                              # per distribution and per seat of n-way / sequential tables
     results.checks           # Monte Carlo against exact: z-scores
+    results.strategies       # per strategy: spec, family and a column per parameter
+    rank(results)            # Bradley-Terry strengths with 95% intervals
+    best_responses(results)  # per opponent: the best strategy, its margin, beyond chance?
 
 Built on numpy, h5py, pandas and matplotlib only (Debian's python3-* packages).
 """
@@ -24,8 +27,11 @@ from .plots import (
     plot_mc_vs_exact,
     plot_measure,
     plot_normal_probability,
+    plot_sweep,
+    plot_sweep_map,
     plot_win_counts,
 )
+from .ranking import best_responses, lowest_means, rank, scores_against, sweep_values
 
 __all__ = [
     "__version__",
@@ -39,5 +45,12 @@ __all__ = [
     "plot_mc_vs_exact",
     "plot_measure",
     "plot_normal_probability",
+    "plot_sweep",
+    "plot_sweep_map",
     "plot_win_counts",
+    "rank",
+    "best_responses",
+    "lowest_means",
+    "scores_against",
+    "sweep_values",
 ]

@@ -1,5 +1,6 @@
 """Reading a dicesim results file (format "dicesim-results", major version 1)."""
 
+import functools
 import json
 import math
 from dataclasses import dataclass, field
@@ -78,8 +79,10 @@ TABLE_COLUMNS = {"section": _NAME, "table": _COUNT, "seat": _COUNT, "strategy": 
                  "wins": _COUNT, "tied": _COUNT, "tie_games": _COUNT, "win_rate": _REAL, "win_low": _REAL,
                  "win_high": _REAL, "tie_rate": _REAL, "tie_low": _REAL, "tie_high": _REAL, "exact_win": _REAL,
                  "exact_tie": _REAL, "z_win": _REAL}
-MEASURE_COLUMNS = {"section": _NAME, "table": _COUNT, "seat": _COUNT, "strategy": _NAME, "opponent": _NAME,
-                   "measure": _NAME, "value": _COUNT, "count": _COUNT, "probability": _REAL,
+# Names in the measures' long form are categoricals: it has a row per bin.
+_LABEL = "category"
+MEASURE_COLUMNS = {"section": _LABEL, "table": _COUNT, "seat": _COUNT, "strategy": _LABEL, "opponent": _LABEL,
+                   "measure": _LABEL, "value": _COUNT, "count": _COUNT, "probability": _REAL,
                    "exact_probability": _REAL}
 CHECK_COLUMNS = {"name": _NAME, "kind": _NAME, "observed": _REAL, "expected": _REAL, "z": _REAL,
                  "p_value": _REAL, "passed": bool}
@@ -102,9 +105,15 @@ class Results:
     summary: pd.DataFrame
     headtohead: pd.DataFrame
     nway: pd.DataFrame
-    measures: pd.DataFrame
     checks: pd.DataFrame
     has_exact: bool = field(default=False)
+
+    @functools.cached_property
+    def measures(self):
+        """Long form of every histogram (a row per bin: 10^6 rows for a 30-strategy
+        10,000 sweep), read from the file on first use and kept."""
+        with h5py.File(self.path, "r") as f:
+            return _read_measures(f, list(self.strategies["strategy"]))
 
     @property
     def complete(self):
@@ -286,32 +295,71 @@ def _histograms(f, group_path, dataset):
     return out
 
 
-def _read_pair_measures(f, names):
-    """Rows of the per-pair histograms of headtohead and sequential."""
-    rows = []
+class _MeasureRows:
+    """The long form of histograms, built as numpy columns block by block (a
+    row per bin), so that a file of 10^6 bins loads in a second. Names are
+    stored as codes into `labels` and become categoricals at the end."""
+
+    def __init__(self):
+        self.blocks, self.labels = [], {}
+
+    def code(self, label):
+        return self.labels.setdefault(label, len(self.labels))
+
+    def add(self, section, table, seats, strategies, opponents, measure, values, counts, exact):
+        """counts and exact: [rows, bins]; seats, strategies, opponents: a code
+        or name per row (lists of names are coded here)."""
+        rows, bins = counts.shape
+        totals = counts.sum(axis=1, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            probability = np.where(totals > 0, counts / np.where(totals > 0, totals, 1), np.nan)
+        codes = {name: np.int32(self.code(name)) for name in set(strategies) | set(opponents)}
+        per_row = lambda a: np.repeat(np.asarray(a), bins)  # noqa: E731
+        self.blocks.append(dict(
+            section=np.full(rows * bins, self.code(section), dtype=np.int32),
+            table=np.full(rows * bins, table, dtype=np.int64), seat=per_row(seats).astype(np.int64),
+            strategy=per_row([codes[n] for n in strategies]), opponent=per_row([codes[n] for n in opponents]),
+            measure=np.full(rows * bins, self.code(measure), dtype=np.int32),
+            value=np.tile(np.asarray(values, dtype=np.int64), rows), count=counts.reshape(-1).astype(np.int64),
+            probability=probability.reshape(-1),
+            exact_probability=(np.full(counts.shape, np.nan) if exact is None else exact).reshape(-1).astype(float)))
+
+    def frame(self):
+        labels = np.array(list(self.labels), dtype=object)
+        columns = {}
+        for name, kind in MEASURE_COLUMNS.items():
+            # Each column's blocks are dropped once joined, to keep the peak low.
+            data = np.concatenate([b.pop(name) for b in self.blocks]) if self.blocks else np.zeros(0, dtype=np.int32)
+            if kind == _LABEL:
+                used = np.unique(data)
+                codes = np.searchsorted(used, data)
+                columns[name] = pd.Categorical.from_codes(codes, categories=pd.Index(labels[used], dtype=object))
+            else:
+                columns[name] = data.astype(kind)
+        return pd.DataFrame(columns)
+
+
+def _add_pair_measures(f, names, out):
+    """The per-pair histograms of headtohead and sequential: seat 0 is the row
+    strategy against the column, seat 1 the column against the row."""
     for section in ("headtohead", "sequential"):
         if section not in f:
             continue
         games = f[f"{section}/games"][()]
-        for measure, sub in _measure_list(f):
+        # A blind pair is stored twice, [j, i] mirroring [i, j]: one row set per game.
+        played = (games > 0) & (np.triu(np.ones(games.shape, dtype=bool)) if section == "headtohead" else True)
+        i, j = np.nonzero(played)
+        for measure, _ in _measure_list(f):
             path = f"{section}/{measure}"
             if f"{path}/counts" not in f:
                 continue
-            values, counts = _value_axis(f[path], measure), f[f"{path}/counts"][()]
+            values, counts = _value_axis(f[path], measure), f[f"{path}/counts"][()][i, j]  # [pairs, 2, bins]
             exact_path = f"exact/{path}/probability"
-            exact = f[exact_path][()] if exact_path in f else None
-            for i, a in enumerate(names):
-                for j, b in enumerate(names):
-                    # A blind pair is stored twice, [j, i] mirroring [i, j]: one row set per game.
-                    if games[i, j] == 0 or (section == "headtohead" and j < i):
-                        continue
-                    for seat, (strategy, opponent) in enumerate(((a, b), (b, a))):
-                        total = counts[i, j, seat].sum()
-                        p_exact = exact[i, j, seat] if exact is not None else np.full(len(values), np.nan)
-                        for value, count, p in zip(values, counts[i, j, seat], p_exact):
-                            rows.append((section, -1, seat, strategy, opponent, measure, int(value), int(count),
-                                         count / total if total else np.nan, float(p)))
-    return rows
+            exact = f[exact_path][()][i, j].reshape(-1, len(values)) if exact_path in f else None
+            rows = np.stack([i, j], axis=1).reshape(-1)  # seat 0: row strategy; seat 1: column
+            against = np.stack([j, i], axis=1).reshape(-1)
+            out.add(section, -1, np.tile([0, 1], len(i)), [names[k] for k in rows], [names[k] for k in against],
+                    measure, values, counts.reshape(-1, len(values)), exact)
 
 
 def _read_measures(f, names):
@@ -321,18 +369,14 @@ def _read_measures(f, names):
         if section in f:
             groups += [(section, int(key), _strings(f[f"{section}/{key}/strategy"]), f"{section}/{key}")
                        for key in sorted(f[section], key=int)]
-    rows = []
+    out = _MeasureRows()
     for section, table, strategies, path in groups:
         exact = _histograms(f, f"exact/{path}", "probability") if f"exact/{path}" in f else {}
         for measure, (values, counts) in _histograms(f, path, "counts").items():
-            for seat, strategy in enumerate(strategies):
-                total = counts[seat].sum()
-                p_exact = exact[measure][1][seat] if measure in exact else np.full(len(values), np.nan)
-                for value, count, p in zip(values, counts[seat], p_exact):
-                    rows.append((section, table, seat, strategy, "", measure, int(value), int(count),
-                                 count / total if total else np.nan, float(p)))
-    rows += _read_pair_measures(f, names)
-    return _frame(rows, MEASURE_COLUMNS)
+            out.add(section, table, np.arange(len(strategies)), strategies, [""] * len(strategies), measure,
+                    values, counts, exact[measure][1] if measure in exact else None)
+    _add_pair_measures(f, names, out)
+    return out.frame()
 
 
 def _read_checks(f):
@@ -349,15 +393,46 @@ def _read_checks(f):
     return frame
 
 
+def _parameters_of_spec(spec):
+    """A spec's numeric parameters, an array's elements as <key>_0, <key>_1, ..."""
+    out = {}
+    for key, value in spec.items():
+        if isinstance(value, bool) or key in ("name", "family"):
+            continue
+        if isinstance(value, (int, float)):
+            out[key] = float(value)
+        elif isinstance(value, list) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            out.update({f"{key}_{k}": float(v) for k, v in enumerate(value)})
+    return out
+
+
+def _read_strategies(f, names):
+    """strategy, spec (a dict), family and one float column per parameter (NaN
+    where it does not apply): from /strategies/family and /strategies/parameters
+    where the file has them, else from each strategy's JSON spec."""
+    specs = [json.loads(s) for s in _strings(f["strategies/specs"])]
+    frame = pd.DataFrame({"strategy": names, "spec": specs})
+    if "strategies/family" in f:
+        frame["family"] = _strings(f["strategies/family"])
+    else:
+        frame["family"] = [spec.get("family", "") for spec in specs]
+    if "strategies/parameters" in f:
+        group = f["strategies/parameters"]
+        parameters = pd.DataFrame({key: group[key][()].astype(float) for key in group})
+    else:
+        parameters = pd.DataFrame([_parameters_of_spec(spec) for spec in specs], index=range(len(specs)))
+    return pd.concat([frame, parameters.astype(float)], axis=1)
+
+
 def load(path):
     """Reads a dicesim results file into a Results of tidy DataFrames."""
     with h5py.File(path, "r") as f:
         meta = _read_meta(f)
         names = _strings(f["strategies/names"])
-        strategies = pd.DataFrame({"strategy": names, "spec": [json.loads(s) for s in _strings(f["strategies/specs"])]})
+        strategies = _read_strategies(f, names)
         distributions, summary = _read_distributions(f)
         return Results(
             path=str(path), meta=meta, config=json.loads(meta["config"]), strategies=strategies,
             distributions=distributions, summary=summary, headtohead=_read_pairs(f, names), nway=_read_tables(f),
-            measures=_read_measures(f, names), checks=_read_checks(f), has_exact="exact" in f,
+            checks=_read_checks(f), has_exact="exact" in f,
         )

@@ -10,7 +10,8 @@ from .load import wilson_interval
 
 # The 95% interval columns of each estimated column of the frames of load().
 INTERVALS = {"mean": ("ci_low", "ci_high"), "p_min": ("p_min_low", "p_min_high"), "win_rate": ("win_low", "win_high"), "tie_rate": ("tie_low", "tie_high"),
-             "loss_rate": ("loss_low", "loss_high"), "seat_advantage": ("seat_advantage_low", "seat_advantage_high")}
+             "loss_rate": ("loss_low", "loss_high"), "seat_advantage": ("seat_advantage_low", "seat_advantage_high"),
+             "strength": ("strength_low", "strength_high"), "margin": ("margin_low", "margin_high")}
 # Above this many bins a histogram is a line with a band, below it points with bars.
 MOST_BINS_AS_POINTS = 16
 
@@ -275,4 +276,82 @@ def plot_mc_vs_exact(results, ax=None):
     ax.set_ylabel("z (Monte Carlo against exact)")
     ax.set_title(f"{len(checks)} numbers against the exact solver, {int((~checks['passed']).sum())} beyond |z| > {limit:g}")
     ax.legend(fontsize="small", ncol=4)
+    return ax
+
+
+def _sweep_label(results, opponent):
+    if opponent is not None:
+        return f"score rate against {opponent} (wins + ties/2)"
+    return "mean score"
+
+
+def _best_index(results, values, opponent):
+    """Where the best value is: the highest rate, or the lowest mean where the
+    lowest score wins (Sixers), else the highest mean."""
+    lowest = opponent is None and bool(int(results.meta.get("lowest_score_wins", 0)))
+    return int(np.nanargmin(values) if lowest else np.nanargmax(values))
+
+
+def plot_sweep(results, parameter, opponent=None, family=None, ax=None):
+    """A figure against one swept parameter: the score rate against `opponent`
+    (or, without one, the mean score) of each strategy that has the parameter
+    (of `family` if given), with its 95% band, the exact curve where the file
+    has it, and the best value marked."""
+    from .ranking import sweep_values
+
+    rows = sweep_values(results, opponent)
+    if family is not None:
+        rows = rows[rows["family"] == family]
+    rows = rows[rows[parameter].notna()].sort_values(parameter, kind="stable") if parameter in rows else rows[:0]
+    if rows.empty:
+        raise ValueError(f"no strategy has the parameter {parameter!r}")
+    ax = _axes(ax, (8, 4.5))
+    x = rows[parameter].to_numpy(float)
+    value = rows["value"].to_numpy(float)
+    line = ax.plot(x, value, "o-", markersize=3, linewidth=1, label="Monte Carlo")[0]
+    ax.fill_between(x, rows["low"], rows["high"], color=line.get_color(), alpha=0.25, linewidth=0, label="95% interval")
+    if rows["exact"].notna().any():
+        ax.plot(x, rows["exact"], "--", color="black", linewidth=0.8, label="exact")
+    best = _best_index(results, value, opponent)
+    ax.plot([x[best]], [value[best]], "*", color="crimson", markersize=12,
+            label=f"best: {rows['strategy'].iloc[best]}")
+    ax.set_xlabel(parameter)
+    ax.set_ylabel(_sweep_label(results, opponent))
+    ax.set_title(f"{_sweep_label(results, opponent)} by {parameter}")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def plot_sweep_map(results, x, y, opponent=None, family=None, ax=None):
+    """A heat map over two swept parameters (x across, y down) of the score
+    rate against `opponent` (or the mean score), each cell with its 95%
+    half-width where the grid is small enough to read, the best cell boxed."""
+    from .ranking import sweep_values
+
+    rows = sweep_values(results, opponent)
+    if family is not None:
+        rows = rows[rows["family"] == family]
+    if x not in rows or y not in rows:
+        raise ValueError(f"no strategy has both parameters {x!r} and {y!r}")
+    rows = rows[rows[x].notna() & rows[y].notna()]
+    grid = rows.pivot_table(index=y, columns=x, values="value", aggfunc="mean")
+    half = rows.assign(half=(rows["high"] - rows["low"]) / 2).pivot_table(index=y, columns=x, values="half")
+    values = grid.to_numpy(float)
+    ax = _axes(ax, (2.5 + 0.6 * grid.shape[1], 1.5 + 0.45 * grid.shape[0]))
+    image = ax.imshow(values, cmap="viridis", aspect="auto")
+    ax.set_xticks(range(grid.shape[1]), [f"{v:g}" for v in grid.columns], rotation=45, ha="right")
+    ax.set_yticks(range(grid.shape[0]), [f"{v:g}" for v in grid.index])
+    if values.size <= 144:  # beyond 12 x 12 the numbers no longer fit their cells
+        for i in range(values.shape[0]):
+            for j in range(values.shape[1]):
+                if np.isfinite(values[i, j]):
+                    ax.text(j, i, f"{values[i, j]:.3g}\n±{half.to_numpy()[i, j]:.2g}", ha="center", va="center",
+                            fontsize=7, color=_text_colour(image.cmap(image.norm(values[i, j]))))
+    flat = _best_index(results, values.reshape(-1), opponent)
+    i, j = divmod(flat, values.shape[1])
+    ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="crimson", linewidth=2.5))
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    ax.set_title(f"{_sweep_label(results, opponent)}; best {x}={grid.columns[j]:g}, {y}={grid.index[i]:g} (boxed)")
+    ax.figure.colorbar(image, ax=ax, fraction=0.046)
     return ax

@@ -35,6 +35,23 @@ class ReportTest(unittest.TestCase):
         self.assertIn("complete", page)
         self.assertNotRegex(page, r'(src|href)="(https?:)?//')  # nothing fetched from elsewhere
 
+    def test_a_sweep_gets_its_plot_ranking_and_best_responses(self):
+        strategies = [{"name": f"hold{at}", "family": "hold_at", "at": at} for at in (10, 20, 30)]
+        strategies.append({"name": "turns2", "family": "optimal_turns", "turns": 2})
+        config = {"game": "pig", "seed": 3, "games": 300, "strategies": strategies,
+                  "contests": {"distributions": True, "sequential": True}}
+        with tempfile.TemporaryDirectory() as directory:
+            results = make_results(directory, "run", config)
+            run = subprocess.run([sys.executable, str(REPORT), str(results)], capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            page = (Path(directory) / "results.html").read_text()
+        images = re.findall(r'<img alt="([^"]*)"', page)
+        self.assertIn("hold_at by at: mean score", images)
+        self.assertIn("hold_at by at: against turns2", images)
+        self.assertNotIn("optimal_turns by turns: against hold10", images)  # one value is no sweep
+        self.assertIn("<h2>Ranking</h2>", page)
+        self.assertIn("Best response to each opponent", page)
+
     def test_every_histogram_of_the_file_appears(self):
         config = {"game": "tenk", "seed": 3, "games": 300,
                   "strategies": [{"name": "ev", "family": "ev_heuristic"}, {"name": "bank", "family": "bank_at", "total": 350}],
