@@ -68,6 +68,12 @@ void Cluster::gather([[maybe_unused]] EngineOutput& output) const {
 #endif
 }
 
+void Cluster::broadcast([[maybe_unused]] std::vector<std::uint64_t>& values) const {
+#ifdef DICESIM_WITH_MPI
+  if (size_ > 1) MPI_Bcast(values.data(), static_cast<int>(values.size()), MPI_UINT64_T, 0, MPI_COMM_WORLD);
+#endif
+}
+
 int Cluster::agree(int code) const {
 #ifdef DICESIM_WITH_MPI
   if (size_ > 1) MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -26,6 +26,8 @@ class Cluster {
   // Sums every rank's counters and gathers the blocks each one played into
   // rank 0's output (other ranks' outputs are left as they were).
   void gather(EngineOutput& output) const;
+  // The leader's values, for every rank (the same count on every rank).
+  void broadcast(std::vector<std::uint64_t>& values) const;
   // The leader's exit code, for every rank.
   int agree(int code) const;
   // After an error on one rank: ends every rank (the others would wait for

@@ -48,8 +48,26 @@ std::uint64_t parse_option_count(const std::string& name, const std::string& tex
   return *value;
 }
 
+// The config's document with --precision in it, so that the results file
+// records the target the run played to.
+json with_precision_override(json document, const std::string& text) {
+  char* end = nullptr;
+  const double rate = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(rate > 0 && rate < 0.5))
+    throw InputError("--precision: expected a 95% half-width of the win rates, a number above 0 and below 0.5, got \"" +
+                     text + "\"");
+  if (!document.is_object()) return document;  // the config's own error follows
+  json& precision = document["precision"];
+  if (precision.is_null()) precision = json::object();
+  if (precision.is_object()) precision["rate"] = rate;  // anything else: the config's error, at /precision
+  return document;
+}
+
 RunConfig load_with_overrides(const RunOptions& options) {
-  RunConfig config = load_run_config(options.config);
+  RunConfig config = options.precision.empty()
+                         ? load_run_config(options.config)
+                         : load_run_config(with_precision_override(parse_json_file(options.config), options.precision),
+                                           options.config);
   if (!options.games.empty()) config.games = parse_option_count("--games", options.games, 1, kMaxGames, "1 to 1e15");
   if (!options.seed.empty()) config.seed = parse_option_count("--seed", options.seed, 0, UINT64_MAX, "0 to 2^64-1");
   return config;
@@ -112,6 +130,23 @@ RunState resumable(const std::string& path, const RunConfig& config, std::string
                      "; a run resumes from its first blocks: merge it with the missing shards instead");
   if (!shard.empty() && state.planned != planned_list(planned))
     throw InputError(path + ": its planned blocks are not those of shard " + shard);
+  return state;
+}
+
+// The saved precision run that --resume continues: each table's blocks are a
+// prefix of its own, which the stages go on from.
+RunState resumable_precision(const std::string& path, const RunConfig& config, const std::vector<Contest>& contests,
+                             std::string& shard, BlockRange& planned) {
+  RunState state = read_run_state(path);
+  if (!same_run(state.config, config))
+    throw InputError(path + ": was written by another config, seed, game count or precision than this run");
+  require_same_die(state.config, path, config, "this run");
+  require_this_version(state, path);
+  if (!shard.empty() && shard != state.shard)
+    throw InputError(path + ": holds shard \"" + state.shard + "\", not \"" + shard + "\"");
+  shard = state.shard;
+  planned = planned_range(shard, state.output.total_blocks);
+  blocks_played(contests, state.output, path);
   return state;
 }
 
@@ -182,7 +217,9 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
   const std::vector<Contest> contests = make_contests(config);
   BlockRange planned = planned_range(options.shard, first_blocks(contests).back());
   std::optional<RunState> resumed;
-  if (!options.resume.empty()) resumed = resumable(options.resume, config, options.shard, planned);
+  if (!options.resume.empty())
+    resumed = config.precision ? resumable_precision(options.resume, config, contests, options.shard, planned)
+                               : resumable(options.resume, config, options.shard, planned);
   if (cluster.size() > 1 && (resumed || options.checkpoint_every > 0))
     throw InputError("--resume and --checkpoint-every need a single process; under MPI use --shard runs instead");
   const std::string path = output_path(options, config, options.shard);
@@ -212,9 +249,19 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
       write_results(path, config, so_far, info, nullptr, nullptr);
     };
   }
-  EngineOutput output = run_contests(contests, engine);
-  cluster.gather(output);
-  output.games_done = games_in(contests, output.done);
+  EngineOutput output;
+  if (config.precision) {
+    PrecisionRun run = run_to_precision(contests, engine, cluster, planned, resumed ? &resumed->output : nullptr,
+                                        precise_enough(config));
+    output = std::move(run.output);
+    // Finished, the run set out to play what the target asked for; else it
+    // is incomplete, against the blocks of the caps.
+    if (run.finished) info.planned = output.done;
+  } else {
+    output = run_contests(contests, engine);
+    cluster.gather(output);
+    output.games_done = games_in(contests, output.done);
+  }
   return cluster.agree(cluster.leader() ? report(config, output, info, path, options, check, out) : kExitOk);
 }
 
@@ -277,7 +324,8 @@ int merge_command(const MergeOptions& options, std::ostream& out) {
   std::uint64_t blocks = 0;
   for (const BlockRange& r : merged.done) blocks += r.end - r.begin;
   out << "\nmerged " << states.size() << " files into " << options.output << ": " << blocks << " of "
-      << merged.total_blocks << " blocks" << (merged.complete() ? ", complete" : ", not complete yet") << "\n";
+      << merged.total_blocks << " blocks" << (run_complete(first.config, merged) ? ", complete" : ", not complete yet")
+      << "\n";
   return kExitOk;
 }
 
@@ -305,7 +353,7 @@ std::vector<std::pair<std::string, json>> run_facts(const std::string& path, con
       {"games played", games_played},
       {"blocks done", std::to_string(blocks_done) + " of " + std::to_string(blocks_planned) + " planned (" +
                           std::to_string(state.output.total_blocks) + " in the whole run)"},
-      {"complete", state.output.done == state.planned && blocks_planned == state.output.total_blocks},
+      {"complete", state.output.done == state.planned && run_complete(state.config, state.output)},
       {"shard", state.shard.empty() ? json("none") : json(state.shard)},
       {"threads", file.int_attribute("/", "threads")},
       {"wall seconds", state.output.wall_seconds},

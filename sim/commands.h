@@ -13,11 +13,12 @@ namespace dicesim {
 
 struct RunOptions {
   std::string config;
-  std::string output;  // default results/<name>.h5 (or the --resume file)
-  std::string games;   // overrides the config's, when given
-  std::string seed;    // overrides the config's, when given
-  std::string shard;   // "K/N", or empty
-  std::string resume;  // a results file to continue
+  std::string output;     // default results/<name>.h5 (or the --resume file)
+  std::string games;      // overrides the config's, when given
+  std::string seed;       // overrides the config's, when given
+  std::string precision;  // a win-rate half-width overriding the config's precision.rate, when given
+  std::string shard;      // "K/N", or empty
+  std::string resume;     // a results file to continue
   double checkpoint_every = 0;
   double progress_every = 60;  // seconds between progress lines when stderr is not a terminal (0: none)
   int threads = 0;             // 0: the CPUs this process may use

@@ -143,7 +143,7 @@ bool play_chunk(const std::vector<Contest>& contests, const std::vector<std::uin
       const std::size_t c = std::upper_bound(first.begin(), first.end(), global) - first.begin() - 1;
       const std::uint64_t block = global - first[c];
       const std::uint64_t games = std::min(kBlockGames, contests[c].games - block * kBlockGames);
-      Rng rng = block_rng(options.seed, contests[c].id, block);
+      Rng rng = block_rng(options.seed, contests[c].id, contests[c].first_block + block);
       contests[c].play(games, rng, sums.data() + offset[c]);
       games_done.fetch_add(games, std::memory_order_relaxed);
     }

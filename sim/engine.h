@@ -23,6 +23,9 @@ struct Contest {
   std::size_t counters;  // size of its int64 counter block
   // Plays n games from rng, adding to the counters (never overwriting).
   std::function<void(std::uint64_t n, Rng& rng, std::int64_t* counters)> play;
+  // The stream of the contest's first block: a later part of a contest (the
+  // next stage of a precision run) continues the streams where it stopped.
+  std::uint64_t first_block = 0;
 };
 
 // Global block numbers [begin, end): contest 0's blocks first, then contest

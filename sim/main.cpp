@@ -40,6 +40,9 @@ void add_run_options(CLI::App* cmd, RunOptions& options) {
   cmd->add_option("-o,--output", options.output, "results file (default results/<name>.h5)");
   cmd->add_option("--games", options.games, "games per table, overriding the config (accepts 1e9)");
   cmd->add_option("--seed", options.seed, "seed, overriding the config");
+  cmd->add_option("--precision", options.precision,
+                  "play each table until the 95% half-width of its win rates is at most this (e.g. 0.002), "
+                  "--games at most; overrides the config's precision.rate");
   cmd->add_option("--threads", options.threads, "worker threads per process (default: the CPUs it may use)")
       ->check(CLI::Range(0, 4096));
   cmd->add_option("--shard", options.shard, "play only shard K of N (K/N, 1-based); merge the files afterwards");
@@ -121,7 +124,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   CLI::App* run_cmd = app.add_subcommand("run", "play a config's contests and write results/<name>.h5");
   run_cmd->footer(help_examples({"dicesim run configs/sixers.json",
                                  "dicesim run configs/tenk_seed000.json --games 1e4 --threads 2 -o tenk.h5",
-                                 "dicesim run configs/pig_one_die.json --games 1e4 --shard 1/2 -o pig-1.h5"}));
+                                 "dicesim run configs/pig_one_die.json --precision 0.01 --games 1e6 -o pig.h5"}));
   add_run_options(run_cmd, run_options);
   CLI::App* check_cmd = app.add_subcommand("check", "run, and compare every number with the exact solver");
   check_cmd->footer(help_examples({"dicesim check configs/sixers.json --games 1e5",

@@ -386,6 +386,47 @@ void write_checks(h5::Writer& file, const std::vector<Check>& checks) {
   file.attribute("/checks", "passed", static_cast<std::int64_t>(failures == 0));
 }
 
+// A precision run's target and what each table reached (/precision).
+void write_precision(h5::Writer& file, const RunConfig& config, const EngineOutput& output) {
+  const PrecisionTarget& target = *config.precision;
+  const std::vector<Measure> measures = config.game->measures();
+  std::vector<std::string> keys;
+  std::vector<std::int64_t> games, met;
+  std::vector<double> rate;
+  std::vector<std::vector<double>> means(target.means.size());
+  for (std::size_t t = 0; t < config.plan.tables.size(); ++t) {
+    const HalfWidths reached = half_widths(table_counts(config, output, int(t)), measures);
+    keys.push_back(config.plan.tables[t].key);
+    games.push_back(static_cast<std::int64_t>(output.games_done[t]));
+    rate.push_back(reached.rate.value_or(std::nan("")));
+    for (std::size_t k = 0; k < target.means.size(); ++k) means[k].push_back(reached.means[target.means[k].first]);
+    met.push_back(meets(target, reached));
+  }
+  file.write("/precision/table", keys);
+  file.describe("/precision/table", "", "each table's key, in engine order (as /engine/keys)");
+  file.write("/precision/games", games);
+  file.describe("/precision/games", "games", "games the table played: a power of two of blocks, or the cap");
+  file.write("/precision/met", met);
+  file.describe("/precision/met", "1", "1 where the table met every target");
+  std::vector<std::string> along_tables = {"/precision/games", "/precision/met"};
+  if (target.rate) {
+    along_tables.push_back("/precision/rate_half_width");
+    file.attribute("/precision", "rate", *target.rate);
+    file.write("/precision/rate_half_width", rate);
+    file.describe("/precision/rate_half_width", "1",
+                  "largest 95% half-width of the table's win and tie rates (NaN at a table of one)");
+  }
+  for (std::size_t k = 0; k < target.means.size(); ++k) {
+    const Measure& m = measures[target.means[k].first];
+    file.attribute("/precision", m.name, target.means[k].second);
+    file.write("/precision/" + m.name + "_half_width", means[k]);
+    file.describe("/precision/" + m.name + "_half_width", m.units,
+                  "largest 95% half-width of a seat's mean " + m.name + " at the table");
+    along_tables.push_back("/precision/" + m.name + "_half_width");
+  }
+  file.dimension_scale("/precision/table", along_tables, 0);
+}
+
 void write_file(const std::string& path, const RunConfig& config, const EngineOutput& output, const RunInfo& info,
                 const ExactTables* exact, const std::vector<Check>* checks) {
   h5::Writer file(path);
@@ -406,7 +447,7 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
   file.attribute("/", "seed_text", std::to_string(config.seed));
   file.attribute("/", "games", static_cast<std::int64_t>(config.games));
   file.attribute("/", "block_games", static_cast<std::int64_t>(kBlockGames));
-  file.attribute("/", "complete", static_cast<std::int64_t>(output.complete()));
+  file.attribute("/", "complete", static_cast<std::int64_t>(run_complete(config, output)));
   file.attribute("/", "wall_seconds", output.wall_seconds);
   file.attribute("/", "threads", static_cast<std::int64_t>(info.threads));
   file.attribute("/", "ranks", static_cast<std::int64_t>(info.ranks));
@@ -418,6 +459,8 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
   write_run_state(file, config, output, info.planned, info.shard);
   file.attribute("/", "score_description", measures[0].description);
   write_measure_list(file, measures);
+
+  if (config.precision) write_precision(file, config, output);
 
   std::vector<std::string> names, specs;
   for (const Strategy& s : strategies) {

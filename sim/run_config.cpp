@@ -14,7 +14,7 @@ RunConfig load_run_config(json document, const std::string& file) {
   config.file = file;
   config.document = std::move(document);
   const JsonNode root(config.document, file);
-  root.only_keys({"name", "description", "game", "rules", "seed", "games", "strategies", "contests"});
+  root.only_keys({"name", "description", "game", "rules", "seed", "games", "precision", "strategies", "contests"});
 
   config.name = std::filesystem::path(file).stem().string();
   if (const std::optional<JsonNode> name = root.find("name")) {
@@ -40,6 +40,8 @@ RunConfig load_run_config(json document, const std::string& file) {
   config.games = root.at("games").unsigned_integer(1, kMaxGames);
   config.game = config.entry->load(root);
   config.plan = plan_contests(root, *config.entry, *config.game);
+  if (const std::optional<JsonNode> precision = root.find("precision"))
+    config.precision = read_precision_target(*precision, config.game->measures());
   config.biased_die = dice_biased_for_testing();  // the die the game's samplers were just built with
   return config;
 }
@@ -73,6 +75,26 @@ std::vector<Contest> make_contests(const RunConfig& config) {
                         }});
   }
   return contests;
+}
+
+PreciseEnough precise_enough(const RunConfig& config) {
+  return [&config](std::size_t t, const std::vector<std::int64_t>& counters) {
+    const TableCountsView counts(counters.data(), static_cast<int>(config.plan.tables[t].table.seats.size()),
+                                 config.game->measure_bins());
+    return meets(*config.precision, half_widths(counts, config.game->measures()));
+  };
+}
+
+bool run_complete(const RunConfig& config, const EngineOutput& output) {
+  if (!config.precision) return output.complete();
+  const std::vector<Contest> contests = make_contests(config);
+  const std::vector<std::uint64_t> played = blocks_played(contests, output, config.file);
+  const PreciseEnough precise = precise_enough(config);
+  for (std::size_t t = 0; t < contests.size(); ++t) {
+    const std::uint64_t cap = block_count(contests[t].games);
+    if (played[t] != cap && !(at_stage_boundary(played[t], cap) && precise(t, output.counters[t]))) return false;
+  }
+  return true;
 }
 
 }  // namespace dicesim

@@ -4,12 +4,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "contest_plan.h"
 #include "engine.h"
 #include "game.h"
 #include "json_input.h"
+#include "precision.h"
 
 namespace dicesim {
 
@@ -22,7 +24,8 @@ struct RunConfig {
   json document;
   std::string name;  // results/<name>.h5 by default
   std::uint64_t seed = 1;
-  std::uint64_t games = 0;  // per table
+  std::uint64_t games = 0;                   // per table; with a precision target, the most a table plays
+  std::optional<PrecisionTarget> precision;  // play each table until it is met (sim/precision.h)
   const GameEntry* entry = nullptr;
   std::unique_ptr<Game> game;
   ContestPlan plan;
@@ -42,5 +45,11 @@ RunConfig load_run_config_of_game(json document, const std::string& source, std:
 
 // The engine's view of a config: one contest per planned table.
 std::vector<Contest> make_contests(const RunConfig& config);
+
+// Whether table t's counters meet the config's precision target.
+PreciseEnough precise_enough(const RunConfig& config);
+// Whether every table played what the run asks: all its games, or with a
+// precision target, its cap or a stage where it met the target.
+bool run_complete(const RunConfig& config, const EngineOutput& output);
 
 }  // namespace dicesim

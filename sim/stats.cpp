@@ -87,6 +87,12 @@ double rate_half_width(std::uint64_t k, std::uint64_t n) {
   return kZ95 * std::sqrt(rate * (1 - rate) / double(n));
 }
 
+double adjusted_rate_half_width(std::uint64_t k, std::uint64_t n) {
+  const double trials = double(n) + 4;
+  const double rate = (double(k) + 2) / trials;
+  return kZ95 * std::sqrt(rate * (1 - rate) / trials);
+}
+
 double mean_half_width(double sd, std::uint64_t n) { return n == 0 ? 0 : kZ95 * sd / std::sqrt(double(n)); }
 
 ChiSquare chi_square(const std::vector<std::int64_t>& counts, const std::vector<double>& probability) {

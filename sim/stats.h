@@ -25,6 +25,9 @@ double rate_z(std::uint64_t k, std::uint64_t n, double p);
 // approximation, z = 1.96): of a rate k / n, and of a mean of n values with
 // standard deviation sd. 0 for n = 0.
 double rate_half_width(std::uint64_t k, std::uint64_t n);
+// The Agresti-Coull half-width (two successes and two failures added): never
+// zero, so a rate of 0 or 1 seen in few games does not look precise.
+double adjusted_rate_half_width(std::uint64_t k, std::uint64_t n);
 double mean_half_width(double sd, std::uint64_t n);
 
 struct ChiSquare {

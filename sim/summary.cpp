@@ -94,6 +94,32 @@ SummaryTable groups_table(const RunConfig& config, const EngineOutput& output, s
   return table;
 }
 
+// With a precision target: each table's games and the largest 95%
+// half-width it reached, of the win rates and of each targeted mean.
+SummaryTable precision_table(const RunConfig& config, const EngineOutput& output) {
+  const PrecisionTarget& target = *config.precision;
+  const std::vector<Measure> measures = config.game->measures();
+  SummaryTable table{"precision",
+                     "precision target: each table's games and the largest 95% half-width it reached",
+                     {"table", "games"},
+                     {}};
+  const auto limit = [](double value) { return " (target " + fixed_text(value, 4) + ")"; };
+  if (target.rate) table.columns.push_back("win rate ±" + limit(*target.rate));
+  for (const auto& [m, half_width] : target.means)
+    table.columns.push_back("mean " + measures[m].name + " ±" + limit(half_width));
+  table.columns.push_back("met");
+  for (std::size_t t = 0; t < config.plan.tables.size(); ++t) {
+    const HalfWidths reached = half_widths(table_counts(config, output, int(t)), measures);
+    std::vector<Figure> row{Figure::of_text(config.plan.tables[t].key),
+                            Figure::of_count(std::int64_t(output.games_done[t]))};
+    if (target.rate) row.push_back(reached.rate ? Figure::of_estimate(*reached.rate, 0) : Figure::of_text("-"));
+    for (const auto& [m, half_width] : target.means) row.push_back(Figure::of_estimate(reached.means[m], 0));
+    row.push_back(Figure::of_text(meets(target, reached) ? "yes" : "no"));
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
 std::string cell_text(const Figure& f, int precision) {
   switch (f.kind) {
     case Figure::Kind::text:
@@ -154,6 +180,7 @@ std::vector<SummaryTable> summary_tables(const RunConfig& config, const EngineOu
                   config.plan.sequential, false),
       groups_table(config, output, "nway", "n-way table", config.plan.nway),
       groups_table(config, output, "sequential_tables", "sequential table", config.plan.sequential_tables)};
+  if (config.precision) tables.push_back(precision_table(config, output));
   std::erase_if(tables, [](const SummaryTable& t) { return t.rows.empty(); });
   return tables;
 }
@@ -167,7 +194,7 @@ void print_summary(std::ostream& out, const RunConfig& config, const EngineOutpu
     }
     if (!first) out << "\n";
     first = false;
-    if (table.name == "strategies")
+    if (table.name == "strategies" || table.name == "precision")
       print_table(out, table);
     else
       print_matrix(out, table, config.game->strategies());

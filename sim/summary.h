@@ -28,7 +28,8 @@ struct Figure {
 };
 
 struct SummaryTable {
-  std::string name;   // "strategies", "headtohead", "sequential", "nway", "sequential_tables" (CSV file stem)
+  std::string
+      name;  // "strategies", "headtohead", "sequential", "nway", "sequential_tables", "precision" (CSV file stem)
   std::string title;  // printed above it
   std::vector<std::string> columns;
   std::vector<std::vector<Figure>> rows;

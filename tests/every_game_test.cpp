@@ -15,9 +15,11 @@
 #include <fstream>
 #include <numeric>
 
+#include "cluster.h"
 #include "engine.h"
 #include "exact_checks.h"
 #include "game.h"
+#include "precision.h"
 #include "results_file.h"
 #include "run_config.h"
 #include "test_util.h"
@@ -58,7 +60,8 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
 }
 
 // What a checkpoint halfway through a plain run holds: the first half of the
-// blocks played, every block planned, marked incomplete.
+// blocks played, every block planned, marked incomplete. With a precision
+// target: the tables of the first half of the blocks played to it.
 void write_halfway_checkpoint(const std::string& config_file, const std::string& path) {
   RunConfig config = load_run_config(config_file);
   config.games = kGames;
@@ -68,9 +71,15 @@ void write_halfway_checkpoint(const std::string& config_file, const std::string&
   options.seed = config.seed;
   options.threads = 2;
   options.range = {0, total / 2};
-  EngineOutput half = run_contests(contests, options);
+  int argc = 0;
+  char** argv = nullptr;
+  const Cluster alone(argc, argv);  // no MPI launcher: a cluster of one
+  EngineOutput half =
+      config.precision
+          ? run_to_precision(contests, options, alone, options.range, nullptr, precise_enough(config)).output
+          : run_contests(contests, options);
   half.games_done = games_in(contests, half.done);
-  ASSERT_FALSE(half.complete());
+  ASSERT_FALSE(run_complete(config, half));
   write_results(path, config, half, RunInfo{"run", options.threads, 1, {{0, total}}, ""}, nullptr, nullptr);
 }
 

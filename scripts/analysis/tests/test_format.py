@@ -46,6 +46,9 @@ def _configs():
             "sequential_tables": lambda n: [n[:2]]}),
         "battle_sequential": _game_config("battle_sequential.json", {
             "distributions": True, "sequential": True, "sequential_tables": lambda n: [n[:2]]}),
+        # A precision target (the /precision group), on the rates and a mean.
+        "pig_precision": dict(_game_config("pig_precision.json", {"distributions": True, "sequential": True}),
+                              precision={"rate": 0.01, "score": 1.0}),
     }
 
 
