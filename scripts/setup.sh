@@ -10,7 +10,7 @@ packages=(
   hdf5-tools clang-format time
   python3-numpy python3-h5py python3-pandas python3-matplotlib
   jupyter-nbconvert python3-nbconvert python3-nbformat python3-ipykernel
-  python3-xarray python3-h5netcdf python3-pip python3-venv python3-setuptools
+  python3-xarray python3-h5netcdf python3-pip python3-venv python3-setuptools python3-jsonschema
   libopenmpi-dev openmpi-bin clang libclang-rt-14-dev libfuzzer-14-dev
   libglpk-dev
 )

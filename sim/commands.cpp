@@ -26,7 +26,9 @@
 #include "run_config.h"
 #include "run_state.h"
 #include "summary.h"
+#include "sweep.h"
 #include "text_table.h"
+#include "validate.h"
 
 #ifndef DICESIM_VERSION
 #define DICESIM_VERSION "unknown"
@@ -214,6 +216,10 @@ int report(const RunConfig& config, const EngineOutput& output, RunInfo info, co
 int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::ostream& out) {
   bias_dice_for_testing(options.biased_die);
   const RunConfig config = load_with_overrides(options);
+  if (options.dry_run) {
+    print_plan(config, out);
+    return kExitOk;
+  }
   const std::vector<Contest> contests = make_contests(config);
   BlockRange planned = planned_range(options.shard, first_blocks(contests).back());
   std::optional<RunState> resumed;
@@ -414,7 +420,13 @@ void list_games(std::ostream& out) {
     out << "\n";
   }
   out << "contests (all games): distributions (default true), headtohead, sequential,\n"
-         "  nway [[names...]], sequential_tables [[names...]]; see configs/README.md\n";
+         "  nway [[names...]], sequential_tables [[names...]]; see configs/README.md\n"
+         "sweeps (all families): a numeric parameter may be a list [300, 500] or a range\n"
+         "  {\"from\": 300, \"to\": 3000, \"step\": 50}, and each element of a per_ array likewise;\n"
+         "  one strategy per combination, named by a template such as \"bank{total}\" (at most "
+      << kMaxStrategies
+      << " strategies);\n"
+         "  `dicesim run --dry-run CONFIG` lists them; see configs/README.md\n";
 }
 
 }  // namespace dicesim

@@ -23,6 +23,7 @@ struct RunOptions {
   double progress_every = 60;  // seconds between progress lines when stderr is not a terminal (0: none)
   int threads = 0;             // 0: the CPUs this process may use
   bool quiet = false;
+  bool dry_run = false;       // print the plan (strategies, tables, games) and play nothing
   bool biased_die = false;    // test only
   std::string test_pause_at;  // test only: "setup" or "exact" waits there for a stop request
 };

@@ -91,40 +91,50 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
   Planner planner(game, entry);
   ContestPlan& plan = planner.plan;
 
+  // Under `validate` each contest (and each group) reports its own error.
+  const std::size_t errors_before = errors_so_far();
   plan.distribution.assign(count, -1);
-  if (flag(contests, "distributions", true)) {
+  independently([&] {
+    if (!flag(contests, "distributions", true)) return;
     if (limits.min_seats > 1)
       culprit(contests, "distributions")
           .fail(seats_message(entry) + ": set \"distributions\": false (a distribution plays each strategy alone)");
     for (int s = 0; s < count; ++s) plan.distribution[s] = planner.table({s}, false);
-  }
+  });
   const bool pairs = seats_pairs(limits);
 
   // The pair matrices exist only for the contests asked for: without them a
   // plan (and the run) stays linear in the number of strategies.
-  if (flag(contests, "headtohead", false)) {
+  independently([&] {
+    if (!flag(contests, "headtohead", false)) return;
     if (!blind) refuse_blind(contests, "headtohead", entry, "\"sequential\" (both seatings)");
     if (!pairs) contests.at("headtohead").fail(seats_message(entry));
     plan.headtohead.assign(count, std::vector<int>(count, -1));
     for (int a = 0; a < count; ++a)
       for (int b = a + 1; b < count; ++b) plan.headtohead[a][b] = planner.table({a, b}, false);
-  }
-  if (flag(contests, "sequential", false)) {
+  });
+  independently([&] {
+    if (!flag(contests, "sequential", false)) return;
     if (!pairs) contests.at("sequential").fail(seats_message(entry));
     plan.sequential.assign(count, std::vector<int>(count, -1));
     for (int a = 0; a < count; ++a)
       for (int b = 0; b < count; ++b)
         if (a != b) plan.sequential[a][b] = planner.table({a, b}, true);
-  }
+  });
 
   for (const auto& [key, sequential] : {std::pair{"nway", false}, std::pair{"sequential_tables", true}}) {
-    if (const std::optional<JsonNode> groups = contests.find(key)) {
+    independently([&] {
+      const std::optional<JsonNode> groups = contests.find(key);
+      if (!groups) return;
       if (!sequential && !blind && !groups->elements().empty())
         refuse_blind(contests, key, entry, "\"sequential_tables\"");
       for (const JsonNode& group : groups->elements())
-        (sequential ? plan.sequential_tables : plan.nway).push_back(planner.table(planner.group(group), sequential));
-    }
+        independently([&] {
+          (sequential ? plan.sequential_tables : plan.nway).push_back(planner.table(planner.group(group), sequential));
+        });
+    });
   }
+  if (errors_since(errors_before)) return plan;
   if (plan.tables.empty()) contests.fail("no contest to play (enable distributions, headtohead, ... )");
   return plan;
 }

@@ -14,6 +14,7 @@
 
 #include "json_input.h"
 #include "rng.h"
+#include "sweep.h"
 #include "table.h"
 
 namespace CLI {
@@ -108,20 +109,28 @@ struct GameEntry {
 const std::vector<GameEntry>& games();
 const GameEntry* find_game(std::string_view name);
 
-// Reads the "strategies" array: names (unique, usable as HDF5 group names),
-// with compile(spec) called for each; a game's load uses it.
+// Reads the "strategies" array, each sweep expanded (sim/sweep.h): names
+// (unique, usable as HDF5 group names), with compile(spec) called for each; a
+// game's load uses it.
 template <class Compile>
 std::vector<Strategy> read_strategies(const JsonNode& config, Compile compile) {
   std::vector<Strategy> out;
   std::unordered_set<std::string> names;  // a set, not a scan: thousands of strategies stay linear
-  for (const JsonNode& spec : config.at("strategies").elements(1)) {
-    const JsonNode name_node = spec.at("name");
-    const std::string name = name_node.string();
-    if (name.empty() || name == "." || name.find('/') != std::string::npos || has_control_character(name))
-      name_node.fail("a strategy name must be non-empty, not \".\", and contain no \"/\" or control characters");
-    if (!names.insert(name).second) name_node.fail("duplicate strategy name \"" + name + "\"");
-    compile(spec);
-    out.push_back({name, spec.value()});
+  for (const JsonNode& entry : config.at("strategies").elements(1)) {
+    independently([&] {  // under `validate`, each entry's error is reported
+      if (out.size() >= kMaxStrategies)
+        entry.fail("more than " + std::to_string(kMaxStrategies) + " strategies (sweeps expanded)");
+      for (const json& expanded : expand_strategy_entry(entry, kMaxStrategies - out.size())) {
+        const JsonNode spec(expanded, entry.file(), entry.path());  // errors name the entry as written
+        const JsonNode name_node = spec.at("name");
+        const std::string name = name_node.string();
+        if (name.empty() || name == "." || name.find('/') != std::string::npos || has_control_character(name))
+          name_node.fail("a strategy name must be non-empty, not \".\", and contain no \"/\" or control characters");
+        if (!names.insert(name).second) name_node.fail("duplicate strategy name \"" + name + "\"");
+        compile(spec);
+        out.push_back({name, expanded});
+      }
+    });
   }
   return out;
 }

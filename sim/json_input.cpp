@@ -238,6 +238,14 @@ json parse_json_file(const std::string& file) {
   return parse_json_text(text, file);
 }
 
+namespace {
+thread_local ErrorCollector* current_collector = nullptr;
+}  // namespace
+
+ErrorCollector::ErrorCollector() : outer_(current_collector) { current_collector = this; }
+ErrorCollector::~ErrorCollector() { current_collector = outer_; }
+ErrorCollector* active_error_collector() { return current_collector; }
+
 void JsonNode::fail(const std::string& message) const { throw InputError(file_ + ": " + path() + ": " + message); }
 
 void JsonNode::only_keys(std::initializer_list<std::string_view> allowed) const {
@@ -246,9 +254,11 @@ void JsonNode::only_keys(std::initializer_list<std::string_view> allowed) const 
     bool known = false;
     for (std::string_view a : allowed) known = known || a == key;
     if (!known) {
-      JsonNode(value, file_, path_ + "/" + pointer_token(key))
-          .fail("unknown key (expected one of: " + join(allowed) + ")" +
-                did_you_mean(key, std::vector<std::string_view>(allowed)));
+      independently([&] {  // under `validate`, every unknown key is reported
+        JsonNode(value, file_, path_ + "/" + pointer_token(key))
+            .fail("unknown key (expected one of: " + join(allowed) + ")" +
+                  did_you_mean(key, std::vector<std::string_view>(allowed)));
+      });
     }
   }
 }

@@ -66,6 +66,59 @@ class JsonNode {
   std::string path_;
 };
 
+// `dicesim validate` reports every error of a config, `run` only the first.
+// While an ErrorCollector lives (on this thread), independently(read) records
+// an InputError thrown by read and returns false instead of throwing; without
+// one the error propagates as usual. A config's independent parts (each
+// top-level key, each strategy, each contest) are read this way; a part that
+// later parts depend on (the game, its rules) is read directly, so its error
+// ends the reading.
+class ErrorCollector {
+ public:
+  ErrorCollector();
+  ~ErrorCollector();
+  ErrorCollector(const ErrorCollector&) = delete;
+  ErrorCollector& operator=(const ErrorCollector&) = delete;
+  const std::vector<std::string>& messages() const { return messages_; }
+  void add(std::string message) { messages_.push_back(std::move(message)); }
+
+ private:
+  std::vector<std::string> messages_;
+  ErrorCollector* outer_;
+};
+
+// The collector in force on this thread, if any.
+ErrorCollector* active_error_collector();
+
+// Runs read(); under a collector, an InputError is recorded and false
+// returned.
+template <class Read>
+bool independently(Read&& read) {
+  ErrorCollector* collector = active_error_collector();
+  if (!collector) {
+    read();
+    return true;
+  }
+  try {
+    read();
+    return true;
+  } catch (const InputError& e) {
+    collector->add(e.what());
+    return false;
+  }
+}
+
+// Whether errors were recorded since `before` messages: the parts that
+// depend on what failed are then not read.
+inline bool errors_since(std::size_t before) {
+  const ErrorCollector* collector = active_error_collector();
+  return collector && collector->messages().size() > before;
+}
+inline std::size_t errors_so_far() {
+  const ErrorCollector* collector = active_error_collector();
+  return collector ? collector->messages().size() : 0;
+}
+
 // Whether UTF-8 text holds a control character: C0 (below 0x20), DEL (0x7f)
 // or C1 (U+0080 to U+009F).
 bool has_control_character(std::string_view text);

@@ -14,6 +14,7 @@
 #include "help_examples.h"
 #include "json_input.h"
 #include "suggest.h"
+#include "validate.h"
 
 #ifndef DICESIM_VERSION
 #define DICESIM_VERSION "unknown"
@@ -40,6 +41,8 @@ void add_run_options(CLI::App* cmd, RunOptions& options) {
   cmd->add_option("-o,--output", options.output, "results file (default results/<name>.h5)");
   cmd->add_option("--games", options.games, "games per table, overriding the config (accepts 1e9)");
   cmd->add_option("--seed", options.seed, "seed, overriding the config");
+  cmd->add_flag("--dry-run", options.dry_run,
+                "print the strategies (sweeps expanded), the tables and the games, and play nothing");
   cmd->add_option("--precision", options.precision,
                   "play each table until the 95% half-width of its win rates is at most this (e.g. 0.002), "
                   "--games at most; overrides the config's precision.rate");
@@ -152,6 +155,12 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
       show_cmd->add_flag("--json", show_options.json, "print the facts and the summary tables as JSON");
   show_cmd->add_option("--csv", show_options.csv_dir, "write the summary tables as CSV files into this directory")
       ->excludes(json_flag);
+  std::vector<std::string> validate_configs;
+  CLI::App* validate_cmd =
+      app.add_subcommand("validate", "report every error of each config (run stops at the first), without playing");
+  validate_cmd->footer(help_examples(
+      {"dicesim validate configs/sixers.json configs/pig_one_die.json", "dicesim validate configs/tenk_seed000.json"}));
+  validate_cmd->add_option("configs", validate_configs, "config files")->required();
   BenchOptions bench_options;
   CLI::App* bench_cmd = app.add_subcommand("bench", "games per second of reference configs, and a signature");
   bench_cmd->footer(
@@ -182,6 +191,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   }
   if (merge_cmd->parsed()) return merge_command(merge_options, std::cout);
   if (show_cmd->parsed()) return show_command(show_options, std::cout);
+  if (validate_cmd->parsed()) return validate_command(validate_configs, std::cout, std::cerr);
   if (list_cmd->parsed()) list_games(std::cout);
   if (bench_cmd->parsed()) return run_bench(bench_options);
   return kExitOk;

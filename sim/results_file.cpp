@@ -6,6 +6,7 @@
 #include <deque>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <type_traits>
 
 #include "git_revision.h"  // generated at build time
@@ -386,6 +387,47 @@ void write_checks(h5::Writer& file, const std::vector<Check>& checks) {
   file.attribute("/checks", "passed", static_cast<std::int64_t>(failures == 0));
 }
 
+// Each strategy's family and numeric parameters as tidy columns (a per_
+// array as one column per element, per_roll_0, per_roll_1, ...; NaN where a
+// parameter does not apply), so a sweep's results read as a table.
+void write_strategy_parameters(h5::Writer& file, const std::vector<Strategy>& strategies) {
+  std::vector<std::string> families;
+  std::map<std::string, std::vector<double>> columns;
+  for (std::size_t s = 0; s < strategies.size(); ++s) {
+    const json& spec = strategies[s].spec;
+    families.push_back(spec.value("family", std::string()));
+    const auto set = [&](const std::string& column, const json& value) {
+      std::vector<double>& values = columns[column];
+      values.resize(strategies.size(), std::nan(""));
+      values[s] = value.get<double>();
+    };
+    for (const auto& [key, value] : spec.items()) {
+      if (value.is_number()) set(key, value);
+      if (value.is_array())
+        for (std::size_t e = 0; e < value.size(); ++e)
+          if (value[e].is_number()) set(key + "_" + std::to_string(e), value[e]);
+    }
+  }
+  std::vector<std::string> along = {"/strategies/specs", "/strategies/family"}, columns_along;
+  file.write("/strategies/family", families);
+  file.describe("/strategies/family", "", "each strategy's family");
+  for (auto& [column, values] : columns) {
+    values.resize(strategies.size(), std::nan(""));
+    const std::string path = "/strategies/parameters/" + column;
+    file.write(path, values);
+    file.describe(path, "1", "the parameter " + column + " of each strategy (NaN where it does not apply)");
+    columns_along.push_back(path);
+  }
+  file.dimension_scale("/strategies/names", along, 0);
+  if (columns.empty()) return;
+  // The group's own axis, so that it opens alone (xarray) with named rows.
+  std::vector<std::string> names;
+  for (const Strategy& s : strategies) names.push_back(s.name);
+  file.write("/strategies/parameters/strategy", names);
+  file.describe("/strategies/parameters/strategy", "", "the strategy of each row (as /strategies/names)");
+  file.dimension_scale("/strategies/parameters/strategy", columns_along, 0);
+}
+
 // A precision run's target and what each table reached (/precision).
 void write_precision(h5::Writer& file, const RunConfig& config, const EngineOutput& output) {
   const PrecisionTarget& target = *config.precision;
@@ -471,7 +513,7 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
   file.describe("/strategies/names", "", "strategy names, in the order that indexes every matrix");
   file.write("/strategies/specs", specs);
   file.describe("/strategies/specs", "", "each strategy's spec from the config, as JSON");
-  file.dimension_scale("/strategies/names", {"/strategies/specs"}, 0);
+  write_strategy_parameters(file, strategies);
 
   for (std::size_t s = 0; s < strategies.size(); ++s) {
     const int t = config.plan.distribution[s];

@@ -9,39 +9,61 @@ namespace dicesim {
 
 RunConfig load_run_config(const std::string& file) { return load_run_config(parse_json_file(file), file); }
 
+namespace {
+
+const GameEntry& read_game(const JsonNode& game) {
+  if (const GameEntry* entry = find_game(game.string())) return *entry;
+  std::string known;
+  std::vector<std::string_view> names;
+  for (const GameEntry& g : games()) {
+    known += (known.empty() ? "" : ", ") + std::string(g.name);
+    names.push_back(g.name);
+  }
+  game.fail("unknown game \"" + game.string() + "\" (known: " + known + ")" + did_you_mean(game.string(), names));
+}
+
+}  // namespace
+
 RunConfig load_run_config(json document, const std::string& file) {
   RunConfig config;
   config.file = file;
   config.document = std::move(document);
   const JsonNode root(config.document, file);
-  root.only_keys({"name", "description", "game", "rules", "seed", "games", "precision", "strategies", "contests"});
+  // "$schema" points editors at configs/schema.json; the program ignores it.
+  root.only_keys(
+      {"$schema", "name", "description", "game", "rules", "seed", "games", "precision", "strategies", "contests"});
 
   config.name = std::filesystem::path(file).stem().string();
-  if (const std::optional<JsonNode> name = root.find("name")) {
-    config.name = name->string();
-    if (config.name.empty() || config.name.find_first_of("/\\") != std::string::npos || config.name[0] == '.' ||
-        has_control_character(config.name))
-      name->fail("a name must be a plain file name (no slashes or control characters, not starting with a dot)");
-  }
-  if (const std::optional<JsonNode> description = root.find("description")) description->string();
-
-  const JsonNode game = root.at("game");
-  config.entry = find_game(game.string());
-  if (!config.entry) {
-    std::string known;
-    std::vector<std::string_view> names;
-    for (const GameEntry& g : games()) {
-      known += (known.empty() ? "" : ", ") + std::string(g.name);
-      names.push_back(g.name);
+  independently([&] {
+    if (const std::optional<JsonNode> name = root.find("name")) {
+      config.name = name->string();
+      if (config.name.empty() || config.name.find_first_of("/\\") != std::string::npos || config.name[0] == '.' ||
+          has_control_character(config.name))
+        name->fail("a name must be a plain file name (no slashes or control characters, not starting with a dot)");
     }
-    game.fail("unknown game \"" + game.string() + "\" (known: " + known + ")" + did_you_mean(game.string(), names));
-  }
-  if (const std::optional<JsonNode> seed = root.find("seed")) config.seed = seed->unsigned_integer(0, UINT64_MAX);
-  config.games = root.at("games").unsigned_integer(1, kMaxGames);
+  });
+  independently([&] {
+    if (const std::optional<JsonNode> schema = root.find("$schema")) schema->string();
+  });
+  independently([&] {
+    if (const std::optional<JsonNode> description = root.find("description")) description->string();
+  });
+  independently([&] { config.entry = &read_game(root.at("game")); });
+  independently([&] {
+    if (const std::optional<JsonNode> seed = root.find("seed")) config.seed = seed->unsigned_integer(0, UINT64_MAX);
+  });
+  independently([&] { config.games = root.at("games").unsigned_integer(1, kMaxGames); });
+
+  // The rest depends on the game and its rules: an error there ends the reading.
+  if (!config.entry) return config;  // only when validating: the error is recorded
+  const std::size_t errors_before_strategies = errors_so_far();
   config.game = config.entry->load(root);
-  config.plan = plan_contests(root, *config.entry, *config.game);
-  if (const std::optional<JsonNode> precision = root.find("precision"))
-    config.precision = read_precision_target(*precision, config.game->measures());
+  independently([&] {
+    if (const std::optional<JsonNode> precision = root.find("precision"))
+      config.precision = read_precision_target(*precision, config.game->measures());
+  });
+  // Contests name strategies: with a strategy in error they are not checked.
+  if (!errors_since(errors_before_strategies)) config.plan = plan_contests(root, *config.entry, *config.game);
   config.biased_die = dice_biased_for_testing();  // the die the game's samplers were just built with
   return config;
 }

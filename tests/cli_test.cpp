@@ -306,7 +306,8 @@ namespace {
 TEST(Cli, MistypedWordsGetASuggestion) {
   TempDir dir;
   const std::map<std::string, std::string> suggested = {
-      {"rn", "unknown command \"rn\" (known: run, check, solve, list, merge, show, bench); did you mean \"run\"?"},
+      {"rn",
+       "unknown command \"rn\" (known: run, check, solve, list, merge, show, validate, bench); did you mean \"run\"?"},
       {"solve tnek", "solve: unknown command \"tnek\" (known: sixers, tenk, pig, battle); did you mean \"tenk\"?"},
       {"run " + testing::source_path("configs/sixers.json") + " --gams 10",
        "run: unknown option --gams; did you mean \"--games\"?"},

@@ -57,9 +57,8 @@ const BadCase kCases[] = {
     {"/games", "1e16", "bad.json: /games: expected an integer from 1 to 1000000000000000, got 1e+16"},
     {"/seed", "-1", "bad.json: /seed: expected an integer from 0 to 18446744073709551615, got -1"},
     {"/gmaes", "5",
-     "bad.json: /gmaes: unknown key (expected one of: name, description, game, rules, seed, games, precision, "
-     "strategies, "
-     "contests); did you mean \"games\"?"},
+     "bad.json: /gmaes: unknown key (expected one of: $schema, name, description, game, rules, seed, games, "
+     "precision, strategies, contests); did you mean \"games\"?"},
     {"/rules/dice", "13", "bad.json: /rules/dice: expected an integer from 1 to 12, got 13"},
     {"/rules/rolls", "21", "bad.json: /rules/rolls: expected an integer from 1 to 20, got 21"},
     {"/rules/zero_face", "7", "bad.json: /rules/zero_face: expected an integer from 0 to 6, got 7"},

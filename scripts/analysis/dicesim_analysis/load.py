@@ -418,7 +418,8 @@ def _read_strategies(f, names):
         frame["family"] = [spec.get("family", "") for spec in specs]
     if "strategies/parameters" in f:
         group = f["strategies/parameters"]
-        parameters = pd.DataFrame({key: group[key][()].astype(float) for key in group})
+        parameters = pd.DataFrame({key: group[key][()].astype(float) for key in group if key != "strategy"},
+                                  index=range(len(names)))
     else:
         parameters = pd.DataFrame([_parameters_of_spec(spec) for spec in specs], index=range(len(specs)))
     return pd.concat([frame, parameters.astype(float)], axis=1)
