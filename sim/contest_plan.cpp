@@ -1,9 +1,17 @@
 #include "contest_plan.h"
 
+#include <algorithm>
+#include <functional>
 #include <map>
+#include <unordered_map>
+
+#include "suggest.h"
 
 namespace dicesim {
 namespace {
+
+// The most tables one group of sets may stand for.
+constexpr std::size_t kMaxGroups = 1'000'000;
 
 // "2 to 8", "1 or 2"
 std::string seat_range(const TableLimits& limits) {
@@ -20,7 +28,36 @@ std::string seats_message(const GameEntry& entry) {
 
 class Planner {
  public:
-  Planner(const Game& game, const GameEntry& entry) : strategies_(game.strategies()), entry_(entry), game_(game) {}
+  Planner(const Game& game, const GameEntry& entry) : strategies_(game.strategies()), entry_(entry), game_(game) {
+    for (std::size_t s = 0; s < strategies_.size(); ++s) {
+      index_of_name_[strategies_[s].name] = int(s);
+      if (!strategies_[s].set.empty()) sets_[strategies_[s].set].push_back(int(s));
+    }
+  }
+
+  // The strategies a name stands for: a strategy, or a set (a sweep's).
+  std::vector<int> members(const JsonNode& name_node) const {
+    const std::string name = name_node.string();
+    if (const auto found = index_of_name_.find(name); found != index_of_name_.end()) return {found->second};
+    if (const auto found = sets_.find(name); found != sets_.end()) return found->second;
+    std::vector<std::string_view> known;
+    for (const auto& [set, members] : sets_) known.push_back(set);
+    for (const Strategy& s : strategies_) known.push_back(s.name);
+    name_node.fail("unknown strategy or set \"" + name + "\" (not in /strategies)" + did_you_mean(name, known));
+  }
+
+  // The strategies a list of names and sets stands for, each once, in order.
+  std::vector<int> members_of_list(const JsonNode& list) const {
+    std::vector<int> out;
+    std::vector<bool> seen(strategies_.size(), false);
+    for (const JsonNode& name : list.elements(1))
+      for (int s : members(name))
+        if (!seen[std::size_t(s)]) {
+          seen[std::size_t(s)] = true;
+          out.push_back(s);
+        }
+    return out;
+  }
 
   int table(std::vector<int> seats, bool sequential) {
     const auto [found, added] = index_.try_emplace({seats, sequential}, static_cast<int>(plan.tables.size()));
@@ -34,24 +71,42 @@ class Planner {
     return static_cast<int>(plan.tables.size()) - 1;
   }
 
-  std::vector<int> group(const JsonNode& node) const {
-    std::vector<int> seats;
+  // The seatings a group stands for: one per combination of its sets'
+  // members (a plain name is a set of one), skipping those that would seat a
+  // strategy twice.
+  std::vector<std::vector<int>> groups(const JsonNode& node) const {
     const std::vector<JsonNode> names = node.elements(2);
     if (names.size() < std::size_t(entry_.tables.min_seats) || names.size() > std::size_t(entry_.tables.max_seats))
       node.fail(seats_message(entry_));
+    std::vector<std::vector<int>> seat_options;
     for (const JsonNode& name_node : names) {
-      const std::string name = name_node.string();
-      int found = -1;
-      for (std::size_t s = 0; s < strategies_.size(); ++s)
-        if (strategies_[s].name == name) found = static_cast<int>(s);
-      if (found < 0) name_node.fail("unknown strategy \"" + name + "\" (not in /strategies)");
-      for (int s : seats)
-        if (s == found) name_node.fail("\"" + name + "\" is already at this table");
-      if (const int most = game_.most_seats(found); int(names.size()) > most)
-        name_node.fail("\"" + name + "\" plays only at tables of at most " + std::to_string(most) + " players");
-      seats.push_back(found);
+      seat_options.push_back(members(name_node));
+      for (int s : seat_options.back())
+        if (const int most = game_.most_seats(s); int(names.size()) > most)
+          name_node.fail("\"" + strategies_[std::size_t(s)].name + "\" plays only at tables of at most " +
+                         std::to_string(most) + " players");
+      if (seat_options.back().size() == 1 && names.size() > 1)
+        for (std::size_t earlier = 0; earlier + 1 < seat_options.size(); ++earlier)
+          if (seat_options[earlier].size() == 1 && seat_options[earlier][0] == seat_options.back()[0])
+            name_node.fail("\"" + name_node.string() + "\" is already at this table");
     }
-    return seats;
+    std::vector<std::vector<int>> out;
+    std::vector<int> seats;
+    const std::function<void(std::size_t)> seat_from = [&](std::size_t k) {
+      if (k == seat_options.size()) {
+        if (out.size() >= kMaxGroups) node.fail("the sets make more than " + std::to_string(kMaxGroups) + " tables");
+        out.push_back(seats);
+        return;
+      }
+      for (int s : seat_options[k]) {
+        if (std::find(seats.begin(), seats.end(), s) != seats.end()) continue;
+        seats.push_back(s);
+        seat_from(k + 1);
+        seats.pop_back();
+      }
+    };
+    seat_from(0);
+    return out;
   }
 
   ContestPlan plan;
@@ -61,11 +116,26 @@ class Planner {
   const GameEntry& entry_;
   const Game& game_;
   std::map<std::pair<std::vector<int>, bool>, int> index_;  // (seats, sequential) -> table: each table once
+  std::unordered_map<std::string, int> index_of_name_;
+  std::map<std::string, std::vector<int>> sets_;
 };
 
 bool flag(const JsonNode& contests, const std::string& key, bool fallback) {
   const std::optional<JsonNode> node = contests.find(key);
   return node ? node->boolean() : fallback;
+}
+
+// "headtohead" or "sequential": true (every strategy), false, or a list of
+// names and sets (every pair of their strategies).
+std::optional<std::vector<int>> round_robin(const JsonNode& contests, const std::string& key, const Planner& planner,
+                                            int count) {
+  const std::optional<JsonNode> node = contests.find(key);
+  if (!node) return std::nullopt;
+  if (node->value().is_array()) return planner.members_of_list(*node);
+  if (!node->boolean()) return std::nullopt;
+  std::vector<int> all(static_cast<std::size_t>(count));
+  for (int s = 0; s < count; ++s) all[std::size_t(s)] = s;
+  return all;
 }
 
 // The node to blame for a contest the game cannot play: its key, or the
@@ -86,7 +156,7 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
   const bool blind = limits.blind_allowed(game.rules());
   const json empty = json::object();
   const JsonNode contests = config.find("contests").value_or(JsonNode(empty, config.file(), "/contests"));
-  contests.only_keys({"distributions", "headtohead", "sequential", "nway", "sequential_tables"});
+  contests.only_keys({"distributions", "headtohead", "sequential", "against", "nway", "sequential_tables"});
   const int count = static_cast<int>(strategies.size());
   Planner planner(game, entry);
   ContestPlan& plan = planner.plan;
@@ -105,22 +175,55 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
 
   // The pair matrices exist only for the contests asked for: without them a
   // plan (and the run) stays linear in the number of strategies.
+  const auto add_blind_pair = [&](int a, int b) {
+    if (plan.headtohead.empty()) plan.headtohead.assign(count, std::vector<int>(count, -1));
+    if (a > b) std::swap(a, b);
+    plan.headtohead[a][b] = planner.table({a, b}, false);
+  };
+  const auto add_ordered_pair = [&](int a, int b) {
+    if (plan.sequential.empty()) plan.sequential.assign(count, std::vector<int>(count, -1));
+    plan.sequential[a][b] = planner.table({a, b}, true);
+  };
   independently([&] {
-    if (!flag(contests, "headtohead", false)) return;
+    const std::optional<std::vector<int>> members = round_robin(contests, "headtohead", planner, count);
+    if (!members) return;
     if (!blind) refuse_blind(contests, "headtohead", entry, "\"sequential\" (both seatings)");
     if (!pairs) contests.at("headtohead").fail(seats_message(entry));
-    plan.headtohead.assign(count, std::vector<int>(count, -1));
-    for (int a = 0; a < count; ++a)
-      for (int b = a + 1; b < count; ++b) plan.headtohead[a][b] = planner.table({a, b}, false);
+    for (std::size_t i = 0; i < members->size(); ++i)
+      for (std::size_t j = i + 1; j < members->size(); ++j) add_blind_pair((*members)[i], (*members)[j]);
   });
   independently([&] {
-    if (!flag(contests, "sequential", false)) return;
+    const std::optional<std::vector<int>> members = round_robin(contests, "sequential", planner, count);
+    if (!members) return;
     if (!pairs) contests.at("sequential").fail(seats_message(entry));
-    plan.sequential.assign(count, std::vector<int>(count, -1));
-    for (int a = 0; a < count; ++a)
-      for (int b = 0; b < count; ++b)
-        if (a != b) plan.sequential[a][b] = planner.table({a, b}, true);
+    for (int a : *members)
+      for (int b : *members)
+        if (a != b) add_ordered_pair(a, b);
   });
+  if (const std::optional<JsonNode> against = contests.find("against")) {
+    const std::vector<JsonNode> rectangles =
+        against->value().is_array() ? against->elements(1) : std::vector<JsonNode>{*against};
+    for (const JsonNode& rectangle : rectangles)
+      independently([&] {
+        rectangle.only_keys({"players", "opponents", "sequential"});
+        const std::vector<int> players = planner.members_of_list(rectangle.at("players"));
+        const std::vector<int> opponents = planner.members_of_list(rectangle.at("opponents"));
+        const std::optional<JsonNode> order = rectangle.find("sequential");
+        const bool sequential = order ? order->boolean() : !blind;
+        if (!sequential && !blind) refuse_blind(rectangle, "sequential", entry, "\"sequential\": true");
+        if (!pairs) rectangle.fail(seats_message(entry));
+        for (int p : players)
+          for (int o : opponents) {
+            if (p == o) continue;
+            if (!sequential) {
+              add_blind_pair(p, o);
+              continue;
+            }
+            add_ordered_pair(p, o);  // in both seats
+            add_ordered_pair(o, p);
+          }
+      });
+  }
 
   for (const auto& [key, sequential] : {std::pair{"nway", false}, std::pair{"sequential_tables", true}}) {
     independently([&] {
@@ -130,7 +233,8 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
         refuse_blind(contests, key, entry, "\"sequential_tables\"");
       for (const JsonNode& group : groups->elements())
         independently([&] {
-          (sequential ? plan.sequential_tables : plan.nway).push_back(planner.table(planner.group(group), sequential));
+          for (std::vector<int>& seats : planner.groups(group))
+            (sequential ? plan.sequential_tables : plan.nway).push_back(planner.table(std::move(seats), sequential));
         });
     });
   }

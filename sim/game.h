@@ -25,7 +25,8 @@ namespace dicesim {
 
 struct Strategy {
   std::string name;
-  json spec;  // as written in the config
+  json spec;        // as written in the config (a sweep's: this combination's), without "set"
+  std::string set;  // the set contests may name it by: the entry's "set", a sweep's name template, or ""
 };
 
 // A quantity the game records as a histogram per seat: bin i counts the
@@ -120,7 +121,9 @@ std::vector<Strategy> read_strategies(const JsonNode& config, Compile compile) {
     independently([&] {  // under `validate`, each entry's error is reported
       if (out.size() >= kMaxStrategies)
         entry.fail("more than " + std::to_string(kMaxStrategies) + " strategies (sweeps expanded)");
-      for (const json& expanded : expand_strategy_entry(entry, kMaxStrategies - out.size())) {
+      const std::string set = strategy_set(entry);
+      for (json& expanded : expand_strategy_entry(entry, kMaxStrategies - out.size())) {
+        expanded.erase("set");
         const JsonNode spec(expanded, entry.file(), entry.path());  // errors name the entry as written
         const JsonNode name_node = spec.at("name");
         const std::string name = name_node.string();
@@ -128,7 +131,7 @@ std::vector<Strategy> read_strategies(const JsonNode& config, Compile compile) {
           name_node.fail("a strategy name must be non-empty, not \".\", and contain no \"/\" or control characters");
         if (!names.insert(name).second) name_node.fail("duplicate strategy name \"" + name + "\"");
         compile(spec);
-        out.push_back({name, expanded});
+        out.push_back({name, expanded, set});
       }
     });
   }

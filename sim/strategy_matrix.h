@@ -24,7 +24,9 @@ struct MatrixCell {
 // per strategy with `cell(row, column)` in fixed notation at `precision`
 // digits ("0.5081 ±0.0010" for an estimate), or "-" where it has no value
 // (a strategy is not played against itself). Columns are as wide as their
-// widest name or cell.
+// widest name or cell. Rows and columns without any value are left out, and
+// a matrix of more than 12 columns is printed as one line per cell
+// (strategy, opponent, value).
 void print_strategy_matrix(std::ostream& out, const std::string& title, const std::vector<Strategy>& strategies,
                            int precision,
                            const std::function<std::optional<MatrixCell>(std::size_t, std::size_t)>& cell);

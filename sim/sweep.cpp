@@ -77,7 +77,7 @@ std::optional<std::vector<json>> swept_values(const JsonNode& node, bool list_sw
 std::vector<Dimension> dimensions_of(const JsonNode& entry) {
   std::vector<Dimension> dimensions;
   for (const auto& [key, value] : entry.value().items()) {
-    if (key == "name" || key == "family") continue;
+    if (key == "name" || key == "family" || key == "set") continue;
     const JsonNode node = *entry.find(key);
     if (is_array_parameter(key) && value.is_array()) {
       const std::vector<JsonNode> elements = node.elements();
@@ -179,6 +179,19 @@ std::vector<json> expand_strategy_entry(const JsonNode& entry, std::size_t most)
     }
   }
   return specs;
+}
+
+std::string strategy_set(const JsonNode& entry) {
+  if (const std::optional<JsonNode> set = entry.find("set")) {
+    const std::string name = set->string();
+    if (name.empty() || has_control_character(name)) set->fail("a set's name must be non-empty text");
+    return name;
+  }
+  if (dimensions_of(entry).empty()) return "";
+  const std::optional<JsonNode> name = entry.find("name");
+  if (name && name->value().is_string()) return name->string();
+  const std::optional<JsonNode> family = entry.find("family");
+  return family && family->value().is_string() ? family->string() : "";
 }
 
 }  // namespace dicesim

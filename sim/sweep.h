@@ -26,4 +26,8 @@ constexpr std::size_t kMaxStrategies = 10000;
 // that misses a swept parameter, or more than `most` strategies.
 std::vector<json> expand_strategy_entry(const JsonNode& entry, std::size_t most);
 
+// The set an entry's strategies belong to, which contests may name: its
+// "set" key, else a sweep's name template ("bank{total}"), else "".
+std::string strategy_set(const JsonNode& entry);
+
 }  // namespace dicesim

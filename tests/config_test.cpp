@@ -64,11 +64,12 @@ const BadCase kCases[] = {
     {"/rules/zero_face", "7", "bad.json: /rules/zero_face: expected an integer from 0 to 6, got 7"},
     {"/rules/face", "3", "bad.json: /rules/face: unknown key (expected one of: dice, rolls, zero_face)"},
     {"/contests/headtohed", "true",
-     "bad.json: /contests/headtohed: unknown key (expected one of: distributions, headtohead, sequential, nway, "
+     "bad.json: /contests/headtohed: unknown key (expected one of: distributions, headtohead, sequential, against, "
+     "nway, "
      "sequential_tables); did you mean \"headtohead\"?"},
     {"/contests/headtohead", "1", "bad.json: /contests/headtohead: expected true or false, got 1"},
     {"/contests/nway/0/2", R"J("worst")J",
-     R"J(bad.json: /contests/nway/0/2: unknown strategy "worst" (not in /strategies))J"},
+     R"J(bad.json: /contests/nway/0/2: unknown strategy or set "worst" (not in /strategies))J"},
     {"/contests/nway/0/2", R"J("dv(2,2)")J", R"J(bad.json: /contests/nway/0/2: "dv(2,2)" is already at this table)J"},
     {"/contests/nway/0", R"J(["best"])J", "bad.json: /contests/nway/0: expected at least 2 elements"},
     {"/contests", R"J({"distributions": false})J",

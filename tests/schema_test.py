@@ -72,6 +72,19 @@ class Schema(unittest.TestCase):
         self.assertNotEqual(errors({**base, "precision": {"turn_score": 0.1}}), [])  # a 10,000 measure
         self.assertEqual(errors({**base, "precision": {"rate": 0.01, "turns": 0.1}, "$schema": "./schema.json"}), [])
 
+    def test_contests_name_sets_and_rectangles(self):
+        base = {"game": "pig", "games": 10,
+                "strategies": [{"name": "h{at}", "family": "hold_at", "at": [10, 20], "set": "holds"},
+                               {"name": "w", "family": "optimal_win"}]}
+        for contests in ({"against": {"players": ["holds"], "opponents": ["w"]}},
+                         {"against": [{"players": ["holds"], "opponents": ["w"], "sequential": True}]},
+                         {"sequential": ["holds", "w"]}, {"sequential_tables": [["holds", "w"]]}):
+            with self.subTest(contests=contests):
+                self.assertEqual(errors({**base, "contests": contests}), [])
+        self.assertNotEqual(errors({**base, "contests": {"against": {"players": ["holds"]}}}), [])
+        self.assertNotEqual(errors({**base, "contests": {"against": {"players": ["holds"], "opponents": [], }}}), [])
+        self.assertNotEqual(errors({**base, "contests": {"sequential": "holds"}}), [])
+
     def test_sweeps_are_lists_and_ranges(self):
         base = {"game": "sixers", "games": 10}
         sweep = {"name": "dv{per_roll[0]}_{per_roll[1]}", "family": "dice_value_threshold",

@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 
 #include "exit_codes.h"
 #include "h5.h"
+#include "run_config.h"
 #include "test_util.h"
 
 namespace dicesim {
@@ -134,6 +136,69 @@ TEST(Sweep, ADryRunListsTheExpandedStrategiesAndTablesAndPlaysNothing) {
   EXPECT_NE(result.out.find("sequential[\"hold16\",\"optimal\"]"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("20,000 games in all"), std::string::npos) << result.out;
   EXPECT_FALSE(std::filesystem::exists(dir.file("out.h5")));
+}
+
+// Contests over sets: a sweep's name template (or "set") names its strategies.
+RunConfig load(const std::string& contests, const std::string& game = "pig") {
+  const std::string strategies =
+      game == "pig" ? R"([{"name": "h{at}", "family": "hold_at", "at": [15, 20, 25]},
+                         {"name": "twenty", "family": "hold_at", "at": 20},
+                         {"name": "best", "family": "optimal_win", "set": "exact"}])"
+                    : R"([{"name": "dv{per_roll[0]}", "family": "dice_value_threshold", "per_roll": [[1, 2, 3], 2]},
+                         {"name": "best", "family": "optimal_mean"},
+                         {"name": "aware", "family": "target_aware"}])";
+  return load_run_config(json::parse(R"({"game": ")" + game + R"(", "games": 100, "strategies": )" + strategies +
+                                     R"(, "contests": )" + contests + "}"),
+                         "c.json");
+}
+
+std::set<std::string> keys_of(const RunConfig& config) {
+  std::set<std::string> keys;
+  for (const PlannedTable& t : config.plan.tables) keys.insert(t.key);
+  return keys;
+}
+
+TEST(Sets, ARectangleOfATurnGamePlaysEveryPlayerAgainstEveryOpponentInBothSeats) {
+  const RunConfig config =
+      load(R"({"distributions": false, "against": {"players": ["h{at}"], "opponents": ["twenty", "exact"]}})");
+  const std::set<std::string> keys = keys_of(config);
+  EXPECT_EQ(keys.size(), 12u);  // 3 players x 2 opponents x 2 seatings
+  EXPECT_TRUE(keys.count(R"(sequential["h15","best"])") && keys.count(R"(sequential["best","h15"])"));
+  EXPECT_FALSE(keys.count(R"(sequential["h15","h20"])"));  // players do not meet each other
+  EXPECT_TRUE(config.plan.headtohead.empty());
+}
+
+TEST(Sets, ARectangleOfABlindGamePlaysEachPairOnce) {
+  const RunConfig config = load(R"({"distributions": false, "against": [
+      {"players": ["dv{per_roll[0]}"], "opponents": ["best"]},
+      {"players": ["dv{per_roll[0]}"], "opponents": ["aware"], "sequential": true}]})",
+                                "sixers");
+  const std::set<std::string> keys = keys_of(config);
+  EXPECT_EQ(keys.size(), 3u + 6u);
+  EXPECT_TRUE(keys.count(R"(independent["dv1","best"])"));
+  EXPECT_TRUE(keys.count(R"(sequential["aware","dv3"])"));
+}
+
+TEST(Sets, RoundRobinsAndGroupsAcceptSets) {
+  const RunConfig pairs = load(R"({"distributions": false, "sequential": ["h{at}", "exact"]})");
+  EXPECT_EQ(keys_of(pairs).size(), 4u * 3u);
+  const RunConfig groups = load(R"({"distributions": false, "sequential_tables": [["h{at}", "twenty"]]})");
+  EXPECT_EQ(keys_of(groups), (std::set<std::string>{R"(sequential["h15","twenty"])", R"(sequential["h20","twenty"])",
+                                                    R"(sequential["h25","twenty"])"}));
+  // h{at} in both seats: the 3 x 3 seatings but the 3 that repeat a strategy.
+  const RunConfig twice = load(R"({"distributions": false, "sequential_tables": [["h{at}", "h{at}"]]})");
+  EXPECT_EQ(keys_of(twice).size(), 6u);
+}
+
+TEST(Sets, AnUnknownNameSuggestsASetOrStrategy) {
+  try {
+    load(R"({"distributions": false, "against": {"players": ["h{a}"], "opponents": ["twenty"]}})");
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "c.json: /contests/against/players/0: unknown strategy or set \"h{a}\" (not in /strategies); did you "
+              "mean \"h{at}\"?");
+  }
 }
 
 }  // namespace

@@ -68,9 +68,9 @@ TEST(Validate, ContestErrorsAreReportedWhenTheStrategiesAreSound) {
   EXPECT_EQ(result.exit_code, kExitBadInput);
   const std::vector<std::string> lines = lines_of(result.out);
   ASSERT_EQ(lines.size(), 3u) << result.out;
-  EXPECT_TRUE(has_line_with(lines, "/contests/nway/0/1: unknown strategy \"x\"")) << result.out;
+  EXPECT_TRUE(has_line_with(lines, "/contests/nway/0/1: unknown strategy or set \"x\"")) << result.out;
   EXPECT_TRUE(has_line_with(lines, "/contests/nway/1/1: \"a\" is already at this table")) << result.out;
-  EXPECT_TRUE(has_line_with(lines, "/contests/sequential_tables/0/1: unknown strategy \"y\"")) << result.out;
+  EXPECT_TRUE(has_line_with(lines, "/contests/sequential_tables/0/1: unknown strategy or set \"y\"")) << result.out;
 }
 
 TEST(Validate, AValidConfigSaysWhatItWouldPlay) {
