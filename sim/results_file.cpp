@@ -140,13 +140,65 @@ void write_measures(h5::Writer& file, const std::string& table_group, const std:
   }
 }
 
+// The strategies along the rows and the columns of a pair section: only
+// those that play in it, in config order, so that a sweep's few pairs (or a
+// rectangle) do not cost a matrix over every strategy.
+struct PairAxes {
+  std::vector<std::size_t> rows, columns;            // strategy indices
+  std::vector<std::size_t> row_at, column_at;        // strategy index -> position (unused: npos)
+  std::vector<std::string> row_names, column_names;  // the dimension scales
+
+  std::size_t size() const { return rows.size() * columns.size(); }
+  std::size_t cell(std::size_t a, std::size_t b) const { return row_at[a] * columns.size() + column_at[b]; }
+};
+
+PairAxes pair_axes(const RunConfig& config, const std::vector<std::vector<int>>& pairs, bool mirror) {
+  const std::vector<Strategy>& strategies = config.game->strategies();
+  const std::size_t n = strategies.size();
+  std::vector<bool> in_row(n, false), in_column(n, false);
+  for (std::size_t a = 0; a < pairs.size(); ++a)
+    for (std::size_t b = 0; b < pairs[a].size(); ++b)
+      if (pairs[a][b] >= 0) {
+        in_row[a] = in_column[b] = true;
+        if (mirror) in_row[b] = in_column[a] = true;
+      }
+  PairAxes axes;
+  axes.row_at.assign(n, std::string::npos);
+  axes.column_at.assign(n, std::string::npos);
+  for (std::size_t s = 0; s < n; ++s) {
+    if (in_row[s]) {
+      axes.row_at[s] = axes.rows.size();
+      axes.rows.push_back(s);
+      axes.row_names.push_back(strategies[s].name);
+    }
+    if (in_column[s]) {
+      axes.column_at[s] = axes.columns.size();
+      axes.columns.push_back(s);
+      axes.column_names.push_back(strategies[s].name);
+    }
+  }
+  return axes;
+}
+
+// Calls visit(a, b, table, a_seat) for every played cell [a, b] of a pair
+// section: a played seat a_seat of the table (a mirrored pair is both cells).
+template <class Visit>
+void for_each_pair_cell(const std::vector<std::vector<int>>& pairs, bool mirror, Visit&& visit) {
+  for (std::size_t a = 0; a < pairs.size(); ++a)
+    for (std::size_t b = 0; b < pairs[a].size(); ++b) {
+      if (pairs[a][b] < 0) continue;
+      visit(a, b, pairs[a][b], 0);
+      if (mirror) visit(b, a, pairs[a][b], 1);
+    }
+}
+
 // <group>/strategy and <group>/opponent: the names along both axes of a
 // pairwise matrix, as dimension scales.
-void attach_strategy_axes(h5::Writer& file, const std::string& group, const std::vector<std::string>& names,
+void attach_strategy_axes(h5::Writer& file, const std::string& group, const PairAxes& axes,
                           const std::vector<std::string>& matrices) {
-  file.write(group + "/strategy", names);
+  file.write(group + "/strategy", axes.row_names);
   file.describe(group + "/strategy", "", "the row strategy (in sequential play, the one playing first)");
-  file.write(group + "/opponent", names);
+  file.write(group + "/opponent", axes.column_names);
   file.describe(group + "/opponent", "", "the column strategy (in sequential play, the one playing second)");
   std::vector<std::string> paths;
   for (const std::string& m : matrices) paths.push_back(group + "/" + m);
@@ -154,68 +206,48 @@ void attach_strategy_axes(h5::Writer& file, const std::string& group, const std:
   file.dimension_scale(group + "/opponent", paths, 1);
 }
 
-std::vector<std::string> strategy_names(const RunConfig& config) {
-  std::vector<std::string> names;
-  for (const Strategy& s : config.game->strategies()) names.push_back(s.name);
-  return names;
-}
-
 // Writes the wins/ties/losses/games matrices of a pairwise contest.
 void write_pair_matrices(h5::Writer& file, const std::string& group, const RunConfig& config,
-                         const EngineOutput& output, const std::vector<std::vector<int>>& pairs, bool mirror) {
-  const std::size_t n = config.game->strategies().size();
-  Matrix wins(n * n), ties(n * n), losses(n * n), games(n * n);
-  for (std::size_t a = 0; a < n; ++a) {
-    for (std::size_t b = 0; b < n; ++b) {
-      if (pairs[a][b] < 0) continue;
-      const TableCountsView c = table_counts(config, output, pairs[a][b]);
-      const std::uint64_t played = output.games_done[pairs[a][b]];
-      const auto fill = [&](std::size_t row, std::size_t column, int row_seat) {
-        wins[row * n + column] = c.wins(row_seat);
-        losses[row * n + column] = c.wins(1 - row_seat);
-        ties[row * n + column] = c.tie_games();
-        games[row * n + column] = static_cast<std::int64_t>(played);
-      };
-      fill(a, b, 0);
-      if (mirror) fill(b, a, 1);
-    }
-  }
-  const h5::Dims dims{n, n};
+                         const EngineOutput& output, const std::vector<std::vector<int>>& pairs, bool mirror,
+                         const PairAxes& axes) {
+  Matrix wins(axes.size()), ties(axes.size()), losses(axes.size()), games(axes.size());
+  for_each_pair_cell(pairs, mirror, [&](std::size_t a, std::size_t b, int t, int a_seat) {
+    const TableCountsView c = table_counts(config, output, t);
+    const std::size_t cell = axes.cell(a, b);
+    wins[cell] = c.wins(a_seat);
+    losses[cell] = c.wins(1 - a_seat);
+    ties[cell] = c.tie_games();
+    games[cell] = static_cast<std::int64_t>(output.games_done[std::size_t(t)]);
+  });
+  const h5::Dims dims{axes.rows.size(), axes.columns.size()};
   write_described(file, group + "/wins", wins, dims, "games", "games the row strategy won outright");
   write_described(file, group + "/ties", ties, dims, "games", "games whose win was shared");
   write_described(file, group + "/losses", losses, dims, "games", "games the column strategy won outright");
-  write_described(file, group + "/games", games, dims, "games", "games played by the pair");
-  file.attribute(group, "rows", std::string("strategy in the first seat (index into /strategies/names)"));
-  attach_strategy_axes(file, group, strategy_names(config), {"wins", "ties", "losses", "games"});
+  write_described(file, group + "/games", games, dims, "games", "games played by the pair (0: not played)");
+  file.attribute(group, "rows", std::string("strategy in the first seat (see the strategy scale)"));
+  attach_strategy_axes(file, group, axes, {"wins", "ties", "losses", "games"});
 }
 
 // The win/tie/loss odds of a pairwise contest, where the solver knows them;
 // false when it knows none.
-bool write_exact_pair_odds(h5::Writer& file, const std::string& group, const RunConfig& config,
-                           const ExactTables& exact, const std::vector<std::vector<int>>& pairs, bool mirror) {
-  const std::size_t n = config.game->strategies().size();
-  std::vector<double> win(n * n, 0.0), tie(n * n, 0.0), loss(n * n, 0.0);
+bool write_exact_pair_odds(h5::Writer& file, const std::string& group, const ExactTables& exact,
+                           const std::vector<std::vector<int>>& pairs, bool mirror, const PairAxes& axes) {
+  std::vector<double> win(axes.size(), 0.0), tie(axes.size(), 0.0), loss(axes.size(), 0.0);
   bool any = false;
-  for (std::size_t a = 0; a < n; ++a) {
-    for (std::size_t b = 0; b < n; ++b) {
-      if (pairs[a][b] < 0 || !exact[pairs[a][b]] || exact[pairs[a][b]]->win.empty()) continue;
-      const TableOdds& odds = *exact[pairs[a][b]];
-      any = true;
-      win[a * n + b] = odds.win[0];
-      loss[a * n + b] = odds.win[1];
-      tie[a * n + b] = odds.tie;
-      if (mirror) {
-        win[b * n + a] = odds.win[1];
-        loss[b * n + a] = odds.win[0];
-        tie[b * n + a] = odds.tie;
-      }
-    }
-  }
+  for_each_pair_cell(pairs, mirror, [&](std::size_t a, std::size_t b, int t, int a_seat) {
+    if (!exact[std::size_t(t)] || exact[std::size_t(t)]->win.empty()) return;
+    const TableOdds& odds = *exact[std::size_t(t)];
+    any = true;
+    win[axes.cell(a, b)] = odds.win[std::size_t(a_seat)];
+    loss[axes.cell(a, b)] = odds.win[std::size_t(1 - a_seat)];
+    tie[axes.cell(a, b)] = odds.tie;
+  });
   if (!any) return false;
-  write_described(file, group + "/win", win, {n, n}, "probability", "exact P(the row strategy wins outright)");
-  write_described(file, group + "/tie", tie, {n, n}, "probability", "exact P(the win is shared)");
-  write_described(file, group + "/loss", loss, {n, n}, "probability", "exact P(the column strategy wins outright)");
-  attach_strategy_axes(file, group, strategy_names(config), {"win", "tie", "loss"});
+  const h5::Dims dims{axes.rows.size(), axes.columns.size()};
+  write_described(file, group + "/win", win, dims, "probability", "exact P(the row strategy wins outright)");
+  write_described(file, group + "/tie", tie, dims, "probability", "exact P(the win is shared)");
+  write_described(file, group + "/loss", loss, dims, "probability", "exact P(the column strategy wins outright)");
+  attach_strategy_axes(file, group, axes, {"win", "tie", "loss"});
   return true;
 }
 
@@ -226,37 +258,32 @@ bool write_exact_pair_odds(h5::Writer& file, const std::string& group, const Run
 // solver does not know NaN.
 template <class Value, class Source>
 void write_pair_histograms(h5::Writer& file, const std::string& group, const RunConfig& config,
-                           const std::vector<std::vector<int>>& pairs, bool mirror, const std::string& dataset,
-                           Source&& seat_values) {
+                           const std::vector<std::vector<int>>& pairs, bool mirror, const PairAxes& axes,
+                           const std::string& dataset, Source&& seat_values) {
   const std::vector<Measure> measures = config.game->measures();
-  const std::size_t n = config.game->strategies().size();
-  const std::vector<std::string> names = strategy_names(config);
   for (int m = 0; m < static_cast<int>(measures.size()); ++m) {
     const std::size_t bins = measures[m].bins;
-    std::vector<Value> all(n * n * 2 * bins, unknown<Value>());
+    std::vector<Value> all(axes.size() * 2 * bins, unknown<Value>());
     bool known = false;
-    for (std::size_t a = 0; a < n; ++a) {
-      for (std::size_t b = 0; b < n; ++b) {
-        if (pairs[a][b] < 0) continue;
-        for (int seat = 0; seat < 2; ++seat) {
-          const auto* values = seat_values(pairs[a][b], m, seat);
-          if (!values) continue;
-          known = true;
-          std::copy(values->begin(), values->end(), all.begin() + ((a * n + b) * 2 + seat) * bins);
-          if (mirror) std::copy(values->begin(), values->end(), all.begin() + ((b * n + a) * 2 + 1 - seat) * bins);
-        }
+    for_each_pair_cell(pairs, mirror, [&](std::size_t a, std::size_t b, int t, int a_seat) {
+      for (int seat = 0; seat < 2; ++seat) {
+        const auto* values = seat_values(t, m, seat);
+        if (!values) continue;
+        known = true;
+        const std::size_t row_seat = seat == a_seat ? 0 : 1;  // the row strategy's seat is 0 in the file
+        std::copy(values->begin(), values->end(), all.begin() + (axes.cell(a, b) * 2 + row_seat) * bins);
       }
-    }
+    });
     if (!known) continue;
     const MeasurePaths paths = measure_subgroup(group, measures[m]);
     const std::string path = paths.group + "/" + dataset;
-    write_described(file, path, all, {n, n, 2, bins}, histogram_units(dataset, m),
+    write_described(file, path, all, {axes.rows.size(), axes.columns.size(), 2, bins}, histogram_units(dataset, m),
                     (dataset == "counts" ? "number of each value of: " : "exact probability of each value of: ") +
                         measures[m].description +
                         ", per pair (row strategy in seat 0, column strategy in seat 1) "
                         "and seat");
     write_measure_scale(file, paths, measures[m]);
-    attach_strategy_axes(file, paths.group, names, {dataset});
+    attach_strategy_axes(file, paths.group, axes, {dataset});
     write_described(file, paths.group + "/seat", std::vector<std::int64_t>{0, 1}, {}, "1",
                     "the seat: 0 is the row strategy's (first to play), 1 the column strategy's");
     file.dimension_scale(paths.group + "/seat", {path}, 2);
@@ -269,22 +296,24 @@ void write_pair_section(h5::Writer& file, const std::string& section, const RunC
                         const EngineOutput& output, const ExactTables* exact,
                         const std::vector<std::vector<int>>& pairs, bool mirror) {
   const std::string group = "/" + section;
-  write_pair_matrices(file, group, config, output, pairs, mirror);
+  const PairAxes axes = pair_axes(config, pairs, mirror);
+  write_pair_matrices(file, group, config, output, pairs, mirror, axes);
   std::deque<Matrix> copies;  // keeps the histograms handed out alive
-  write_pair_histograms<std::int64_t>(file, group, config, pairs, mirror, "counts", [&](int t, int m, int seat) {
+  write_pair_histograms<std::int64_t>(file, group, config, pairs, mirror, axes, "counts", [&](int t, int m, int seat) {
     copies.push_back(table_counts(config, output, t).histogram_of(m, seat));
     return &copies.back();
   });
   if (!exact) return;
-  const auto has_exact = [&](int t) { return t >= 0 && (*exact)[t]; };
+  const auto has_exact = [&](int t) { return t >= 0 && (*exact)[std::size_t(t)]; };
   if (!std::any_of(pairs.begin(), pairs.end(),
                    [&](const auto& row) { return std::any_of(row.begin(), row.end(), has_exact); }))
     return;
   const std::string exact_group = "/exact" + group;
-  if (!write_exact_pair_odds(file, exact_group, config, *exact, pairs, mirror))
-    attach_strategy_axes(file, exact_group, strategy_names(config), {});
-  write_pair_histograms<double>(file, exact_group, config, pairs, mirror, "probability",
-                                [&](int t, int m, int seat) { return (*exact)[t]->distribution(m, seat); });
+  if (!write_exact_pair_odds(file, exact_group, *exact, pairs, mirror, axes))
+    attach_strategy_axes(file, exact_group, axes, {});
+  write_pair_histograms<double>(
+      file, exact_group, config, pairs, mirror, axes, "probability",
+      [&](int t, int m, int seat) { return (*exact)[std::size_t(t)]->distribution(m, seat); });
 }
 
 void write_groups(h5::Writer& file, const std::string& section, const RunConfig& config, const EngineOutput& output,

@@ -13,7 +13,7 @@ namespace dicesim {
 // format_version of the results file: bump the first number when a reader
 // of the old layout would misread the new one, the second when adding.
 constexpr std::int64_t kFormatMajor = 1;
-constexpr std::int64_t kFormatMinor = 2;
+constexpr std::int64_t kFormatMinor = 3;
 
 struct RunInfo {
   std::string command;  // run | check | merge

@@ -201,5 +201,36 @@ TEST(Sets, AnUnknownNameSuggestsASetOrStrategy) {
   }
 }
 
+// A few pairs among many strategies, or a rectangle, cost a matrix over the
+// strategies that play in them only.
+TEST(Sets, APairSectionsAxesHoldOnlyTheStrategiesThatPlayInIt) {
+  testing::TempDir dir;
+  const std::string config = dir.write("rect.json", R"({"game": "pig", "games": 200, "strategies": [
+      {"name": "h{at}", "family": "hold_at", "at": {"from": 10, "to": 30}},
+      {"name": "twenty", "family": "hold_at", "at": 20}, {"name": "best", "family": "optimal_win"}],
+      "contests": {"distributions": false, "against": {"players": ["h{at}"], "opponents": ["twenty", "best"]}}})");
+  const std::string out = dir.file("rect.h5");
+  ASSERT_EQ(testing::dicesim("check " + config + " -o " + out + " --quiet").exit_code, 0);
+  const h5::Reader file(out);
+  h5::Dims dims;
+  file.int64s("/sequential/wins", &dims);
+  EXPECT_EQ(dims, (h5::Dims{23, 23}));  // 21 players and 2 opponents, in both seats
+  file.doubles("/exact/sequential/win", &dims);
+  EXPECT_EQ(dims, (h5::Dims{23, 23}));
+  const std::vector<std::string> rows = file.strings("/sequential/strategy");
+  EXPECT_EQ(rows.front(), "h10");
+  EXPECT_EQ(rows.back(), "best");
+  const std::vector<std::int64_t> games = file.int64s("/sequential/games");
+  EXPECT_EQ(std::count(games.begin(), games.end(), 200), 21 * 2 * 2);
+
+  const std::string few = dir.write("few.json", R"({"game": "sixers", "games": 100, "strategies": [
+      {"name": "dv{per_roll[0]}_{per_roll[1]}", "family": "dice_value_threshold",
+       "per_roll": [{"from": 0, "to": 6}, {"from": 0, "to": 6}]}],
+      "contests": {"distributions": true, "headtohead": ["dv1_2", "dv2_2"]}})");
+  ASSERT_EQ(testing::dicesim("run " + few + " -o " + dir.file("few.h5") + " --quiet").exit_code, 0);
+  h5::Reader(dir.file("few.h5")).int64s("/headtohead/score/counts", &dims);
+  EXPECT_EQ(dims, (h5::Dims{2, 2, 2, 37}));
+}
+
 }  // namespace
 }  // namespace dicesim

@@ -93,6 +93,13 @@ def _frame(rows, columns):
     return pd.DataFrame(rows, columns=list(columns)).astype(columns)
 
 
+def _frame_of(frames, columns):
+    """DataFrames stacked, with the given {column: type} (missing ones NaN)."""
+    if not frames:
+        return _frame([], columns)
+    return pd.concat(frames, ignore_index=True).reindex(columns=list(columns)).astype(columns)
+
+
 @dataclass
 class Results:
     """A results file as tidy DataFrames; see the module docstring."""
@@ -207,6 +214,16 @@ def _seat_advantage(first_wins, first_games, second_wins, second_games):
                 seat_advantage_high=difference + Z95 * se)
 
 
+def _pair_axes(f, section, names):
+    """The row and column strategies of a pair section, as arrays: its own
+    scales (format 1.3 keeps only the strategies that play in it), or every
+    strategy in files without them."""
+    g = f[section]
+    if "strategy" in g and "opponent" in g:
+        return np.array(_strings(g["strategy"]), dtype=object), np.array(_strings(g["opponent"]), dtype=object)
+    return np.array(names, dtype=object), np.array(names, dtype=object)
+
+
 def _read_pairs(f, names):
     frames = []
     for mode in ("headtohead", "sequential"):
@@ -214,30 +231,45 @@ def _read_pairs(f, names):
             continue
         g = f[mode]
         wins, ties, losses, games = (g[k][()].astype(np.int64) for k in ("wins", "ties", "losses", "games"))
+        row_names, column_names = _pair_axes(f, mode, names)
+        i, j = np.nonzero(games)
+        n = games[i, j]
+        frame = pd.DataFrame(dict(mode=mode, strategy=row_names[i], opponent=column_names[j], games=n,
+                                  wins=wins[i, j], ties=ties[i, j], losses=losses[i, j]))
+        frame = frame.assign(win_rate=frame["wins"] / n, tie_rate=frame["ties"] / n, loss_rate=frame["losses"] / n)
+        for outcome, counts in (("win", "wins"), ("tie", "ties"), ("loss", "losses")):
+            low, high = wilson_interval(frame[counts].to_numpy(float), n.astype(float))
+            frame[f"{outcome}_low"], frame[f"{outcome}_high"] = low, high
+        frame = frame.assign(**_seat_advantages(mode, frame, wins, losses, games, row_names, column_names, i, j))
         exact = f[f"exact/{mode}"] if f"exact/{mode}/win" in f else None
-        for i, a in enumerate(names):
-            for j, b in enumerate(names):
-                n = games[i, j]
-                if n == 0:
-                    continue
-                row = dict(mode=mode, strategy=a, opponent=b, games=int(n), wins=int(wins[i, j]),
-                           ties=int(ties[i, j]), losses=int(losses[i, j]))
-                row.update(win_rate=wins[i, j] / n, tie_rate=ties[i, j] / n, loss_rate=losses[i, j] / n)
-                for outcome, count in (("win", wins[i, j]), ("tie", ties[i, j]), ("loss", losses[i, j])):
-                    row[f"{outcome}_low"], row[f"{outcome}_high"] = (float(v) for v in wilson_interval(count, n))
-                # Seat advantage: how much more often the strategy wins when it
-                # plays first than when it plays second against the same opponent.
-                if mode == "sequential" and games[j, i] > 0:
-                    row.update(_seat_advantage(wins[i, j], n, losses[j, i], games[j, i]))
-                else:  # blind: no seat order, no advantage
-                    row.update(dict.fromkeys(("seat_advantage", "seat_advantage_low", "seat_advantage_high"),
-                                             0.0 if mode == "headtohead" else np.nan))
-                if exact is not None:
-                    p = exact["win"][i, j]
-                    row.update(exact_win=p, exact_tie=exact["tie"][i, j], exact_loss=exact["loss"][i, j])
-                    row["z_win"] = (row["win_rate"] - p) / math.sqrt(p * (1 - p) / n) if 0 < p < 1 else np.nan
-                frames.append(row)
-    return _frame(frames, PAIR_COLUMNS)
+        if exact is not None:
+            p = exact["win"][()][i, j]
+            frame = frame.assign(exact_win=p, exact_tie=exact["tie"][()][i, j], exact_loss=exact["loss"][()][i, j])
+            with np.errstate(divide="ignore", invalid="ignore"):
+                z = (frame["win_rate"].to_numpy() - p) / np.sqrt(p * (1 - p) / n)
+            frame["z_win"] = np.where((p > 0) & (p < 1), z, np.nan)
+        frames.append(frame)
+    return _frame_of(frames, PAIR_COLUMNS)
+
+
+def _seat_advantages(mode, frame, wins, losses, games, row_names, column_names, i, j):
+    """How much more often each row strategy wins when it plays first than when
+    it plays second against the same opponent (sequential play; 0 blind)."""
+    columns = ("seat_advantage", "seat_advantage_low", "seat_advantage_high")
+    if mode == "headtohead":
+        return dict.fromkeys(columns, 0.0)
+    out = {c: np.full(len(i), np.nan) for c in columns}
+    row_at = {name: k for k, name in enumerate(row_names)}
+    column_at = {name: k for k, name in enumerate(column_names)}
+    for k, (a, b) in enumerate(zip(i, j)):
+        # The same two strategies the other way round: b first, a second.
+        ri, cj = row_at.get(column_names[b]), column_at.get(row_names[a])
+        if ri is None or cj is None or games[ri, cj] == 0:
+            continue
+        advantage = _seat_advantage(wins[a, b], games[a, b], losses[ri, cj], games[ri, cj])
+        for c in columns:
+            out[c][k] = advantage[c]
+    return out
 
 
 def _read_tables(f):
@@ -356,9 +388,11 @@ def _add_pair_measures(f, names, out):
             values, counts = _value_axis(f[path], measure), f[f"{path}/counts"][()][i, j]  # [pairs, 2, bins]
             exact_path = f"exact/{path}/probability"
             exact = f[exact_path][()][i, j].reshape(-1, len(values)) if exact_path in f else None
-            rows = np.stack([i, j], axis=1).reshape(-1)  # seat 0: row strategy; seat 1: column
-            against = np.stack([j, i], axis=1).reshape(-1)
-            out.add(section, -1, np.tile([0, 1], len(i)), [names[k] for k in rows], [names[k] for k in against],
+            row_names, column_names = _pair_axes(f, section, names)
+            # seat 0: the row strategy against the column; seat 1 the other way round
+            strategy = np.stack([row_names[i], column_names[j]], axis=1).reshape(-1)
+            opponent = np.stack([column_names[j], row_names[i]], axis=1).reshape(-1)
+            out.add(section, -1, np.tile([0, 1], len(i)), list(strategy), list(opponent),
                     measure, values, counts.reshape(-1, len(values)), exact)
 
 

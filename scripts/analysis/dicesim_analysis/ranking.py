@@ -119,16 +119,18 @@ def rank(results, mode=None):
     return frame.reset_index(drop=True).astype(RANK_COLUMNS)
 
 
-BEST_COLUMNS = {"opponent": object, "best": object, "best_rate": "float64", "runner_up": object,
+BEST_COLUMNS = {"opponent": object, "best": object, "best_rate": "float64", "best_exact_rate": "float64",
+                "runner_up": object,
                 "runner_up_rate": "float64", "margin": "float64", "margin_low": "float64",
                 "margin_high": "float64", "z": "float64", "beyond_chance": bool}
 
 
-def scores_against(results, mode=None):
+def scores_against(results, mode=None, seat=None):
     """Each strategy's games and score (wins plus half the ties) against each
     other strategy it met. In sequential play both seats count: the row's
     games as first seat, and the column's as second seat (the first seat's
-    losses are its wins). Columns: strategy, opponent, games, score, rate
+    losses are its wins); seat=0 or 1 keeps only the games the strategy
+    played in that seat. Columns: strategy, opponent, games, score, rate
     (score / games) with its 95% Wilson interval rate_low/high, and
     exact_rate where the file has exact odds (else NaN)."""
     pairs, mode = _pairs(results, mode)
@@ -143,6 +145,10 @@ def scores_against(results, mode=None):
     if exact:
         frames[0] = frames[0].assign(exact=pairs["games"] * (pairs["exact_win"] + pairs["exact_tie"] / 2))
         frames[1] = frames[1].assign(exact=pairs["games"] * (pairs["exact_loss"] + pairs["exact_tie"] / 2))
+    if seat is not None:
+        if seat not in (0, 1):
+            raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
+        frames = [frames[seat]]
     columns = ["strategy", "opponent", "games", "score"] + (["exact"] if exact else [])
     both = pd.concat(frames)[columns].groupby(["strategy", "opponent"], sort=False, as_index=False).sum()
     low, high = wilson_interval(both["score"].to_numpy(float), both["games"].to_numpy(float))
@@ -151,13 +157,14 @@ def scores_against(results, mode=None):
     return both.drop(columns=["exact"], errors="ignore")
 
 
-def best_responses(results, mode=None, candidates=None):
+def best_responses(results, mode=None, candidates=None, seat=None):
     """Per opponent, the strategy that scores best against it (wins plus half
-    the ties, both seats together in sequential play), the runner-up, the
-    margin between them with its 95% interval, its z and whether it is beyond
-    chance (z > 1.96). candidates: the strategies to choose from (default:
-    every strategy that met the opponent)."""
-    scores = scores_against(results, mode)
+    the ties, both seats together in sequential play, or only in `seat` 0 or
+    1), the runner-up, the margin between them with its 95% interval, its z
+    and whether it is beyond chance (z > 1.96), and the best's exact rate
+    where the file has exact odds. candidates: the strategies to choose from
+    (default: every strategy that met the opponent)."""
+    scores = scores_against(results, mode, seat)
     if candidates is not None:
         scores = scores[scores["strategy"].isin(list(candidates))]
     rows = []
@@ -171,6 +178,7 @@ def best_responses(results, mode=None, candidates=None):
                        + runner_up["rate"] * (1 - runner_up["rate"]) / runner_up["games"])
         z = margin / se if se > 0 else (math.inf if margin > 0 else 0.0)
         rows.append(dict(opponent=opponent, best=best["strategy"], best_rate=best["rate"],
+                         best_exact_rate=best["exact_rate"],
                          runner_up=runner_up["strategy"], runner_up_rate=runner_up["rate"], margin=margin,
                          margin_low=margin - Z95 * se, margin_high=margin + Z95 * se, z=z,
                          beyond_chance=bool(z > Z95)))

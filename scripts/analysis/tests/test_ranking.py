@@ -96,6 +96,17 @@ class BestResponseTest(unittest.TestCase):
         self.assertAlmostEqual(best["z"], 0.06 / se)
         self.assertTrue(best["beyond_chance"])  # z = 2.73
 
+    def test_one_seat_at_a_time(self):
+        # First seat: a wins 300 of 500, b 270. Second seat: a 310, b 330.
+        r = _results([("a", "o", 500, 300, 0), ("o", "a", 500, 190, 0),
+                      ("b", "o", 500, 270, 0), ("o", "b", 500, 170, 0)])
+        first = best_responses(r, seat=0).set_index("opponent").loc["o"]
+        second = best_responses(r, seat=1).set_index("opponent").loc["o"]
+        self.assertEqual((first["best"], first["best_rate"]), ("a", 0.6))
+        self.assertEqual((second["best"], second["best_rate"]), ("b", 0.66))
+        with self.assertRaises(ValueError):
+            scores_against(r, seat=2)
+
     def test_a_lead_within_chance_says_so(self):
         r = _results([("a", "o", 500, 260, 0), ("o", "a", 500, 240, 0),
                       ("b", "o", 500, 250, 0), ("o", "b", 500, 250, 0)])
