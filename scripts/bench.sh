@@ -20,13 +20,41 @@
 # --goal 1000`; each line gives the wall and CPU seconds and the peak memory.
 # On this 2-core machine: solve pig 7.2 s (26.3 s before the pass by score
 # sums), check 13.6 s (31.1 s; its `run` alone takes 7.3 s), solve battle 8.1 s.
+#
+#   bash scripts/bench.sh --sweep
+# what a sweep costs besides its games (issue 14): the setup (parse, expand,
+# compile, plan) of 500 and 9,261 Sixers strategies from `run --dry-run`, and
+# a 500-strategy rectangle against 3 opponents in sequence (3,000 tables) at
+# 10^5 games a table, against a 6-strategy round robin (30 tables) of the same
+# 3 x 10^8 games: the games/s of both and the peak memory of each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
-case "${1:-}" in --tenk-win | --exact) ;; *) exec build/dicesim bench "$@" ;; esac
+case "${1:-}" in --tenk-win | --exact | --sweep) ;; *) exec build/dicesim bench "$@" ;; esac
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+if [ "$1" = --sweep ]; then
+  timed() { /usr/bin/time -f "%e s wall, %M KB: $1" "${@:2}" >/dev/null; }
+  ts() {  # $1: the highest threshold, $2: rolls; every combination of thresholds 0..$1
+    local ranges=""
+    for ((r = 1; r < $2; r++)); do ranges+="${ranges:+, }{\"from\": 0, \"to\": $1}"; done
+    echo "{\"name\": \"ts{per_roll[0]}_{per_roll[1]}${3:-}\", \"family\": \"turn_score_threshold\", \"per_roll\": [$ranges]}"
+  }
+  opponents='{"name": "best", "family": "optimal_mean"}, {"name": "aware", "family": "target_aware"}, {"name": "dv12", "family": "dice_value_threshold", "per_roll": [1, 2]}'
+  printf '{"game": "sixers", "games": 1e5, "strategies": [%s], "contests": {"distributions": true}}' "$(ts 21 3)" >"$scratch/setup500.json"
+  printf '{"game": "sixers", "games": 1e5, "rules": {"rolls": 4}, "strategies": [%s], "contests": {"distributions": true}}' "$(ts 20 4 '_{per_roll[2]}')" >"$scratch/setup9261.json"
+  printf '{"game": "sixers", "games": 1e5, "strategies": [%s, %s], "contests": {"distributions": false, "against": {"players": ["ts{per_roll[0]}_{per_roll[1]}"], "opponents": ["best", "aware", "dv12"]}}}' "$(ts 21 3)" "$opponents" >"$scratch/rectangle.json"
+  printf '{"game": "sixers", "games": 1e7, "strategies": [%s, {"name": "ts55", "family": "turn_score_threshold", "per_roll": [5, 5]}, {"name": "ts46", "family": "turn_score_threshold", "per_roll": [4, 6]}, {"name": "dn32", "family": "dice_number_kept", "per_roll": [3, 2]}], "contests": {"distributions": false, "sequential": true}}' "$opponents" >"$scratch/round_robin.json"
+  timed "setup of 484 strategies and their 484 tables (run --dry-run)" build/dicesim run "$scratch/setup500.json" --dry-run
+  timed "setup of 9,261 strategies and their 9,261 tables (run --dry-run)" build/dicesim run "$scratch/setup9261.json" --dry-run
+  timed "setup of the 484 x 3 rectangle, 2,904 tables (run --dry-run)" build/dicesim run "$scratch/rectangle.json" --dry-run
+  for config in rectangle round_robin; do
+    build/dicesim run "$scratch/$config.json" -o "$scratch/$config.h5" --quiet | tail -1
+    timed "$config again, for its peak memory" build/dicesim run "$scratch/$config.json" -o "$scratch/$config.h5" --quiet
+  done
+  exit
+fi
 if [ "$1" = --exact ]; then
   strategies='{"name": "optimal_win", "family": "optimal_win"}'
   for at in 14 16 18 20 22 24 26 28 30 32 34; do strategies+=", {\"name\": \"hold_at $at\", \"family\": \"hold_at\", \"at\": $at}"; done

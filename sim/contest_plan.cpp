@@ -209,8 +209,8 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
         const std::vector<int> players = planner.members_of_list(rectangle.at("players"));
         const std::vector<int> opponents = planner.members_of_list(rectangle.at("opponents"));
         const std::optional<JsonNode> order = rectangle.find("sequential");
-        const bool sequential = order ? order->boolean() : !blind;
-        if (!sequential && !blind) refuse_blind(rectangle, "sequential", entry, "\"sequential\": true");
+        const bool sequential = order ? order->boolean() : true;  // both seatings unless asked otherwise
+        if (!sequential && !blind) refuse_blind(rectangle, "sequential", entry, "\"sequential\": true (the default)");
         if (!pairs) rectangle.fail(seats_message(entry));
         for (int p : players)
           for (int o : opponents) {

@@ -168,10 +168,10 @@ TEST(Sets, ARectangleOfATurnGamePlaysEveryPlayerAgainstEveryOpponentInBothSeats)
   EXPECT_TRUE(config.plan.headtohead.empty());
 }
 
-TEST(Sets, ARectangleOfABlindGamePlaysEachPairOnce) {
+TEST(Sets, ABlindRectanglePlaysEachPairOnceAndASequentialOneBothSeatings) {
   const RunConfig config = load(R"({"distributions": false, "against": [
-      {"players": ["dv{per_roll[0]}"], "opponents": ["best"]},
-      {"players": ["dv{per_roll[0]}"], "opponents": ["aware"], "sequential": true}]})",
+      {"players": ["dv{per_roll[0]}"], "opponents": ["best"], "sequential": false},
+      {"players": ["dv{per_roll[0]}"], "opponents": ["aware"]}]})",
                                 "sixers");
   const std::set<std::string> keys = keys_of(config);
   EXPECT_EQ(keys.size(), 3u + 6u);
