@@ -225,7 +225,10 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
       });
   }
 
-  for (const auto& [key, sequential] : {std::pair{"nway", false}, std::pair{"sequential_tables", true}}) {
+  for (const auto& section : {std::pair{"nway", false}, std::pair{"sequential_tables", true}}) {
+    // Named copies: clang 14 (the fuzzing build) cannot capture structured bindings.
+    const std::string key = section.first;
+    const bool sequential = section.second;
     independently([&] {
       const std::optional<JsonNode> groups = contests.find(key);
       if (!groups) return;

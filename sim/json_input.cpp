@@ -250,7 +250,9 @@ void JsonNode::fail(const std::string& message) const { throw InputError(file_ +
 
 void JsonNode::only_keys(std::initializer_list<std::string_view> allowed) const {
   if (!value_->is_object()) fail("expected an object, got " + describe(*value_));
-  for (const auto& [key, value] : value_->items()) {
+  for (const auto& item : value_->items()) {
+    const std::string key = item.key();  // not a structured binding: the lambda below captures it (clang 14)
+    const json& value = item.value();
     bool known = false;
     for (std::string_view a : allowed) known = known || a == key;
     if (!known) {

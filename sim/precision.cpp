@@ -20,7 +20,9 @@ PrecisionTarget read_precision_target(const JsonNode& node, const std::vector<Me
       return names.substr(2);
     }() + ")");
   PrecisionTarget target;
-  for (const auto& [key, value] : node.value().items()) {
+  for (const auto& item : node.value().items()) {
+    const std::string key = item.key();  // not a structured binding: a lambda below captures it (clang 14)
+    const json& value = item.value();
     const JsonNode entry = node.at(key);
     if (!value.is_number() || !(value.get<double>() > 0) || !std::isfinite(value.get<double>()))
       entry.fail("expected a positive number (a 95% half-width), got " + describe(value));
