@@ -26,7 +26,9 @@
 # compile, plan) of 500 and 9,261 Sixers strategies from `run --dry-run`, and
 # a 500-strategy rectangle against 3 opponents in sequence (3,000 tables) at
 # 10^5 games a table, against a 6-strategy round robin (30 tables) of the same
-# 3 x 10^8 games: the games/s of both and the peak memory of each.
+# 3 x 10^8 games: the games/s of both and the peak memory of each; then the
+# memory per table of a 9,261-strategy rectangle against 3 (55,566 tables),
+# its file's size and what the Python package takes to load it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -53,6 +55,12 @@ if [ "$1" = --sweep ]; then
     build/dicesim run "$scratch/$config.json" -o "$scratch/$config.h5" --quiet | tail -1
     timed "$config again, for its peak memory" build/dicesim run "$scratch/$config.json" -o "$scratch/$config.h5" --quiet
   done
+  # Memory per table: 9,261 x 3 in both seats, 55,566 tables of 1,000 games.
+  printf '{"game": "sixers", "games": 1000, "rules": {"rolls": 4}, "strategies": [%s, %s], "contests": {"distributions": false, "against": {"players": ["ts{per_roll[0]}_{per_roll[1]}_{per_roll[2]}"], "opponents": ["best", "aware", "dv12"]}}}' "$(ts 20 4 '_{per_roll[2]}')" "${opponents/\[1, 2\]/[1, 2, 2]}" >"$scratch/large.json"
+  timed "setup of the 9,261 x 3 rectangle (run --dry-run)" build/dicesim run "$scratch/large.json" --dry-run
+  timed "the 9,261 x 3 rectangle, 55,566 tables" build/dicesim run "$scratch/large.json" -o "$scratch/large.h5" --quiet
+  ls -l "$scratch/large.h5" | awk '{print $5 " bytes: its results file"}'
+  timed "dicesim_analysis.load of it" /usr/bin/python3 -c "import sys; from dicesim_analysis import load; load(sys.argv[1])" "$scratch/large.h5"
   exit
 fi
 if [ "$1" = --exact ]; then

@@ -173,17 +173,13 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
   });
   const bool pairs = seats_pairs(limits);
 
-  // The pair matrices exist only for the contests asked for: without them a
-  // plan (and the run) stays linear in the number of strategies.
+  // A pair asked for twice (by a round robin and a rectangle) is one table;
+  // the lists are made unique and sorted at the end.
   const auto add_blind_pair = [&](int a, int b) {
-    if (plan.headtohead.empty()) plan.headtohead.assign(count, std::vector<int>(count, -1));
     if (a > b) std::swap(a, b);
-    plan.headtohead[a][b] = planner.table({a, b}, false);
+    plan.headtohead.push_back({a, b, planner.table({a, b}, false)});
   };
-  const auto add_ordered_pair = [&](int a, int b) {
-    if (plan.sequential.empty()) plan.sequential.assign(count, std::vector<int>(count, -1));
-    plan.sequential[a][b] = planner.table({a, b}, true);
-  };
+  const auto add_ordered_pair = [&](int a, int b) { plan.sequential.push_back({a, b, planner.table({a, b}, true)}); };
   independently([&] {
     const std::optional<std::vector<int>> members = round_robin(contests, "headtohead", planner, count);
     if (!members) return;
@@ -241,9 +237,18 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
         });
     });
   }
+  for (std::vector<PlannedPair>* list : {&plan.headtohead, &plan.sequential}) {
+    std::sort(list->begin(), list->end());
+    list->erase(std::unique(list->begin(), list->end()), list->end());
+  }
   if (errors_since(errors_before)) return plan;
   if (plan.tables.empty()) contests.fail("no contest to play (enable distributions, headtohead, ... )");
   return plan;
+}
+
+int pair_table(const std::vector<PlannedPair>& pairs, int first, int second) {
+  const auto found = std::lower_bound(pairs.begin(), pairs.end(), PlannedPair{first, second, -1});
+  return found != pairs.end() && found->first == first && found->second == second ? found->table : -1;
 }
 
 std::string describe_tables(const GameEntry& entry) {

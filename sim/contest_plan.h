@@ -21,16 +21,27 @@ struct PlannedTable {
   Table table;
 };
 
+// A contest of two strategies: `first` in seat 0, `second` in seat 1.
+struct PlannedPair {
+  int first = 0, second = 0;
+  int table = -1;  // index into ContestPlan::tables
+  auto operator<=>(const PlannedPair&) const = default;
+};
+
 struct ContestPlan {
   std::vector<PlannedTable> tables;  // each table once, however many contests use it
   // Indices into tables (-1 where a contest did not ask for that table).
   std::vector<int> distribution;  // [strategy]
-  // [row][column], row < column; empty when headtohead was not asked for
-  std::vector<std::vector<int>> headtohead;
-  // [first seat][second seat]; empty when sequential was not asked for
-  std::vector<std::vector<int>> sequential;
+  // The pairs played, each once, sorted by (first, second): a list, so that
+  // a plan stays linear in its contests however many strategies it has.
+  std::vector<PlannedPair> headtohead;       // first < second (blind: the seats are alike)
+  std::vector<PlannedPair> sequential;       // ordered: first plays first
   std::vector<int> nway, sequential_tables;  // [group]
 };
+
+// The table of the pair (first, second) in a sorted list of pairs; -1 if it
+// was not played.
+int pair_table(const std::vector<PlannedPair>& pairs, int first, int second);
 
 // Refuses, with the file and JSON path, any table outside the game's limits
 // (entry.tables, blind tables judged under game.rules()).

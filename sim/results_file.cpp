@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <deque>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -140,180 +139,137 @@ void write_measures(h5::Writer& file, const std::string& table_group, const std:
   }
 }
 
-// The strategies along the rows and the columns of a pair section: only
-// those that play in it, in config order, so that a sweep's few pairs (or a
-// rectangle) do not cost a matrix over every strategy.
-struct PairAxes {
-  std::vector<std::size_t> rows, columns;            // strategy indices
-  std::vector<std::size_t> row_at, column_at;        // strategy index -> position (unused: npos)
-  std::vector<std::string> row_names, column_names;  // the dimension scales
-
-  std::size_t size() const { return rows.size() * columns.size(); }
-  std::size_t cell(std::size_t a, std::size_t b) const { return row_at[a] * columns.size() + column_at[b]; }
-};
-
-PairAxes pair_axes(const RunConfig& config, const std::vector<std::vector<int>>& pairs, bool mirror) {
+// A pair section's axis, written into `group` (the section, its exact
+// counterpart and each measure's subgroup, so that every group opens alone
+// in generic tools): `pair`, the index along dimension 0, and `strategy` and
+// `opponent`, the strategies in seats 0 and 1 of each pair. A list rather
+// than a strategy-by-strategy matrix, so that a section costs what its pairs
+// do, however many strategies the run has.
+void write_pair_axis(h5::Writer& file, const std::string& group, const RunConfig& config,
+                     const std::vector<PlannedPair>& pairs) {
   const std::vector<Strategy>& strategies = config.game->strategies();
-  const std::size_t n = strategies.size();
-  std::vector<bool> in_row(n, false), in_column(n, false);
-  for (std::size_t a = 0; a < pairs.size(); ++a)
-    for (std::size_t b = 0; b < pairs[a].size(); ++b)
-      if (pairs[a][b] >= 0) {
-        in_row[a] = in_column[b] = true;
-        if (mirror) in_row[b] = in_column[a] = true;
-      }
-  PairAxes axes;
-  axes.row_at.assign(n, std::string::npos);
-  axes.column_at.assign(n, std::string::npos);
-  for (std::size_t s = 0; s < n; ++s) {
-    if (in_row[s]) {
-      axes.row_at[s] = axes.rows.size();
-      axes.rows.push_back(s);
-      axes.row_names.push_back(strategies[s].name);
-    }
-    if (in_column[s]) {
-      axes.column_at[s] = axes.columns.size();
-      axes.columns.push_back(s);
-      axes.column_names.push_back(strategies[s].name);
-    }
+  std::vector<std::int64_t> index(pairs.size());
+  std::vector<std::string> first, second;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    index[k] = static_cast<std::int64_t>(k);
+    first.push_back(strategies[std::size_t(pairs[k].first)].name);
+    second.push_back(strategies[std::size_t(pairs[k].second)].name);
   }
-  return axes;
+  write_described(file, group + "/pair", index, {}, "1", "the pair, in the order of the strategies");
+  file.write(group + "/strategy", first);
+  file.describe(group + "/strategy", "", "the strategy in seat 0 (in sequential play, the one playing first)");
+  file.write(group + "/opponent", second);
+  file.describe(group + "/opponent", "", "the strategy in seat 1 (in sequential play, the one playing second)");
+  file.dimension_scale(group + "/pair", {group + "/strategy", group + "/opponent"}, 0);
 }
 
-// Calls visit(a, b, table, a_seat) for every played cell [a, b] of a pair
-// section: a played seat a_seat of the table (a mirrored pair is both cells).
-template <class Visit>
-void for_each_pair_cell(const std::vector<std::vector<int>>& pairs, bool mirror, Visit&& visit) {
-  for (std::size_t a = 0; a < pairs.size(); ++a)
-    for (std::size_t b = 0; b < pairs[a].size(); ++b) {
-      if (pairs[a][b] < 0) continue;
-      visit(a, b, pairs[a][b], 0);
-      if (mirror) visit(b, a, pairs[a][b], 1);
-    }
-}
-
-// <group>/strategy and <group>/opponent: the names along both axes of a
-// pairwise matrix, as dimension scales.
-void attach_strategy_axes(h5::Writer& file, const std::string& group, const PairAxes& axes,
-                          const std::vector<std::string>& matrices) {
-  file.write(group + "/strategy", axes.row_names);
-  file.describe(group + "/strategy", "", "the row strategy (in sequential play, the one playing first)");
-  file.write(group + "/opponent", axes.column_names);
-  file.describe(group + "/opponent", "", "the column strategy (in sequential play, the one playing second)");
+// Labels dimension 0 of each dataset with the group's pair axis, with the
+// two strategies as coordinates along it (netCDF's `coordinates`).
+void attach_pair_axis(h5::Writer& file, const std::string& group, const std::vector<std::string>& datasets) {
   std::vector<std::string> paths;
-  for (const std::string& m : matrices) paths.push_back(group + "/" + m);
-  file.dimension_scale(group + "/strategy", paths, 0);
-  file.dimension_scale(group + "/opponent", paths, 1);
+  for (const std::string& d : datasets) {
+    paths.push_back(group + "/" + d);
+    file.attribute(paths.back(), "coordinates", std::string("strategy opponent"));
+  }
+  file.dimension_scale(group + "/pair", paths, 0);
 }
 
-// Writes the wins/ties/losses/games matrices of a pairwise contest.
-void write_pair_matrices(h5::Writer& file, const std::string& group, const RunConfig& config,
-                         const EngineOutput& output, const std::vector<std::vector<int>>& pairs, bool mirror,
-                         const PairAxes& axes) {
-  Matrix wins(axes.size()), ties(axes.size()), losses(axes.size()), games(axes.size());
-  for_each_pair_cell(pairs, mirror, [&](std::size_t a, std::size_t b, int t, int a_seat) {
-    const TableCountsView c = table_counts(config, output, t);
-    const std::size_t cell = axes.cell(a, b);
-    wins[cell] = c.wins(a_seat);
-    losses[cell] = c.wins(1 - a_seat);
-    ties[cell] = c.tie_games();
-    games[cell] = static_cast<std::int64_t>(output.games_done[std::size_t(t)]);
-  });
-  const h5::Dims dims{axes.rows.size(), axes.columns.size()};
-  write_described(file, group + "/wins", wins, dims, "games", "games the row strategy won outright");
-  write_described(file, group + "/ties", ties, dims, "games", "games whose win was shared");
-  write_described(file, group + "/losses", losses, dims, "games", "games the column strategy won outright");
-  write_described(file, group + "/games", games, dims, "games", "games played by the pair (0: not played)");
-  file.attribute(group, "rows", std::string("strategy in the first seat (see the strategy scale)"));
-  attach_strategy_axes(file, group, axes, {"wins", "ties", "losses", "games"});
+// The wins/ties/losses/games of each pair, seat 0's wins first.
+void write_pair_outcomes(h5::Writer& file, const std::string& group, const RunConfig& config,
+                         const EngineOutput& output, const std::vector<PlannedPair>& pairs) {
+  Matrix wins, ties, losses, games;
+  for (const PlannedPair& p : pairs) {
+    const TableCountsView c = table_counts(config, output, p.table);
+    wins.push_back(c.wins(0));
+    losses.push_back(c.wins(1));
+    ties.push_back(c.tie_games());
+    games.push_back(static_cast<std::int64_t>(output.games_done[std::size_t(p.table)]));
+  }
+  write_described(file, group + "/wins", wins, {}, "games", "games the strategy (seat 0) won outright");
+  write_described(file, group + "/ties", ties, {}, "games", "games whose win was shared");
+  write_described(file, group + "/losses", losses, {}, "games", "games the opponent (seat 1) won outright");
+  write_described(file, group + "/games", games, {}, "games", "games the pair played");
+  write_pair_axis(file, group, config, pairs);
+  attach_pair_axis(file, group, {"wins", "ties", "losses", "games"});
 }
 
-// The win/tie/loss odds of a pairwise contest, where the solver knows them;
-// false when it knows none.
+// The exact win/tie/loss odds of each pair (NaN where the solver does not
+// know them); false when it knows none.
 bool write_exact_pair_odds(h5::Writer& file, const std::string& group, const ExactTables& exact,
-                           const std::vector<std::vector<int>>& pairs, bool mirror, const PairAxes& axes) {
-  std::vector<double> win(axes.size(), 0.0), tie(axes.size(), 0.0), loss(axes.size(), 0.0);
+                           const std::vector<PlannedPair>& pairs) {
+  const double nan = unknown<double>();
+  std::vector<double> win(pairs.size(), nan), tie(pairs.size(), nan), loss(pairs.size(), nan);
   bool any = false;
-  for_each_pair_cell(pairs, mirror, [&](std::size_t a, std::size_t b, int t, int a_seat) {
-    if (!exact[std::size_t(t)] || exact[std::size_t(t)]->win.empty()) return;
-    const TableOdds& odds = *exact[std::size_t(t)];
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const auto& odds = exact[std::size_t(pairs[k].table)];
+    if (!odds || odds->win.empty()) continue;
     any = true;
-    win[axes.cell(a, b)] = odds.win[std::size_t(a_seat)];
-    loss[axes.cell(a, b)] = odds.win[std::size_t(1 - a_seat)];
-    tie[axes.cell(a, b)] = odds.tie;
-  });
+    win[k] = odds->win[0];
+    loss[k] = odds->win[1];
+    tie[k] = odds->tie;
+  }
   if (!any) return false;
-  const h5::Dims dims{axes.rows.size(), axes.columns.size()};
-  write_described(file, group + "/win", win, dims, "probability", "exact P(the row strategy wins outright)");
-  write_described(file, group + "/tie", tie, dims, "probability", "exact P(the win is shared)");
-  write_described(file, group + "/loss", loss, dims, "probability", "exact P(the column strategy wins outright)");
-  attach_strategy_axes(file, group, axes, {"win", "tie", "loss"});
+  write_described(file, group + "/win", win, {}, "probability", "exact P(the strategy, seat 0, wins outright)");
+  write_described(file, group + "/tie", tie, {}, "probability", "exact P(the win is shared)");
+  write_described(file, group + "/loss", loss, {}, "probability", "exact P(the opponent, seat 1, wins outright)");
+  attach_pair_axis(file, group, {"win", "tie", "loss"});
   return true;
 }
 
-// Every measure's histograms of a pairwise contest: <group>/<measure>/<dataset>
-// [row, column, seat, bin], where row played seat 0 against column (for a
-// mirrored contest both orders hold the one table played). Written for the
-// measures known somewhere; counts of unplayed pairs are 0, probabilities the
-// solver does not know NaN.
+// Every measure's histograms of a pair section: <group>/<measure>/<dataset>
+// [pair, seat, bin]. Written for the measures known somewhere; probabilities
+// the solver does not know are NaN.
 template <class Value, class Source>
 void write_pair_histograms(h5::Writer& file, const std::string& group, const RunConfig& config,
-                           const std::vector<std::vector<int>>& pairs, bool mirror, const PairAxes& axes,
-                           const std::string& dataset, Source&& seat_values) {
+                           const std::vector<PlannedPair>& pairs, const std::string& dataset, Source&& seat_values) {
   const std::vector<Measure> measures = config.game->measures();
   for (int m = 0; m < static_cast<int>(measures.size()); ++m) {
     const std::size_t bins = measures[m].bins;
-    std::vector<Value> all(axes.size() * 2 * bins, unknown<Value>());
+    std::vector<Value> all(pairs.size() * 2 * bins, unknown<Value>());
     bool known = false;
-    for_each_pair_cell(pairs, mirror, [&](std::size_t a, std::size_t b, int t, int a_seat) {
-      for (int seat = 0; seat < 2; ++seat) {
-        const auto* values = seat_values(t, m, seat);
-        if (!values) continue;
-        known = true;
-        const std::size_t row_seat = seat == a_seat ? 0 : 1;  // the row strategy's seat is 0 in the file
-        std::copy(values->begin(), values->end(), all.begin() + (axes.cell(a, b) * 2 + row_seat) * bins);
-      }
-    });
+    for (std::size_t k = 0; k < pairs.size(); ++k)
+      for (int seat = 0; seat < 2; ++seat)
+        if (const auto* values = seat_values(pairs[k].table, m, seat)) {
+          known = true;
+          std::copy(values->begin(), values->end(), all.begin() + (k * 2 + std::size_t(seat)) * bins);
+        }
     if (!known) continue;
     const MeasurePaths paths = measure_subgroup(group, measures[m]);
     const std::string path = paths.group + "/" + dataset;
-    write_described(file, path, all, {axes.rows.size(), axes.columns.size(), 2, bins}, histogram_units(dataset, m),
+    write_described(file, path, all, {pairs.size(), 2, bins}, histogram_units(dataset, m),
                     (dataset == "counts" ? "number of each value of: " : "exact probability of each value of: ") +
-                        measures[m].description +
-                        ", per pair (row strategy in seat 0, column strategy in seat 1) "
-                        "and seat");
+                        measures[m].description + ", per pair and seat");
     write_measure_scale(file, paths, measures[m]);
-    attach_strategy_axes(file, paths.group, axes, {dataset});
+    write_pair_axis(file, paths.group, config, pairs);
+    attach_pair_axis(file, paths.group, {dataset});
     write_described(file, paths.group + "/seat", std::vector<std::int64_t>{0, 1}, {}, "1",
-                    "the seat: 0 is the row strategy's (first to play), 1 the column strategy's");
-    file.dimension_scale(paths.group + "/seat", {path}, 2);
-    file.dimension_scale(paths.scale, {path}, 3);
+                    "the seat: 0 is the strategy's (first to play), 1 the opponent's");
+    file.dimension_scale(paths.group + "/seat", {path}, 1);
+    file.dimension_scale(paths.scale, {path}, 2);
   }
 }
 
-// A pairwise contest (headtohead: mirrored; sequential: ordered pairs).
+// A pairwise contest (headtohead: blind; sequential: the first seat plays
+// first), one entry per pair played.
 void write_pair_section(h5::Writer& file, const std::string& section, const RunConfig& config,
-                        const EngineOutput& output, const ExactTables* exact,
-                        const std::vector<std::vector<int>>& pairs, bool mirror) {
+                        const EngineOutput& output, const ExactTables* exact, const std::vector<PlannedPair>& pairs) {
+  if (pairs.empty()) return;
   const std::string group = "/" + section;
-  const PairAxes axes = pair_axes(config, pairs, mirror);
-  write_pair_matrices(file, group, config, output, pairs, mirror, axes);
-  std::deque<Matrix> copies;  // keeps the histograms handed out alive
-  write_pair_histograms<std::int64_t>(file, group, config, pairs, mirror, axes, "counts", [&](int t, int m, int seat) {
-    copies.push_back(table_counts(config, output, t).histogram_of(m, seat));
-    return &copies.back();
+  write_pair_outcomes(file, group, config, output, pairs);
+  Matrix histogram;  // one at a time: the writer copies it out at once
+  write_pair_histograms<std::int64_t>(file, group, config, pairs, "counts", [&](int t, int m, int seat) {
+    histogram = table_counts(config, output, t).histogram_of(m, seat);
+    return &histogram;
   });
-  if (!exact) return;
-  const auto has_exact = [&](int t) { return t >= 0 && (*exact)[std::size_t(t)]; };
-  if (!std::any_of(pairs.begin(), pairs.end(),
-                   [&](const auto& row) { return std::any_of(row.begin(), row.end(), has_exact); }))
+  if (!exact || std::none_of(pairs.begin(), pairs.end(),
+                             [&](const PlannedPair& p) { return bool((*exact)[std::size_t(p.table)]); }))
     return;
   const std::string exact_group = "/exact" + group;
-  if (!write_exact_pair_odds(file, exact_group, *exact, pairs, mirror, axes))
-    attach_strategy_axes(file, exact_group, axes, {});
-  write_pair_histograms<double>(
-      file, exact_group, config, pairs, mirror, axes, "probability",
-      [&](int t, int m, int seat) { return (*exact)[std::size_t(t)]->distribution(m, seat); });
+  write_pair_axis(file, exact_group, config, pairs);
+  write_exact_pair_odds(file, exact_group, *exact, pairs);
+  write_pair_histograms<double>(file, exact_group, config, pairs, "probability", [&](int t, int m, int seat) {
+    return (*exact)[std::size_t(t)]->distribution(m, seat);
+  });
 }
 
 void write_groups(h5::Writer& file, const std::string& section, const RunConfig& config, const EngineOutput& output,
@@ -539,7 +495,7 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
     specs.push_back(s.spec.dump());
   }
   file.write("/strategies/names", names);
-  file.describe("/strategies/names", "", "strategy names, in the order that indexes every matrix");
+  file.describe("/strategies/names", "", "strategy names, in the order of the config (after sweeps expand)");
   file.write("/strategies/specs", specs);
   file.describe("/strategies/specs", "", "each strategy's spec from the config, as JSON");
   write_strategy_parameters(file, strategies);
@@ -557,15 +513,8 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
       write_measures<double>(file, "/exact" + group, measures, {}, "probability",
                              [&](int m, int) { return (*exact)[t]->distribution(m, 0); });
   }
-  const auto any = [](const std::vector<std::vector<int>>& m) {
-    return std::any_of(m.begin(), m.end(), [](const auto& row) {
-      return std::any_of(row.begin(), row.end(), [](int t) { return t >= 0; });
-    });
-  };
-  if (any(config.plan.headtohead))
-    write_pair_section(file, "headtohead", config, output, exact, config.plan.headtohead, true);
-  if (any(config.plan.sequential))
-    write_pair_section(file, "sequential", config, output, exact, config.plan.sequential, false);
+  write_pair_section(file, "headtohead", config, output, exact, config.plan.headtohead);
+  write_pair_section(file, "sequential", config, output, exact, config.plan.sequential);
   write_groups(file, "nway", config, output, exact, config.plan.nway);
   write_groups(file, "sequential_tables", config, output, exact, config.plan.sequential_tables);
   if (checks) write_checks(file, *checks);

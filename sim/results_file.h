@@ -12,8 +12,11 @@ namespace dicesim {
 
 // format_version of the results file: bump the first number when a reader
 // of the old layout would misread the new one, the second when adding.
-constexpr std::int64_t kFormatMajor = 1;
-constexpr std::int64_t kFormatMinor = 3;
+constexpr std::int64_t kFormatMajor = 2;
+constexpr std::int64_t kFormatMinor = 0;
+// The oldest major whose run state (/engine: what merge and resume read)
+// this dicesim reads: 2.0 changed only the pair sections.
+constexpr std::int64_t kOldestEngineMajor = 1;
 
 struct RunInfo {
   std::string command;  // run | check | merge

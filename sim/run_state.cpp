@@ -123,9 +123,10 @@ RunState read_run_state(const std::string& path) {
     if (!file.exists("/engine") || file.string_attribute("/", "format") != "dicesim-results")
       throw InputError(path + ": not a dicesim results file");
     const std::vector<std::int64_t> version = file.int_array_attribute("/", "format_version");
-    if (version.empty() || version[0] != kFormatMajor)
+    if (version.empty() || version[0] < kOldestEngineMajor || version[0] > kFormatMajor)
       throw InputError(path + ": format_version " + std::to_string(version.empty() ? -1 : version[0]) +
-                       " cannot be read by this dicesim (major " + std::to_string(kFormatMajor) + ")");
+                       " cannot be read by this dicesim (majors " + std::to_string(kOldestEngineMajor) + " to " +
+                       std::to_string(kFormatMajor) + ")");
     if (file.int_attribute("/", "block_games") != static_cast<std::int64_t>(kBlockGames))
       throw InputError(path + ": written with another block size");
 

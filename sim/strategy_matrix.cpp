@@ -19,44 +19,52 @@ std::string cell_text(const MatrixCell& c, int precision) {
 }  // namespace
 
 void print_strategy_matrix(std::ostream& out, const std::string& title, const std::vector<Strategy>& strategies,
-                           int precision,
-                           const std::function<std::optional<MatrixCell>(std::size_t, std::size_t)>& cell) {
+                           int precision, std::vector<MatrixEntry> entries) {
+  std::sort(entries.begin(), entries.end(), [](const MatrixEntry& a, const MatrixEntry& b) {
+    return std::pair(a.row, a.column) < std::pair(b.row, b.column);
+  });
   // Only the rows and columns with some value: a sweep against a few
   // opponents is not drawn as a square of dashes.
-  std::vector<std::vector<std::optional<MatrixCell>>> cells(strategies.size());
-  std::vector<bool> row_used(strategies.size(), false), column_used(strategies.size(), false);
-  for (std::size_t row = 0; row < strategies.size(); ++row)
-    for (std::size_t column = 0; column < strategies.size(); ++column) {
-      cells[row].push_back(cell(row, column));
-      if (cells[row].back()) row_used[row] = column_used[column] = true;
-    }
-  const bool any = std::find(row_used.begin(), row_used.end(), true) != row_used.end();
-  std::vector<std::size_t> rows, columns;
+  std::vector<bool> row_used(strategies.size(), entries.empty()), column_used(strategies.size(), entries.empty());
+  for (const MatrixEntry& e : entries) row_used[e.row] = column_used[e.column] = true;
+  std::vector<std::size_t> rows, column_of(strategies.size(), 0);
+  std::vector<std::string> header{""};
   for (std::size_t s = 0; s < strategies.size(); ++s) {
-    if (row_used[s] || !any) rows.push_back(s);
-    if (column_used[s] || !any) columns.push_back(s);
+    if (row_used[s]) rows.push_back(s);
+    if (column_used[s]) {
+      column_of[s] = header.size();
+      header.push_back(strategies[s].name);
+    }
   }
   TextTable table;
   out << title << "\n";
-  if (columns.size() > kMostMatrixColumns) {
+  if (header.size() - 1 > kMostMatrixColumns) {
     table.add_row({"strategy", "opponent", "value"});
-    for (std::size_t row : rows)
-      for (std::size_t column : columns)
-        if (const std::optional<MatrixCell>& c = cells[row][column])
-          table.add_row({strategies[row].name, strategies[column].name, cell_text(*c, precision)});
+    for (const MatrixEntry& e : entries)
+      table.add_row({strategies[e.row].name, strategies[e.column].name, cell_text(e.cell, precision)});
     table.print(out);
     return;
   }
-  std::vector<std::string> header{""};
-  for (std::size_t column : columns) header.push_back(strategies[column].name);
-  table.add_row(std::move(header));
+  table.add_row(header);
+  auto next = entries.begin();
   for (std::size_t row : rows) {
-    std::vector<std::string> line{strategies[row].name};
-    for (std::size_t column : columns)
-      line.push_back(cells[row][column] ? cell_text(*cells[row][column], precision) : "-");
+    std::vector<std::string> line(header.size(), "-");
+    line[0] = strategies[row].name;
+    for (; next != entries.end() && next->row == row; ++next)
+      line[column_of[next->column]] = cell_text(next->cell, precision);
     table.add_row(std::move(line));
   }
   table.print(out);
+}
+
+void print_strategy_matrix(std::ostream& out, const std::string& title, const std::vector<Strategy>& strategies,
+                           int precision,
+                           const std::function<std::optional<MatrixCell>(std::size_t, std::size_t)>& cell) {
+  std::vector<MatrixEntry> entries;
+  for (std::size_t row = 0; row < strategies.size(); ++row)
+    for (std::size_t column = 0; column < strategies.size(); ++column)
+      if (const std::optional<MatrixCell> c = cell(row, column)) entries.push_back({row, column, *c});
+  print_strategy_matrix(out, title, strategies, precision, std::move(entries));
 }
 
 }  // namespace dicesim

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
-#include <map>
 #include <optional>
 #include <ostream>
+#include <unordered_map>
 
 #include "stats.h"
 #include "strategy_matrix.h"
@@ -57,21 +57,28 @@ SummaryTable strategies_table(const RunConfig& config, const EngineOutput& outpu
   return table;
 }
 
-// Pairs in long form: the row strategy's win rate against the opponent.
+// Pairs in long form: the row strategy's win rate against the opponent, in
+// the order of the strategies (a blind pair gives a row to each of its two).
 SummaryTable pairs_table(const RunConfig& config, const EngineOutput& output, std::string name, std::string title,
-                         const std::vector<std::vector<int>>& pairs, bool mirror) {
+                         const std::vector<PlannedPair>& pairs, bool mirror) {
+  struct Cell {
+    int row, column, table, seat;
+  };
+  std::vector<Cell> cells;
+  for (const PlannedPair& p : pairs) {
+    cells.push_back({p.first, p.second, p.table, 0});
+    if (mirror) cells.push_back({p.second, p.first, p.table, 1});
+  }
+  std::sort(cells.begin(), cells.end(),
+            [](const Cell& x, const Cell& y) { return std::pair(x.row, x.column) < std::pair(y.row, y.column); });
   const std::vector<Strategy>& strategies = config.game->strategies();
   SummaryTable table{std::move(name), std::move(title), {"strategy", "opponent", "games", "win rate"}, {}};
-  for (std::size_t a = 0; a < pairs.size(); ++a)
-    for (std::size_t b = 0; b < pairs.size(); ++b) {
-      int t = pairs[a][b], seat = 0;
-      if (t < 0 && mirror && pairs[b][a] >= 0) t = pairs[b][a], seat = 1;
-      if (t < 0) continue;
-      const std::uint64_t games = output.games_done[t];
-      table.rows.push_back({Figure::of_text(strategies[a].name), Figure::of_text(strategies[b].name),
-                            Figure::of_count(std::int64_t(games)),
-                            rate(table_counts(config, output, t).wins(seat), games)});
-    }
+  for (const Cell& c : cells) {
+    const std::uint64_t games = output.games_done[c.table];
+    table.rows.push_back({Figure::of_text(strategies[c.row].name), Figure::of_text(strategies[c.column].name),
+                          Figure::of_count(std::int64_t(games)),
+                          rate(table_counts(config, output, c.table).wins(c.seat), games)});
+  }
   return table;
 }
 
@@ -146,14 +153,12 @@ void print_table(std::ostream& out, const SummaryTable& table) {
 
 // A pairs table as a strategy-by-strategy matrix.
 void print_matrix(std::ostream& out, const SummaryTable& table, const std::vector<Strategy>& strategies) {
-  std::map<std::pair<std::string, std::string>, const Figure*> cells;
-  for (const auto& row : table.rows) cells[{row[0].text, row[1].text}] = &row[3];
-  print_strategy_matrix(out, table.title, strategies, 4,
-                        [&](std::size_t a, std::size_t b) -> std::optional<MatrixCell> {
-                          const auto found = cells.find({strategies[a].name, strategies[b].name});
-                          if (found == cells.end()) return std::nullopt;
-                          return MatrixCell{found->second->value, found->second->half_width};
-                        });
+  std::unordered_map<std::string, std::size_t> index;
+  for (std::size_t s = 0; s < strategies.size(); ++s) index[strategies[s].name] = s;
+  std::vector<MatrixEntry> entries;
+  for (const auto& row : table.rows)
+    entries.push_back({index.at(row[0].text), index.at(row[1].text), {row[3].value, row[3].half_width}});
+  print_strategy_matrix(out, table.title, strategies, 4, std::move(entries));
 }
 
 // Tables of several seats, one line each.

@@ -75,16 +75,19 @@ TEST(Cli, RunWritesADocumentedResultsFile) {
   EXPECT_EQ(std::accumulate(counts.begin(), counts.end(), std::int64_t(0)), 30000);
   EXPECT_EQ(r.int_attribute("/distributions/dv(2,2)", "min_score"), 0);
 
+  // The pairs as a list, each blind pair once, in the order of the strategies.
   h5::Dims dims;
   const auto wins = r.int64s("/headtohead/wins", &dims), ties = r.int64s("/headtohead/ties"),
-             losses = r.int64s("/headtohead/losses");
-  ASSERT_EQ(dims, (h5::Dims{3, 3}));
-  for (int a = 0; a < 3; ++a)
-    for (int b = 0; b < 3; ++b) {
-      if (a == b) continue;
-      EXPECT_EQ(wins[a * 3 + b] + ties[a * 3 + b] + losses[a * 3 + b], 30000);
-      EXPECT_EQ(wins[a * 3 + b], losses[b * 3 + a]);  // the same games seen from the other seat
-    }
+             losses = r.int64s("/headtohead/losses"), games = r.int64s("/headtohead/games");
+  ASSERT_EQ(dims, (h5::Dims{3}));
+  EXPECT_EQ(r.strings("/headtohead/strategy"), (std::vector<std::string>{"dv(2,2)", "dv(2,2)", "ts(5,5)"}));
+  EXPECT_EQ(r.strings("/headtohead/opponent"), (std::vector<std::string>{"ts(5,5)", "aware", "aware"}));
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(games[k], 30000);
+    EXPECT_EQ(wins[k] + ties[k] + losses[k], 30000);
+  }
+  r.int64s("/headtohead/score/counts", &dims);
+  EXPECT_EQ(dims, (h5::Dims{3, 2, 37}));  // [pair, seat, score]
   EXPECT_EQ(r.strings("/nway/0/strategy"), (std::vector<std::string>{"dv(2,2)", "ts(5,5)", "aware"}));
   EXPECT_FALSE(r.exists("/exact"));
 }
@@ -110,7 +113,7 @@ TEST(Cli, CheckStoresExactNumbersAndZScoresAndPasses) {
   EXPECT_EQ(r.string_attribute("/", "command"), "check");
   EXPECT_EQ(r.int_attribute("/checks", "passed"), 1);
   EXPECT_EQ(r.doubles("/exact/distributions/dv(2,2)/probability").size(), 37u);
-  EXPECT_EQ(r.doubles("/exact/headtohead/win").size(), 9u);
+  EXPECT_EQ(r.doubles("/exact/headtohead/win").size(), 3u);  // a pair each
   const std::vector<double> z = r.doubles("/checks/z");
   EXPECT_EQ(z.size(), r.strings("/checks/name").size());
   EXPECT_GT(z.size(), 30u);

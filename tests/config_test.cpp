@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -153,8 +154,10 @@ TEST(Config, ContestsBecomeTablesOncePerKey) {
   const RunConfig config = load_run_config(json::parse(kBase), "good.json");
   // 4 distributions, 6 pairs, 1 three-way table.
   EXPECT_EQ(config.plan.tables.size(), 4u + 6u + 1u);
-  EXPECT_EQ(config.plan.tables[config.plan.headtohead[0][2]].key, R"J(independent["dv(2,2)","ts(5,5)"])J");
-  EXPECT_EQ(config.plan.headtohead[2][0], -1);  // pairs are unordered: row < column
+  EXPECT_EQ(config.plan.tables[pair_table(config.plan.headtohead, 0, 2)].key, R"J(independent["dv(2,2)","ts(5,5)"])J");
+  EXPECT_EQ(pair_table(config.plan.headtohead, 2, 0), -1);  // pairs are unordered: first < second
+  ASSERT_EQ(config.plan.headtohead.size(), 6u);
+  EXPECT_TRUE(std::is_sorted(config.plan.headtohead.begin(), config.plan.headtohead.end()));
 }
 
 TEST(Config, NamesThatLookLikeKeysNeverShareATable) {

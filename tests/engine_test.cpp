@@ -159,7 +159,7 @@ TEST(Check, AWrongExactValueIsCaught) {
   auto& p = exact[config.plan.distribution[0]]->probability[0][0];
   p[0] += 0.01;
   p[20] -= 0.01;
-  TableOdds& pair = *exact[config.plan.headtohead[0][1]];
+  TableOdds& pair = *exact[pair_table(config.plan.headtohead, 0, 1)];
   pair.win[0] -= 0.01;
   pair.tie += 0.01;
   std::vector<std::string> failed;

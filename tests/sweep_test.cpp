@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -203,7 +204,7 @@ TEST(Sets, AnUnknownNameSuggestsASetOrStrategy) {
 
 // A few pairs among many strategies, or a rectangle, cost a matrix over the
 // strategies that play in them only.
-TEST(Sets, APairSectionsAxesHoldOnlyTheStrategiesThatPlayInIt) {
+TEST(Sets, APairSectionHoldsThePairsPlayedAndNothingElse) {
   testing::TempDir dir;
   const std::string config = dir.write("rect.json", R"({"game": "pig", "games": 200, "strategies": [
       {"name": "h{at}", "family": "hold_at", "at": {"from": 10, "to": 30}},
@@ -213,15 +214,22 @@ TEST(Sets, APairSectionsAxesHoldOnlyTheStrategiesThatPlayInIt) {
   ASSERT_EQ(testing::dicesim("check " + config + " -o " + out + " --quiet").exit_code, 0);
   const h5::Reader file(out);
   h5::Dims dims;
-  file.int64s("/sequential/wins", &dims);
-  EXPECT_EQ(dims, (h5::Dims{23, 23}));  // 21 players and 2 opponents, in both seats
-  file.doubles("/exact/sequential/win", &dims);
-  EXPECT_EQ(dims, (h5::Dims{23, 23}));
-  const std::vector<std::string> rows = file.strings("/sequential/strategy");
-  EXPECT_EQ(rows.front(), "h10");
-  EXPECT_EQ(rows.back(), "best");
-  const std::vector<std::int64_t> games = file.int64s("/sequential/games");
+  const std::vector<std::int64_t> games = file.int64s("/sequential/games", &dims);
+  EXPECT_EQ(dims, (h5::Dims{21 * 2 * 2}));  // 21 players against 2 opponents, in both seats
   EXPECT_EQ(std::count(games.begin(), games.end(), 200), 21 * 2 * 2);
+  file.doubles("/exact/sequential/win", &dims);
+  EXPECT_EQ(dims, (h5::Dims{21 * 2 * 2}));
+  file.int64s("/sequential/score/counts", &dims);
+  EXPECT_EQ(dims.size(), 3u);
+  EXPECT_EQ(dims[0], 21u * 2 * 2);
+  const std::vector<std::string> first = file.strings("/sequential/strategy"),
+                                 second = file.strings("/sequential/opponent");
+  std::set<std::pair<std::string, std::string>> pairs;
+  for (std::size_t k = 0; k < first.size(); ++k) pairs.insert({first[k], second[k]});
+  EXPECT_EQ(pairs.size(), first.size());  // each once
+  EXPECT_TRUE(pairs.count({"h10", "twenty"}) && pairs.count({"twenty", "h10"}) && pairs.count({"best", "h30"}));
+  EXPECT_FALSE(pairs.count({"h10", "h11"}));  // players do not meet each other
+  EXPECT_EQ(std::make_pair(first.front(), second.front()), std::make_pair(std::string("h10"), std::string("twenty")));
 
   const std::string few = dir.write("few.json", R"({"game": "sixers", "games": 100, "strategies": [
       {"name": "dv{per_roll[0]}_{per_roll[1]}", "family": "dice_value_threshold",
@@ -229,7 +237,20 @@ TEST(Sets, APairSectionsAxesHoldOnlyTheStrategiesThatPlayInIt) {
       "contests": {"distributions": true, "headtohead": ["dv1_2", "dv2_2"]}})");
   ASSERT_EQ(testing::dicesim("run " + few + " -o " + dir.file("few.h5") + " --quiet").exit_code, 0);
   h5::Reader(dir.file("few.h5")).int64s("/headtohead/score/counts", &dims);
-  EXPECT_EQ(dims, (h5::Dims{2, 2, 2, 37}));
+  EXPECT_EQ(dims, (h5::Dims{1, 2, 37}));  // one pair of 49 strategies
+}
+
+TEST(Sets, APairThatTwoContestsAskForIsPlayedOnce) {
+  const RunConfig config = load_run_config(json::parse(R"({"game": "pig", "games": 100, "strategies": [
+      {"name": "h{at}", "family": "hold_at", "at": [15, 20, 25]}, {"name": "best", "family": "optimal_win"}],
+      "contests": {"distributions": false, "sequential": true,
+                   "against": {"players": ["h{at}"], "opponents": ["best"]}}})"),
+                                           "both.json");
+  EXPECT_EQ(config.plan.sequential.size(), 4u * 3);  // the round robin's, the rectangle's within it
+  EXPECT_EQ(config.plan.tables.size(), 4u * 3);
+  EXPECT_TRUE(std::is_sorted(config.plan.sequential.begin(), config.plan.sequential.end()));
+  EXPECT_GE(pair_table(config.plan.sequential, 3, 0), 0);
+  EXPECT_EQ(pair_table(config.plan.sequential, 0, 0), -1);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ import h5py
 import numpy as np
 import pandas as pd
 
-SUPPORTED_MAJOR = 1
+SUPPORTED_MAJORS = (1, 2)  # 2.0 stores pairs as lists; 1.x as matrices
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 
 
@@ -155,8 +155,9 @@ def _read_meta(f):
     if meta.get("format") != "dicesim-results":
         raise ValueError(f"{f.filename}: not a dicesim results file")
     version = [int(v) for v in np.atleast_1d(f.attrs["format_version"])]
-    if version[0] != SUPPORTED_MAJOR:
-        raise ValueError(f"{f.filename}: format_version {version} is not readable (supported major {SUPPORTED_MAJOR})")
+    if version[0] not in SUPPORTED_MAJORS:
+        raise ValueError(f"{f.filename}: format_version {version} is not readable "
+                         f"(supported majors {', '.join(map(str, SUPPORTED_MAJORS))})")
     meta["format_version"] = version
     for key in ("games", "seed", "complete", "threads", "block_games"):
         if key in meta:
@@ -204,47 +205,73 @@ def _read_distributions(f):
     return _frame(rows, DISTRIBUTION_COLUMNS), summary
 
 
-def _seat_advantage(first_wins, first_games, second_wins, second_games):
-    """The difference of two independent win rates, first seat minus second,
-    with its 95% interval (normal approximation)."""
-    first, second = first_wins / first_games, second_wins / second_games
-    se = math.sqrt(first * (1 - first) / first_games + second * (1 - second) / second_games)
-    difference = first - second
-    return dict(seat_advantage=difference, seat_advantage_low=difference - Z95 * se,
-                seat_advantage_high=difference + Z95 * se)
+class _Pairs:
+    """The pairs of a pair section, each once as played: `strategy` in seat 0
+    (in sequential play, first), `opponent` in seat 1, and `take(dataset)`,
+    a dataset's entries per pair. Format 2.0 stores a list of pairs; older
+    formats a strategy-by-strategy matrix (with its own axes from 1.3, over
+    every strategy before), a blind pair twice, mirrored."""
+
+    def __init__(self, f, section, names):
+        g = f[section]
+        games = g["games"][()]
+        if games.ndim == 1:
+            self.strategy = np.array(_strings(g["strategy"]), dtype=object)
+            self.opponent = np.array(_strings(g["opponent"]), dtype=object)
+            self.take = lambda dataset: dataset[()]
+            return
+        rows = columns = np.array(names, dtype=object)
+        if "strategy" in g and "opponent" in g:
+            rows, columns = (np.array(_strings(g[k]), dtype=object) for k in ("strategy", "opponent"))
+        played = games > 0
+        if section == "headtohead":
+            played &= np.triu(np.ones(games.shape, dtype=bool))
+        i, j = np.nonzero(played)
+        self.strategy, self.opponent = rows[i], columns[j]
+        self.take = lambda dataset: dataset[()][i, j]
 
 
-def _pair_axes(f, section, names):
-    """The row and column strategies of a pair section, as arrays: its own
-    scales (format 1.3 keeps only the strategies that play in it), or every
-    strategy in files without them."""
-    g = f[section]
-    if "strategy" in g and "opponent" in g:
-        return np.array(_strings(g["strategy"]), dtype=object), np.array(_strings(g["opponent"]), dtype=object)
-    return np.array(names, dtype=object), np.array(names, dtype=object)
+def _pair_frame(mode, g, pairs, exact):
+    """One row per pair as played (seat 0's view)."""
+    wins, ties, losses, games = (pairs.take(g[k]).astype(np.int64) for k in ("wins", "ties", "losses", "games"))
+    frame = pd.DataFrame(dict(mode=mode, strategy=pairs.strategy, opponent=pairs.opponent, games=games,
+                              wins=wins, ties=ties, losses=losses))
+    if exact is not None:
+        frame = frame.assign(exact_win=pairs.take(exact["win"]), exact_tie=pairs.take(exact["tie"]),
+                             exact_loss=pairs.take(exact["loss"]))
+    return frame
+
+
+def _mirrored(frame):
+    """A blind pair from the other seat's side: the same games, the roles swapped."""
+    swap = {"strategy": "opponent", "opponent": "strategy", "wins": "losses", "losses": "wins",
+            "exact_win": "exact_loss", "exact_loss": "exact_win"}
+    return frame.rename(columns=swap)[list(frame.columns)]
 
 
 def _read_pairs(f, names):
+    """Every pair section as one row per (strategy, opponent), in the order of
+    the strategies: a blind pair gives a row to each of its two strategies."""
+    order = {name: k for k, name in enumerate(names)}
     frames = []
     for mode in ("headtohead", "sequential"):
         if mode not in f:
             continue
-        g = f[mode]
-        wins, ties, losses, games = (g[k][()].astype(np.int64) for k in ("wins", "ties", "losses", "games"))
-        row_names, column_names = _pair_axes(f, mode, names)
-        i, j = np.nonzero(games)
-        n = games[i, j]
-        frame = pd.DataFrame(dict(mode=mode, strategy=row_names[i], opponent=column_names[j], games=n,
-                                  wins=wins[i, j], ties=ties[i, j], losses=losses[i, j]))
+        pairs = _Pairs(f, mode, names)
+        exact = f[f"exact/{mode}"] if f"exact/{mode}/win" in f else None
+        frame = _pair_frame(mode, f[mode], pairs, exact)
+        if mode == "headtohead":
+            frame = pd.concat([frame, _mirrored(frame)], ignore_index=True)
+        position = frame["strategy"].map(order) * len(names) + frame["opponent"].map(order)
+        frame = frame.iloc[np.argsort(position.to_numpy(), kind="stable")].reset_index(drop=True)
+        n = frame["games"].to_numpy()
         frame = frame.assign(win_rate=frame["wins"] / n, tie_rate=frame["ties"] / n, loss_rate=frame["losses"] / n)
         for outcome, counts in (("win", "wins"), ("tie", "ties"), ("loss", "losses")):
             low, high = wilson_interval(frame[counts].to_numpy(float), n.astype(float))
             frame[f"{outcome}_low"], frame[f"{outcome}_high"] = low, high
-        frame = frame.assign(**_seat_advantages(mode, frame, wins, losses, games, row_names, column_names, i, j))
-        exact = f[f"exact/{mode}"] if f"exact/{mode}/win" in f else None
+        frame = frame.assign(**_seat_advantages(mode, frame))
         if exact is not None:
-            p = exact["win"][()][i, j]
-            frame = frame.assign(exact_win=p, exact_tie=exact["tie"][()][i, j], exact_loss=exact["loss"][()][i, j])
+            p = frame["exact_win"].to_numpy()
             with np.errstate(divide="ignore", invalid="ignore"):
                 z = (frame["win_rate"].to_numpy() - p) / np.sqrt(p * (1 - p) / n)
             frame["z_win"] = np.where((p > 0) & (p < 1), z, np.nan)
@@ -252,24 +279,22 @@ def _read_pairs(f, names):
     return _frame_of(frames, PAIR_COLUMNS)
 
 
-def _seat_advantages(mode, frame, wins, losses, games, row_names, column_names, i, j):
-    """How much more often each row strategy wins when it plays first than when
-    it plays second against the same opponent (sequential play; 0 blind)."""
+def _seat_advantages(mode, frame):
+    """How much more often each strategy wins when it plays first than when it
+    plays second against the same opponent (sequential play; 0 blind)."""
     columns = ("seat_advantage", "seat_advantage_low", "seat_advantage_high")
     if mode == "headtohead":
         return dict.fromkeys(columns, 0.0)
-    out = {c: np.full(len(i), np.nan) for c in columns}
-    row_at = {name: k for k, name in enumerate(row_names)}
-    column_at = {name: k for k, name in enumerate(column_names)}
-    for k, (a, b) in enumerate(zip(i, j)):
-        # The same two strategies the other way round: b first, a second.
-        ri, cj = row_at.get(column_names[b]), column_at.get(row_names[a])
-        if ri is None or cj is None or games[ri, cj] == 0:
-            continue
-        advantage = _seat_advantage(wins[a, b], games[a, b], losses[ri, cj], games[ri, cj])
-        for c in columns:
-            out[c][k] = advantage[c]
-    return out
+    # The same two strategies the other way round: the opponent first.
+    reverse = frame[["strategy", "opponent", "losses", "games"]].rename(
+        columns={"strategy": "opponent", "opponent": "strategy", "losses": "second_wins", "games": "second_games"})
+    both = frame[["strategy", "opponent", "wins", "games"]].merge(reverse, on=["strategy", "opponent"], how="left")
+    first = both["wins"] / both["games"]
+    second = both["second_wins"] / both["second_games"]
+    se = np.sqrt(first * (1 - first) / both["games"] + second * (1 - second) / both["second_games"])
+    difference = (first - second).to_numpy(float)
+    return dict(seat_advantage=difference, seat_advantage_low=difference - Z95 * se.to_numpy(float),
+                seat_advantage_high=difference + Z95 * se.to_numpy(float))
 
 
 def _read_tables(f):
@@ -372,27 +397,22 @@ class _MeasureRows:
 
 
 def _add_pair_measures(f, names, out):
-    """The per-pair histograms of headtohead and sequential: seat 0 is the row
-    strategy against the column, seat 1 the column against the row."""
+    """The per-pair histograms of headtohead and sequential, each pair once:
+    seat 0 is the strategy against the opponent, seat 1 the other way round."""
     for section in ("headtohead", "sequential"):
         if section not in f:
             continue
-        games = f[f"{section}/games"][()]
-        # A blind pair is stored twice, [j, i] mirroring [i, j]: one row set per game.
-        played = (games > 0) & (np.triu(np.ones(games.shape, dtype=bool)) if section == "headtohead" else True)
-        i, j = np.nonzero(played)
+        pairs = _Pairs(f, section, names)
         for measure, _ in _measure_list(f):
             path = f"{section}/{measure}"
             if f"{path}/counts" not in f:
                 continue
-            values, counts = _value_axis(f[path], measure), f[f"{path}/counts"][()][i, j]  # [pairs, 2, bins]
+            values, counts = _value_axis(f[path], measure), pairs.take(f[f"{path}/counts"])  # [pairs, 2, bins]
             exact_path = f"exact/{path}/probability"
-            exact = f[exact_path][()][i, j].reshape(-1, len(values)) if exact_path in f else None
-            row_names, column_names = _pair_axes(f, section, names)
-            # seat 0: the row strategy against the column; seat 1 the other way round
-            strategy = np.stack([row_names[i], column_names[j]], axis=1).reshape(-1)
-            opponent = np.stack([column_names[j], row_names[i]], axis=1).reshape(-1)
-            out.add(section, -1, np.tile([0, 1], len(i)), list(strategy), list(opponent),
+            exact = pairs.take(f[exact_path]).reshape(-1, len(values)) if exact_path in f else None
+            strategy = np.stack([pairs.strategy, pairs.opponent], axis=1).reshape(-1)
+            opponent = np.stack([pairs.opponent, pairs.strategy], axis=1).reshape(-1)
+            out.add(section, -1, np.tile([0, 1], len(pairs.strategy)), list(strategy), list(opponent),
                     measure, values, counts.reshape(-1, len(values)), exact)
 
 

@@ -51,3 +51,10 @@ class ResultsFile:
     @classmethod
     def tearDownClass(cls):
         cls.directory.cleanup()
+
+
+def pair_index(f, section, strategy, opponent):
+    """Where the pair (strategy in seat 0, opponent in seat 1) is in a pair
+    section of the open file f."""
+    pairs = zip(f[f"{section}/strategy"].asstr()[()], f[f"{section}/opponent"].asstr()[()])
+    return list(pairs).index((strategy, opponent))

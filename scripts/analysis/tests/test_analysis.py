@@ -8,7 +8,7 @@ from pathlib import Path
 import h5py
 import numpy as np
 
-from common import ResultsFile, make_results
+from common import ResultsFile, make_results, pair_index
 from dicesim_analysis import (load, mean_difference_z, plot_distributions, plot_headtohead, plot_mc_minus_exact,
                               plot_mc_vs_exact, plot_measure, plot_normal_probability, plot_win_counts,
                               wilson_interval)
@@ -36,7 +36,7 @@ class LoadTest(ResultsFile, unittest.TestCase):
 
     def test_meta_and_config(self):
         self.assertEqual(self.r.meta["format"], "dicesim-results")
-        self.assertEqual(self.r.meta["format_version"][0], 1)
+        self.assertEqual(self.r.meta["format_version"][0], 2)
         self.assertTrue(self.r.complete)
         self.assertEqual(self.r.config["games"], 20000)
         self.assertEqual(list(self.r.strategies["strategy"]), ["dv(2,2)", "ts(5,5)", "best", "aware"])
@@ -143,17 +143,16 @@ class LoadTest(ResultsFile, unittest.TestCase):
         # Pairs: seat 1 of (best, aware) in sequential play is aware against best.
         pair = m[(m["section"] == "sequential") & (m["strategy"] == "aware") & (m["opponent"] == "best")]
         with h5py.File(self.path) as f:
-            names = [n.decode() for n in f["strategies/names"][()]]
-            i, j = names.index("best"), names.index("aware")
-            seat1 = f["sequential/score/counts"][i, j, 1]
-            self.assertEqual(int(f["sequential/games"][i, j]), seat1.sum())
+            k = pair_index(f, "sequential", "best", "aware")
+            seat1 = f["sequential/score/counts"][k, 1]
+            self.assertEqual(int(f["sequential/games"][k]), seat1.sum())
         self.assertEqual(list(pair[pair["seat"] == 1]["count"]), list(seat1))
-        # Blind pairs are stored mirrored in the file; the long form holds each game once, seen from both seats.
+        # Blind pairs are stored once in the file, as is each game in the long form, seen from both seats.
         blind = m[(m["section"] == "headtohead") & (m["measure"] == "score")]
         with h5py.File(self.path) as f:
             games = f["headtohead/games"][()]
         for seat in (0, 1):
-            self.assertEqual(blind[blind["seat"] == seat]["count"].sum(), games.sum() // 2)
+            self.assertEqual(blind[blind["seat"] == seat]["count"].sum(), games.sum())
 
     def test_checks(self):
         c = self.r.checks
@@ -364,12 +363,13 @@ class GenericToolsTest(ResultsFile, unittest.TestCase):
     def test_xarray_sees_names_and_scores_on_the_axes(self):
         import xarray as xr
         h2h = xr.open_dataset(self.path, group="headtohead", engine="h5netcdf")
-        self.assertEqual(h2h["wins"].dims, ("strategy", "opponent"))
+        self.assertEqual(h2h["wins"].dims, ("pair",))
+        self.assertEqual(set(h2h["wins"].coords), {"pair", "strategy", "opponent"})
         with h5py.File(self.path) as f:
-            names = [n.decode() for n in f["strategies/names"][()]]
+            k = pair_index(f, "headtohead", "ts(5,5)", "best")
             wins = f["headtohead/wins"][()]
-        self.assertEqual([str(v) for v in h2h["strategy"].values], names)
-        self.assertEqual(int(h2h["wins"].sel(strategy="ts(5,5)", opponent="best")), wins[1, 2])
+        cell = h2h["wins"].where((h2h["strategy"] == "ts(5,5)") & (h2h["opponent"] == "best"), drop=True)
+        self.assertEqual(int(cell), wins[k])
         self.assertEqual(h2h["wins"].attrs["units"], "games")
         dist = xr.open_dataset(self.path, group="distributions/dv(2,2)", engine="h5netcdf")
         self.assertEqual(dist["counts"].dims, ("score",))
@@ -378,7 +378,7 @@ class GenericToolsTest(ResultsFile, unittest.TestCase):
         self.assertEqual(table["counts"].dims, ("seat", "score"))  # format 1.2; each seat's strategy beside it:
         self.assertEqual(list(table["counts"].coords["strategy"].values), ["dv(2,2)", "ts(5,5)", "best"])
         exact = xr.open_dataset(self.path, group="exact/headtohead", engine="h5netcdf")
-        self.assertEqual(exact["win"].dims, ("strategy", "opponent"))
+        self.assertEqual(exact["win"].dims, ("pair",))
 
 
 

@@ -15,7 +15,7 @@ import h5py
 import numpy as np
 import pandas as pd
 
-from common import CONFIG, ROOT, make_results
+from common import CONFIG, ROOT, make_results, pair_index
 from dicesim_analysis import load
 
 
@@ -122,9 +122,10 @@ class FilesOfEveryGame(unittest.TestCase):
         self.assertEqual(table["counts"].coords["strategy"].dims, ("seat",))
         self.assertEqual(list(table["seat"].values), list(range(table.sizes["seat"])))
         pairs = xr.open_dataset(path, group="sequential/turns", engine="h5netcdf")
-        self.assertEqual(pairs["counts"].dims, ("strategy", "opponent", "seat", "turns"))
+        self.assertEqual(pairs["counts"].dims, ("pair", "seat", "turns"))
+        self.assertEqual(pairs["counts"].coords["opponent"].dims, ("pair",))
         scores = xr.open_dataset(path, group="headtohead/score", engine="h5netcdf")
-        self.assertEqual(scores["counts"].dims, ("strategy", "opponent", "seat", "score"))
+        self.assertEqual(scores["counts"].dims, ("pair", "seat", "score"))
         exact = xr.open_dataset(path, group="exact/nway/0/first_turn", engine="h5netcdf")
         self.assertEqual(exact["probability"].dims, ("seat", "first_turn"))
         self.assertTrue(np.isnan(exact["probability"].values).any())  # known at some seats only
@@ -144,8 +145,7 @@ class FilesOfEveryGame(unittest.TestCase):
                     group = name.rsplit("/", 2)
                     measure = group[-2] if group[-2] in measures and len(group) == 3 else "score"
                     axes = [list(dim.keys()) for dim in obj.dims]
-                    expected = {1: [[measure]], 2: [["seat"], [measure]],
-                                4: [["strategy"], ["opponent"], ["seat"], [measure]]}[obj.ndim]
+                    expected = {1: [[measure]], 2: [["seat"], [measure]], 3: [["pair"], ["seat"], [measure]]}[obj.ndim]
                     with self.subTest(game=game, dataset=name):
                         self.assertEqual(axes, expected)
 
@@ -240,7 +240,6 @@ class FilesOfEveryGame(unittest.TestCase):
         for game, path in self.paths.items():
             r = load(path)
             with h5py.File(path) as f:
-                names = [n.decode() for n in f["strategies/names"][()]]
                 measures = [m.decode() for m in f["measures/name"][()]]
                 first, step = f["measures/min"][()], f["measures/step"][()]
                 self.assertEqual(set(r.measures["measure"]), set(measures))
@@ -255,10 +254,9 @@ class FilesOfEveryGame(unittest.TestCase):
                         self.assertEqual(f[path_ + "/strategy"][row.seat].decode(), row.strategy)
                         path_, index = path_ + sub, (row.seat, b)
                     else:
-                        i, j = names.index(row.strategy), names.index(row.opponent)
-                        if row.seat == 1:
-                            i, j = j, i
-                        path_, index = f"{row.section}/{row.measure}", (i, j, row.seat, b)
+                        seats = (row.strategy, row.opponent) if row.seat == 0 else (row.opponent, row.strategy)
+                        k = pair_index(f, row.section, *seats)
+                        path_, index = f"{row.section}/{row.measure}", (k, row.seat, b)
                     with self.subTest(game=game, row=row):
                         self.assertEqual(f[path_ + "/counts"][index], row.count)
                         exact = f"exact/{path_}/probability"
