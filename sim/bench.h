@@ -1,6 +1,8 @@
 // `dicesim bench`: games per second of fixed reference configs at each
-// thread count, against a straightforward implementation, and a signature
-// (a hash of every counter) that must not change with the thread count.
+// thread count, as a fraction of the floor the generator sets (pcg64
+// draws/s on this machine over the draws a game of the case takes, counted),
+// against a straightforward implementation, and a signature (a hash of every
+// counter) that must not change with the thread count.
 #pragma once
 
 #include <cstdint>

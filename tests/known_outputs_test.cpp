@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <sstream>
 
 #include "rng.h"
 #include "test_util.h"
@@ -64,6 +65,20 @@ TEST(KnownOutputs, BenchSignature) {
   EXPECT_NE(bench.out.find(std::string("\nsignature: ") + kBenchSignature + "\n"), std::string::npos)
       << "expected signature " << kBenchSignature << "\n"
       << bench.out;
+  // The floor is measured, and a case's draws are counted: a Sixers turn
+  // is at most 3 rolls of one 64-bit draw each (a rejection is ~2^-61 rare)
+  // and at least one.
+  EXPECT_NE(bench.out.find("floor: pcg64 alone, "), std::string::npos) << bench.out;
+  std::istringstream lines(bench.out);
+  std::string line;
+  while (std::getline(lines, line) && line.rfind("sixers dv(2,2) distribution", 0) != 0) {
+  }
+  std::istringstream fields(line.substr(58));
+  double threads = 0, rate = 0, speedup = 0, draws = 0;
+  fields >> threads >> rate >> speedup >> draws;
+  EXPECT_GT(rate, 0) << line;
+  EXPECT_GE(draws, 1.0) << line;
+  EXPECT_LE(draws, 3.0) << line;
 }
 
 }  // namespace
