@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "interrupt.h"
 #include "progress.h"
 
 namespace dicesim {
@@ -28,6 +29,7 @@ void run_jobs(std::size_t jobs, int threads, const std::string& what, const std:
       throw;
     }
   };
+  throw_if_interrupted();         // a stop requested before the jobs start
   Progress progress(what, jobs);  // polls the stop flag too
   tbb::task_arena arena(std::max(1, threads));
   arena.execute([&] {
@@ -48,6 +50,9 @@ void run_jobs(std::size_t jobs, int threads, const std::string& what, const std:
     }
     others.wait();
   });
+  // A stop request during the jobs stops them even when this thread ran
+  // none, and so never polled the flag (the other threads took them all).
+  throw_if_interrupted();
 }
 
 }  // namespace dicesim

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "interrupt.h"
+
 namespace dicesim {
 namespace {
 
@@ -30,6 +32,24 @@ TEST(Jobs, AFailureStopsTheOthersAndIsRethrown) {
                  std::runtime_error);
     EXPECT_LT(started.load(), 1000) << threads;
   }
+}
+
+// A stop requested while the jobs run ends them with Interrupted, whichever
+// thread ran the jobs: the caller's thread polls the flag when it finishes
+// its own jobs, and once more when every job is done, in case the other
+// threads took them all (it then polled nothing: `check` once finished its
+// exact phase after a Ctrl-C). Repeated, so that the other thread wins the
+// one job in some rounds.
+TEST(Jobs, AStopRequestDuringTheJobsIsRethrownWhoeverRanThem) {
+  for (int round = 0; round < 300; ++round) {
+    stop_requested() = false;
+    EXPECT_THROW(run_jobs(1, 2, "test", [](std::size_t) { stop_requested() = true; }), Interrupted) << round;
+  }
+  stop_requested() = true;  // before the jobs: none runs
+  bool ran = false;
+  EXPECT_THROW(run_jobs(1, 1, "test", [&](std::size_t) { ran = true; }), Interrupted);
+  EXPECT_FALSE(ran);
+  stop_requested() = false;
 }
 
 }  // namespace
