@@ -106,21 +106,29 @@ void require_this_version(const RunState& state, const std::string& path) {
 
 std::string describe_range(BlockRange r) { return "[" + std::to_string(r.begin) + ", " + std::to_string(r.end) + ")"; }
 
-// The saved run that --resume continues, checked against this one. The
-// engine plays blocks in order, so what a file holds must be a prefix of what
-// is left to play: a shard file continues its shard; any other file (a run,
-// or a merge of neighbouring shards starting with the first) continues the
-// whole run.
-RunState resumable(const std::string& path, const RunConfig& config, std::string& shard, BlockRange& planned) {
+// A saved run that this one may continue: the same run (`what` names what
+// must match), die and version, and the shard asked for (taken from the file
+// when none is); sets the shard and its planned blocks.
+RunState saved_run_of(const std::string& path, const RunConfig& config, const std::string& what, std::string& shard,
+                      BlockRange& planned) {
   RunState state = read_run_state(path);
-  if (!same_run(state.config, config))
-    throw InputError(path + ": was written by another config, seed or game count than this run");
+  if (!same_run(state.config, config)) throw InputError(path + ": was written by another " + what + " than this run");
   require_same_die(state.config, path, config, "this run");
   require_this_version(state, path);
   if (!shard.empty() && shard != state.shard)
     throw InputError(path + ": holds shard \"" + state.shard + "\", not \"" + shard + "\"");
   shard = state.shard;
   planned = planned_range(shard, state.output.total_blocks);
+  return state;
+}
+
+// The saved run that --resume continues, checked against this one. The
+// engine plays blocks in order, so what a file holds must be a prefix of what
+// is left to play: a shard file continues its shard; any other file (a run,
+// or a merge of neighbouring shards starting with the first) continues the
+// whole run.
+RunState resumable(const std::string& path, const RunConfig& config, std::string& shard, BlockRange& planned) {
+  RunState state = saved_run_of(path, config, "config, seed or game count", shard, planned);
   const std::vector<BlockRange>& done = state.output.done;
   if (done.size() > 1)
     throw InputError(path +
@@ -139,15 +147,7 @@ RunState resumable(const std::string& path, const RunConfig& config, std::string
 // prefix of its own, which the stages go on from.
 RunState resumable_precision(const std::string& path, const RunConfig& config, const std::vector<Contest>& contests,
                              std::string& shard, BlockRange& planned) {
-  RunState state = read_run_state(path);
-  if (!same_run(state.config, config))
-    throw InputError(path + ": was written by another config, seed, game count or precision than this run");
-  require_same_die(state.config, path, config, "this run");
-  require_this_version(state, path);
-  if (!shard.empty() && shard != state.shard)
-    throw InputError(path + ": holds shard \"" + state.shard + "\", not \"" + shard + "\"");
-  shard = state.shard;
-  planned = planned_range(shard, state.output.total_blocks);
+  RunState state = saved_run_of(path, config, "config, seed, game count or precision", shard, planned);
   blocks_played(contests, state.output, path);
   return state;
 }

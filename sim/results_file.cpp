@@ -74,16 +74,22 @@ void write_seat_axis(h5::Writer& file, const std::string& group, const std::vect
   file.dimension_scale(group + "/seat", {group + "/strategy"}, 0);
 }
 
-// Labels dimension 0 of each dataset with the group's seat axis, and names
-// `strategy` as a coordinate along it (netCDF's `coordinates`), so that
-// xarray shows each seat's strategy beside its numbers.
-void attach_seat_axis(h5::Writer& file, const std::string& group, const std::vector<std::string>& datasets) {
+// Labels dimension 0 of each dataset with the group's scale `axis`, and
+// names `coordinates` (datasets along it: the strategies) in netCDF's
+// `coordinates` attribute, so that xarray shows them beside the numbers.
+void attach_axis(h5::Writer& file, const std::string& group, const std::string& axis, const std::string& coordinates,
+                 const std::vector<std::string>& datasets) {
   std::vector<std::string> paths;
   for (const std::string& d : datasets) {
     paths.push_back(group + "/" + d);
-    file.attribute(paths.back(), "coordinates", std::string("strategy"));
+    file.attribute(paths.back(), "coordinates", coordinates);
   }
-  file.dimension_scale(group + "/seat", paths, 0);
+  file.dimension_scale(group + "/" + axis, paths, 0);
+}
+
+// A table's seat axis, each seat's strategy beside it.
+void attach_seat_axis(h5::Writer& file, const std::string& group, const std::vector<std::string>& datasets) {
+  attach_axis(file, group, "seat", "strategy", datasets);
 }
 
 // The units of a histogram: the score's counts are games (each game lands in
@@ -139,44 +145,42 @@ void write_measures(h5::Writer& file, const std::string& table_group, const std:
   }
 }
 
-// A pair section's axis, written into `group` (the section, its exact
-// counterpart and each measure's subgroup, so that every group opens alone
-// in generic tools): `pair`, the index along dimension 0, and `strategy` and
-// `opponent`, the strategies in seats 0 and 1 of each pair. A list rather
-// than a strategy-by-strategy matrix, so that a section costs what its pairs
-// do, however many strategies the run has.
-void write_pair_axis(h5::Writer& file, const std::string& group, const RunConfig& config,
-                     const std::vector<PlannedPair>& pairs) {
-  const std::vector<Strategy>& strategies = config.game->strategies();
-  std::vector<std::int64_t> index(pairs.size());
+// A pair section's axis: `pair`, the index along dimension 0, and
+// `strategy` and `opponent`, the strategies in seats 0 and 1 of each pair. A
+// list rather than a strategy-by-strategy matrix, so that a section costs
+// what its pairs do, however many strategies the run has.
+struct PairAxis {
+  std::vector<std::int64_t> index;
   std::vector<std::string> first, second;
+};
+PairAxis pair_axis(const RunConfig& config, const std::vector<PlannedPair>& pairs) {
+  const std::vector<Strategy>& strategies = config.game->strategies();
+  PairAxis axis;
   for (std::size_t k = 0; k < pairs.size(); ++k) {
-    index[k] = static_cast<std::int64_t>(k);
-    first.push_back(strategies[std::size_t(pairs[k].first)].name);
-    second.push_back(strategies[std::size_t(pairs[k].second)].name);
+    axis.index.push_back(static_cast<std::int64_t>(k));
+    axis.first.push_back(strategies[std::size_t(pairs[k].first)].name);
+    axis.second.push_back(strategies[std::size_t(pairs[k].second)].name);
   }
-  write_described(file, group + "/pair", index, {}, "1", "the pair, in the order of the strategies");
-  file.write(group + "/strategy", first);
-  file.describe(group + "/strategy", "", "the strategy in seat 0 (in sequential play, the one playing first)");
-  file.write(group + "/opponent", second);
-  file.describe(group + "/opponent", "", "the strategy in seat 1 (in sequential play, the one playing second)");
-  file.dimension_scale(group + "/pair", {group + "/strategy", group + "/opponent"}, 0);
+  return axis;
 }
 
-// Labels dimension 0 of each dataset with the group's pair axis, with the
-// two strategies as coordinates along it (netCDF's `coordinates`).
-void attach_pair_axis(h5::Writer& file, const std::string& group, const std::vector<std::string>& datasets) {
-  std::vector<std::string> paths;
-  for (const std::string& d : datasets) {
-    paths.push_back(group + "/" + d);
-    file.attribute(paths.back(), "coordinates", std::string("strategy opponent"));
-  }
-  file.dimension_scale(group + "/pair", paths, 0);
+// Writes the pair axis into `group` (the section, its exact counterpart and
+// each measure's subgroup, so that every group opens alone in generic tools)
+// and labels the datasets with it.
+void write_pair_axis(h5::Writer& file, const std::string& group, const PairAxis& axis,
+                     const std::vector<std::string>& datasets) {
+  write_described(file, group + "/pair", axis.index, {}, "1", "the pair, in the order of the strategies");
+  file.write(group + "/strategy", axis.first);
+  file.describe(group + "/strategy", "", "the strategy in seat 0 (in sequential play, the one playing first)");
+  file.write(group + "/opponent", axis.second);
+  file.describe(group + "/opponent", "", "the strategy in seat 1 (in sequential play, the one playing second)");
+  file.dimension_scale(group + "/pair", {group + "/strategy", group + "/opponent"}, 0);
+  attach_axis(file, group, "pair", "strategy opponent", datasets);
 }
 
 // The wins/ties/losses/games of each pair, seat 0's wins first.
 void write_pair_outcomes(h5::Writer& file, const std::string& group, const RunConfig& config,
-                         const EngineOutput& output, const std::vector<PlannedPair>& pairs) {
+                         const EngineOutput& output, const std::vector<PlannedPair>& pairs, const PairAxis& axis) {
   Matrix wins, ties, losses, games;
   for (const PlannedPair& p : pairs) {
     const TableCountsView c = table_counts(config, output, p.table);
@@ -189,8 +193,7 @@ void write_pair_outcomes(h5::Writer& file, const std::string& group, const RunCo
   write_described(file, group + "/ties", ties, {}, "games", "games whose win was shared");
   write_described(file, group + "/losses", losses, {}, "games", "games the opponent (seat 1) won outright");
   write_described(file, group + "/games", games, {}, "games", "games the pair played");
-  write_pair_axis(file, group, config, pairs);
-  attach_pair_axis(file, group, {"wins", "ties", "losses", "games"});
+  write_pair_axis(file, group, axis, {"wins", "ties", "losses", "games"});
 }
 
 // The exact win/tie/loss odds of each pair (NaN where the solver does not
@@ -212,7 +215,7 @@ bool write_exact_pair_odds(h5::Writer& file, const std::string& group, const Exa
   write_described(file, group + "/win", win, {}, "probability", "exact P(the strategy, seat 0, wins outright)");
   write_described(file, group + "/tie", tie, {}, "probability", "exact P(the win is shared)");
   write_described(file, group + "/loss", loss, {}, "probability", "exact P(the opponent, seat 1, wins outright)");
-  attach_pair_axis(file, group, {"win", "tie", "loss"});
+  attach_axis(file, group, "pair", "strategy opponent", {"win", "tie", "loss"});
   return true;
 }
 
@@ -221,7 +224,8 @@ bool write_exact_pair_odds(h5::Writer& file, const std::string& group, const Exa
 // the solver does not know are NaN.
 template <class Value, class Source>
 void write_pair_histograms(h5::Writer& file, const std::string& group, const RunConfig& config,
-                           const std::vector<PlannedPair>& pairs, const std::string& dataset, Source&& seat_values) {
+                           const std::vector<PlannedPair>& pairs, const PairAxis& axis, const std::string& dataset,
+                           Source&& seat_values) {
   const std::vector<Measure> measures = config.game->measures();
   for (int m = 0; m < static_cast<int>(measures.size()); ++m) {
     const std::size_t bins = measures[m].bins;
@@ -240,8 +244,7 @@ void write_pair_histograms(h5::Writer& file, const std::string& group, const Run
                     (dataset == "counts" ? "number of each value of: " : "exact probability of each value of: ") +
                         measures[m].description + ", per pair and seat");
     write_measure_scale(file, paths, measures[m]);
-    write_pair_axis(file, paths.group, config, pairs);
-    attach_pair_axis(file, paths.group, {dataset});
+    write_pair_axis(file, paths.group, axis, {dataset});
     write_described(file, paths.group + "/seat", std::vector<std::int64_t>{0, 1}, {}, "1",
                     "the seat: 0 is the strategy's (first to play), 1 the opponent's");
     file.dimension_scale(paths.group + "/seat", {path}, 1);
@@ -255,9 +258,10 @@ void write_pair_section(h5::Writer& file, const std::string& section, const RunC
                         const EngineOutput& output, const ExactTables* exact, const std::vector<PlannedPair>& pairs) {
   if (pairs.empty()) return;
   const std::string group = "/" + section;
-  write_pair_outcomes(file, group, config, output, pairs);
+  const PairAxis axis = pair_axis(config, pairs);
+  write_pair_outcomes(file, group, config, output, pairs, axis);
   Matrix histogram;  // one at a time: the writer copies it out at once
-  write_pair_histograms<std::int64_t>(file, group, config, pairs, "counts", [&](int t, int m, int seat) {
+  write_pair_histograms<std::int64_t>(file, group, config, pairs, axis, "counts", [&](int t, int m, int seat) {
     histogram = table_counts(config, output, t).histogram_of(m, seat);
     return &histogram;
   });
@@ -265,9 +269,9 @@ void write_pair_section(h5::Writer& file, const std::string& section, const RunC
                              [&](const PlannedPair& p) { return bool((*exact)[std::size_t(p.table)]); }))
     return;
   const std::string exact_group = "/exact" + group;
-  write_pair_axis(file, exact_group, config, pairs);
+  write_pair_axis(file, exact_group, axis, {});
   write_exact_pair_odds(file, exact_group, *exact, pairs);
-  write_pair_histograms<double>(file, exact_group, config, pairs, "probability", [&](int t, int m, int seat) {
+  write_pair_histograms<double>(file, exact_group, config, pairs, axis, "probability", [&](int t, int m, int seat) {
     return (*exact)[std::size_t(t)]->distribution(m, seat);
   });
 }
@@ -399,8 +403,8 @@ void write_strategy_parameters(h5::Writer& file, const std::vector<Strategy>& st
   for (auto& [column, values] : columns) {
     values.resize(strategies.size(), std::nan(""));
     const std::string path = "/strategies/parameters/" + column;
-    file.write(path, values);
-    file.describe(path, "1", "the parameter " + column + " of each strategy (NaN where it does not apply)");
+    write_described(file, path, values, {}, "1",
+                    "the parameter " + column + " of each strategy (NaN where it does not apply)");
     columns_along.push_back(path);
   }
   file.dimension_scale("/strategies/names", along, 0);
@@ -431,24 +435,21 @@ void write_precision(h5::Writer& file, const RunConfig& config, const EngineOutp
   }
   file.write("/precision/table", keys);
   file.describe("/precision/table", "", "each table's key, in engine order (as /engine/keys)");
-  file.write("/precision/games", games);
-  file.describe("/precision/games", "games", "games the table played: a power of two of blocks, or the cap");
-  file.write("/precision/met", met);
-  file.describe("/precision/met", "1", "1 where the table met every target");
+  write_described(file, "/precision/games", games, {}, "games",
+                  "games the table played: a power of two of blocks, or the cap");
+  write_described(file, "/precision/met", met, {}, "1", "1 where the table met every target");
   std::vector<std::string> along_tables = {"/precision/games", "/precision/met"};
   if (target.rate) {
     along_tables.push_back("/precision/rate_half_width");
     file.attribute("/precision", "rate", *target.rate);
-    file.write("/precision/rate_half_width", rate);
-    file.describe("/precision/rate_half_width", "1",
-                  "largest 95% half-width of the table's win and tie rates (NaN at a table of one)");
+    write_described(file, "/precision/rate_half_width", rate, {}, "1",
+                    "largest 95% half-width of the table's win and tie rates (NaN at a table of one)");
   }
   for (std::size_t k = 0; k < target.means.size(); ++k) {
     const Measure& m = measures[target.means[k].first];
     file.attribute("/precision", m.name, target.means[k].second);
-    file.write("/precision/" + m.name + "_half_width", means[k]);
-    file.describe("/precision/" + m.name + "_half_width", m.units,
-                  "largest 95% half-width of a seat's mean " + m.name + " at the table");
+    write_described(file, "/precision/" + m.name + "_half_width", means[k], {}, m.units,
+                    "largest 95% half-width of a seat's mean " + m.name + " at the table");
     along_tables.push_back("/precision/" + m.name + "_half_width");
   }
   file.dimension_scale("/precision/table", along_tables, 0);
