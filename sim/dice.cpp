@@ -54,18 +54,17 @@ RollOutcomes::RollOutcomes(int dice) : dice_(dice), outcomes_(1) {
   // force: ways times each face's sides per die. The loaded die's 7^dice
   // outcomes must fit the 32-bit level: beyond 11 dice the table stays fair.
   const Die& die = sampling_die().outcomes(dice) <= UINT32_MAX ? sampling_die() : fair_die();
-  std::vector<std::uint64_t> sampling_ways;
   for (const DiceMultiset& m : multisets_) {
     std::uint64_t weight = m.ways;
     for (int f = 0; f < kFaces; ++f)
       for (int c = 0; c < m.count[f]; ++c) weight *= die.weight(f + 1);
-    sampling_ways.push_back(weight);
+    sampling_weight_.push_back(weight);
   }
   const std::uint64_t capacity = die.outcomes(dice);
   columns_ = static_cast<std::uint32_t>(multisets_.size());
   level_range_ = static_cast<std::uint32_t>(capacity);
   // Packed for the hot loop: threshold | alias index << 32.
-  for (const AliasColumn& c : alias_columns(sampling_ways, capacity))
+  for (const AliasColumn& c : alias_columns(sampling_weight_, capacity))
     alias_.push_back(c.threshold | std::uint64_t(c.alias) << 32);
 }
 
@@ -95,6 +94,31 @@ std::vector<AliasColumn> alias_columns(const std::vector<std::uint64_t>& weights
   }
   // Whatever is left is full to capacity (exact integers leave no residue).
   return table;
+}
+
+PayloadTable append_payload_table(const std::vector<std::uint64_t>& weights, const std::vector<std::uint32_t>& payloads,
+                                  std::vector<PayloadColumn>& columns) {
+  std::uint64_t capacity = 0;
+  for (std::uint64_t w : weights) capacity += w;
+  if (weights.empty() || weights.size() != payloads.size() || capacity == 0 || capacity > UINT32_MAX)
+    throw std::invalid_argument("append_payload_table: a table needs payloads and weights summing to 1..2^32 - 1");
+  std::size_t width = 1;
+  while (width < weights.size()) width *= 2;
+  std::vector<std::uint64_t> padded = weights;
+  padded.resize(width, 0);
+  const PayloadTable table{static_cast<std::uint32_t>(columns.size()), static_cast<std::uint32_t>(width - 1),
+                           static_cast<std::uint32_t>(capacity)};
+  const auto payload = [&](std::uint32_t i) { return i < payloads.size() ? payloads[i] : 0; };
+  for (std::uint32_t i = 0; const AliasColumn& c : alias_columns(padded, capacity))
+    columns.push_back({static_cast<std::uint32_t>(c.threshold), {payload(i++), payload(c.alias)}, 0});
+  return table;
+}
+
+PayloadTable append_payload_table(const PayloadWeights& weight_of, std::vector<PayloadColumn>& columns) {
+  std::vector<std::uint64_t> weights;
+  std::vector<std::uint32_t> payloads;
+  for (const auto& [payload, weight] : weight_of) payloads.push_back(payload), weights.push_back(weight);
+  return append_payload_table(weights, payloads, columns);
 }
 
 }  // namespace dicesim

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "rng.h"
@@ -104,6 +105,10 @@ class RollOutcomes {
   };
   Sampler sampler() const { return {alias_.data(), columns_, level_range_}; }
   std::uint32_t sample(Rng& rng) const { return sampler().sample(rng); }
+  // Multiset i's weight on the die in force (ways x its faces' sides per
+  // die) out of sampling_capacity() = sides^dice: what the samplers draw.
+  std::uint64_t sampling_weight(std::size_t i) const { return sampling_weight_[i]; }
+  std::uint32_t sampling_capacity() const { return level_range_; }
 
  private:
   int dice_;
@@ -111,7 +116,43 @@ class RollOutcomes {
   std::uint32_t columns_ = 0;
   std::uint32_t level_range_ = 0;
   std::vector<DiceMultiset> multisets_;
+  std::vector<std::uint64_t> sampling_weight_;
   std::vector<std::uint64_t> alias_;
 };
+
+// Alias tables whose columns carry their outcomes' payloads (a game's move,
+// a policy's decision) inline, so that a draw gives the payload with one
+// load. The columns are padded to a power of two with empty ones: the column
+// is then the draw's low bits, and one Lemire reduction of its high 32 bits
+// gives the level. Many tables share one vector of columns.
+struct PayloadColumn {
+  std::uint32_t threshold;   // the column's own payload when the level is below
+  std::uint32_t payload[2];  // its own, its alias's
+  std::uint32_t unused;      // 16 bytes: a column never straddles a cache line
+};
+struct PayloadTable {
+  std::uint32_t offset = 0;  // of its first column in the shared vector
+  std::uint32_t column_mask = 0;
+  std::uint32_t level_range = 1;  // the sum of the weights
+};
+// Appends a table drawing payloads[i] with probability weights[i] / sum of
+// the weights (at most 2^32 - 1) to `columns`.
+PayloadTable append_payload_table(const std::vector<std::uint64_t>& weights, const std::vector<std::uint32_t>& payloads,
+                                  std::vector<PayloadColumn>& columns);
+
+// The same from each payload's weight: tables built from a policy or a
+// game's rules, where many outcomes lead to one payload.
+using PayloadWeights = std::map<std::uint32_t, std::uint64_t>;
+PayloadTable append_payload_table(const PayloadWeights& weight_of, std::vector<PayloadColumn>& columns);
+
+inline std::uint32_t draw_payload(const PayloadColumn* columns, const PayloadTable& table, Rng& rng) {
+  std::uint64_t bits;
+  std::uint32_t level;
+  do bits = rng();
+  while (!lemire_below(static_cast<std::uint32_t>(bits >> 32), table.level_range, level));
+  const PayloadColumn& column = columns[table.offset + (static_cast<std::uint32_t>(bits) & table.column_mask)];
+  // A coin flip for many columns: an index, not a branch to mispredict.
+  return column.payload[level >= column.threshold];
+}
 
 }  // namespace dicesim

@@ -93,6 +93,7 @@ const WinSeat& Solutions::optimal_win(int seats_after) {
     for (const WinSeat& seat : win_seats_)
       for (int t = 0; t <= top; ++t) later_above[t] *= seat.above[t];
     win_seats_.push_back(solve_win_seat(hands_, mean(), later_above));
+    win_seats_.back().sampler = PolicySampler(hands_, win_seats_.back().policy);
   }
   return win_seats_[seats_after];
 }

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <numeric>
 
 #include "stats.h"
@@ -53,6 +54,48 @@ TEST(RollOutcomes, AliasTableIsExact) {
     for (std::size_t i = 0; i < table.size(); ++i)
       EXPECT_EQ(mass[i], std::uint64_t(s.columns) * table[i].ways) << n << " dice, multiset " << i;
   }
+}
+
+// A payload table must give each payload exactly its weight's share: rebuild
+// every payload's mass from the columns (padding included), in integers.
+TEST(PayloadTable, EveryPayloadGetsExactlyItsWeight) {
+  const std::vector<std::vector<std::uint64_t>> cases = {
+      {1}, {5, 3}, {1, 1, 1}, {7, 0, 2, 9, 4}, {46656}, {1, 2, 3, 4, 5, 6, 7, 8, 9}, {4000000000u, 1, 294967294}};
+  for (const std::vector<std::uint64_t>& weights : cases) {
+    std::vector<std::uint32_t> payloads;
+    for (std::size_t i = 0; i < weights.size(); ++i) payloads.push_back(static_cast<std::uint32_t>(100 + i));
+    std::vector<PayloadColumn> columns(3);  // tables share the vector: start after others
+    const PayloadTable table = append_payload_table(weights, payloads, columns);
+    const std::uint64_t width = std::uint64_t(table.column_mask) + 1;
+    ASSERT_EQ(width & (width - 1), 0u) << "a power of two";
+    ASSERT_GE(width, weights.size());
+    ASSERT_EQ(columns.size(), 3 + width);
+    std::map<std::uint32_t, std::uint64_t> mass;
+    for (std::uint64_t c = 0; c < width; ++c) {
+      const PayloadColumn& column = columns[table.offset + c];
+      ASSERT_LE(column.threshold, table.level_range);
+      mass[column.payload[0]] += column.threshold;
+      mass[column.payload[1]] += table.level_range - column.threshold;
+    }
+    for (std::size_t i = 0; i < weights.size(); ++i) EXPECT_EQ(mass[payloads[i]], width * weights[i]) << i;
+    EXPECT_EQ(table.level_range, std::accumulate(weights.begin(), weights.end(), std::uint64_t(0)));
+  }
+  std::vector<PayloadColumn> columns;
+  EXPECT_THROW(append_payload_table({1ull << 32}, {1}, columns), std::invalid_argument);
+  EXPECT_THROW(append_payload_table({0, 0}, {1, 2}, columns), std::invalid_argument);
+}
+
+TEST(PayloadTable, DrawsFollowTheWeights) {
+  const std::vector<std::uint64_t> weights = {1, 6, 15, 20, 15, 6, 1};
+  std::vector<PayloadColumn> columns;
+  const PayloadTable table = append_payload_table(weights, {0, 1, 2, 3, 4, 5, 6}, columns);
+  std::vector<std::int64_t> counts(weights.size(), 0);
+  Rng rng = block_rng(7, 2, 0);
+  for (int i = 0; i < 1'000'000; ++i) ++counts[draw_payload(columns.data(), table, rng)];
+  std::vector<double> p;
+  for (std::uint64_t w : weights) p.push_back(double(w) / 64);
+  const stats::ChiSquare chi = stats::chi_square(counts, p);
+  EXPECT_LT(std::abs(stats::z_for_tail(chi.p_value)), 5) << "chi2 " << chi.statistic << " dof " << chi.dof;
 }
 
 TEST(RollOutcomes, SampledFrequenciesFollowTheProbabilities) {

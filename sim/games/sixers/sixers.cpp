@@ -1,6 +1,7 @@
 #include "games/sixers/sixers.h"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 namespace dicesim::sixers {
@@ -26,7 +27,6 @@ Hands::Hands(const Rules& rules) : rules_(rules), stride_(rules.dice + 1) {
     }
     offset_.push_back(static_cast<int>(multiset_dice_.size()));
   }
-  for (int n = 0; n <= rules.dice; ++n) samplers_.push_back({tables_[n].sampler(), offset_[n]});
 }
 
 int Hands::hand_of(const std::vector<int>& faces) const {
@@ -47,7 +47,7 @@ Policy::Policy(const Hands& hands, int slots)
       scores_(hands.rules().max_score() + 1),
       decision_(std::size_t(hands.rules().rolls) * slots * hands.count()) {
   const int top = hands.rules().max_score();
-  slot_map_.resize(std::size_t(top + 3) * scores_);  // target codes 0..top + 2
+  slot_map_.resize(std::size_t(slot_rows(scores_)) * scores_);
   for (int score = 0; score <= top; ++score) {
     set_slot(kNoTarget, score, 0);
     for (int target = 0; target <= top + 1; ++target) set_slot(target, score, slot_of(target - 1 - score));
@@ -69,6 +69,30 @@ void Policy::set_keep(int roll, int slot, int hand, int keep) {
 void Policy::set_slot(int target, int score, int slot) {
   if (slot < 0 || slot >= slots_ || score < 0 || score >= scores_) throw std::logic_error("Policy: no such slot");
   slot_map_[std::size_t(target_code(target)) * scores_ + score] = static_cast<std::uint16_t>(slot);
+}
+
+PolicySampler::PolicySampler(const Hands& hands, const Policy& policy)
+    : rolls_(hands.rules().rolls), dice_(hands.rules().dice), scores_(hands.rules().max_score() + 1) {
+  std::map<PayloadWeights, PayloadTable> shared;
+  for (int slot = 0; slot < policy.slots(); ++slot)
+    for (int roll = 0; roll < rolls_; ++roll)
+      for (int dice = 0; dice <= dice_; ++dice) {
+        PayloadWeights weight_of;  // by what the decision adds to the turn's state
+        const RollOutcomes& outcomes = hands.outcomes(dice);
+        for (std::size_t i = 0; i < outcomes.size(); ++i) {
+          const int hand = hands.first(dice) + static_cast<int>(i);
+          const std::uint32_t kept = policy.keep(roll, slot, hand), points = hands.kept_score(hand, kept);
+          weight_of[(points << 8) - kept] += outcomes.sampling_weight(i);
+        }
+        const auto [table, added] = shared.try_emplace(weight_of);
+        if (added) table->second = append_payload_table(weight_of, columns_);
+        tables_.push_back(table->second);
+      }
+  slotted_ = policy.slots() > 1;
+  const int tables_per_slot = rolls_ * (dice_ + 1);
+  for (int row = 0; row < slot_rows(scores_); ++row)
+    for (int score = 0; score < scores_; ++score)
+      slot_tables_.push_back(static_cast<std::uint32_t>(policy.slot(target_of_row(row), score) * tables_per_slot));
 }
 
 }  // namespace dicesim::sixers

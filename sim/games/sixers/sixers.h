@@ -46,10 +46,7 @@ class Hands {
   // Scores of the hand's dice in ascending order (for the strategy families).
   const std::vector<int>& sorted_scores(int hand) const { return sorted_scores_[hand]; }
 
-  int roll(int dice, Rng& rng) const {
-    const Sampler& s = samplers_[dice];
-    return s.first + static_cast<int>(s.sampler.sample(rng));
-  }
+  const RollOutcomes& outcomes(int dice) const { return tables_[dice]; }
 
  private:
   Rules rules_;
@@ -60,14 +57,16 @@ class Hands {
   std::vector<std::uint16_t> kept_score_;
   std::vector<std::vector<int>> sorted_scores_;
   std::vector<RollOutcomes> tables_;
-  struct Sampler {
-    RollOutcomes::Sampler sampler;
-    int first;
-  };
-  std::vector<Sampler> samplers_;  // by dice in hand
 };
 
 constexpr int kNoTarget = std::numeric_limits<int>::min() / 2;
+
+// The row of a slot map (a slot per score so far, `scores` of them) that
+// serves a target: kNoTarget and 0..scores (max score + 1) each have one; a
+// larger target plays as max score + 1, which nothing can reach.
+inline int slot_row(int target, int scores) { return target == kNoTarget ? 0 : 1 + std::clamp(target, 0, scores); }
+constexpr int slot_rows(int scores) { return scores + 2; }
+constexpr int target_of_row(int row) { return row == 0 ? kNoTarget : row - 1; }
 
 // A strategy compiled to a table: how many of the lowest dice to set aside
 // after roll r (0-based; after the last roll, all of them), for each hand and
@@ -91,9 +90,7 @@ class Policy {
   const std::uint16_t* slots_for(int target) const { return &slot_map_[std::size_t(target_code(target)) * scores_]; }
   int slot(int target, int score) const { return slots_for(target)[score]; }
   void set_slot(int target, int score, int slot);
-  // Targets that need a slot row of their own: kNoTarget and 0..max score + 1
-  // (a larger target plays as max score + 1: nothing can reach it).
-  int target_code(int target) const { return target == kNoTarget ? 0 : 1 + std::clamp(target, 0, scores_); }
+  int target_code(int target) const { return slot_row(target, scores_); }
 
   // Allowance = the most the player may still add and finish strictly below
   // the score to beat. Slot 0 is "no target, or already lost"; slot a + 1 is
@@ -115,20 +112,78 @@ class Policy {
   std::vector<std::uint16_t> slot_map_;  // [target_code][score]
 };
 
-// One turn: the final score. target is the score to beat (kNoTarget if none).
-inline int play_turn(const Hands& hands, const Policy& policy, int target, Rng& rng) {
-  const int rolls = hands.rules().rolls;
-  const std::uint16_t* slot = policy.slots_for(target);
-  int dice = hands.rules().dice;
-  int score = 0;
-  for (int roll = 0; roll < rolls; ++roll) {
-    const int hand = hands.roll(dice, rng);
-    const std::uint16_t decision = policy.decision(roll, slot[score], hand);
-    score += decision >> 8;
-    dice -= decision & 0xff;
-    if (dice == 0) break;
+// A turn in play, one of several that play side by side.
+struct TurnInPlay {
+  const std::uint32_t* tables_at_score;  // the first table of each score's slot, facing the turn's target
+  std::uint32_t state;                   // score so far << 8 | dice in hand: one add per roll
+  int score() const { return static_cast<int>(state >> 8); }
+  int dice() const { return static_cast<int>(state & 0xff); }
+};
+
+// A policy compiled for play: for each (slot, roll, dice in hand) an alias
+// table over the decisions the policy takes there, each weighted by the
+// chance of the hands that lead to it. One draw and one load give the
+// decision, where drawing the hand and then looking up its decision would
+// take two dependent loads; and the tables are small enough for L1. Slots
+// that decide alike share their tables' columns. A decision's payload is
+// what it adds to a TurnInPlay's state: the kept dice's score << 8, less
+// the dice kept.
+class PolicySampler {
+ public:
+  PolicySampler() = default;
+  PolicySampler(const Hands& hands, const Policy& policy);
+
+  int rolls() const { return rolls_; }
+  int dice() const { return dice_; }
+  // Whether the decisions depend on the target and the score so far; a
+  // policy with one slot skips looking its slot up at every roll.
+  bool slotted() const { return slotted_; }
+  TurnInPlay start(int target) const {
+    return {&slot_tables_[std::size_t(slot_row(target, scores_)) * scores_], static_cast<std::uint32_t>(dice_)};
   }
-  return score;
+  template <bool kSlotted>
+  void play_roll(int roll, TurnInPlay& turn, Rng& rng) const {
+    const std::uint32_t slot_first = kSlotted ? turn.tables_at_score[turn.score()] : 0;
+    turn.state += draw_payload(columns_.data(), tables_[slot_first + roll * (dice_ + 1) + turn.dice()], rng);
+  }
+
+ private:
+  int rolls_ = 0;
+  int dice_ = 0;
+  int scores_ = 0;
+  bool slotted_ = false;
+  std::vector<std::uint32_t> slot_tables_;  // [target row][score]: the slot's first table
+  std::vector<PayloadTable> tables_;        // [slot][roll][dice in hand]
+  std::vector<PayloadColumn> columns_;
+};
+
+// How many of a turn's first rolls are played whatever the dice do: a turn
+// that has already kept every die rolls an empty hand (one draw, nothing
+// kept). Wasting a draw now and then is cheaper than a branch on the dice,
+// which would stop the processor from overlapping the turns in play.
+constexpr int kUnbranchedRolls = 3;
+
+// Plays `N` turns side by side, their rolls interleaved (roll 1 of every
+// turn, then roll 2, ...): each turn is a chain of dependent steps (draw,
+// table, decision, dice), and independent chains side by side keep the
+// processor busy. The draws go to the turns in that order, so the results
+// depend on N: it is fixed per game.
+template <int N, bool kSlotted>
+inline void play_turns(const PolicySampler& policy, TurnInPlay (&turns)[N], Rng& rng) {
+  const int unbranched = std::min({policy.rolls(), policy.dice(), kUnbranchedRolls});
+  for (int roll = 0; roll < unbranched; ++roll)
+#pragma GCC unroll 16
+    for (TurnInPlay& turn : turns) policy.play_roll<kSlotted>(roll, turn, rng);
+  for (TurnInPlay& turn : turns)
+    for (int roll = unbranched; roll < policy.rolls() && turn.dice() > 0; ++roll)
+      policy.play_roll<kSlotted>(roll, turn, rng);
+}
+template <int N>
+inline void play_turns(const PolicySampler& policy, TurnInPlay (&turns)[N], Rng& rng) {
+  if (policy.slotted())
+    play_turns<N, true>(policy, turns, rng);
+  else
+    play_turns<N, false>(policy, turns, rng);
 }
 
 }  // namespace dicesim::sixers

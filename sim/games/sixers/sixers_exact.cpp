@@ -126,8 +126,8 @@ Policy solve_target_aware(const Hands& hands, const MeanOptimum& mean) {
 }
 
 std::size_t win_seat_states(const Hands& hands) {
-  const std::size_t top = hands.rules().max_score();
-  return (top + 3) * (top + 1) * hands.rules().rolls * hands.count();
+  const int scores = hands.rules().max_score() + 1;
+  return std::size_t(slot_rows(scores)) * scores * hands.rules().rolls * hands.count();
 }
 
 namespace {
@@ -149,9 +149,9 @@ Policy policy_of_rows(const Hands& hands, const std::vector<std::uint8_t>& rows)
     for (int roll = 0; roll + 1 < rolls; ++roll)
       for (int hand = 0; hand < hands.count(); ++hand)
         if (hands.dice_of(hand) > 0) policy.set_keep(roll, id, hand, row[std::size_t(roll) * hands.count() + hand]);
-  for (int code = 0; code < top + 3; ++code)
+  for (int code = 0; code < slot_rows(top + 1); ++code)
     for (int score = 0; score <= top; ++score)
-      policy.set_slot(code == 0 ? kNoTarget : code - 1, score, slot[std::size_t(code) * (top + 1) + score]);
+      policy.set_slot(target_of_row(code), score, slot[std::size_t(code) * (top + 1) + score]);
   return policy;
 }
 
@@ -163,7 +163,7 @@ WinSeat solve_win_seat(const Hands& hands, const MeanOptimum& mean, const std::v
   const std::size_t row_size = std::size_t(rules.rolls) * hands.count();
   // rows[(code * (top + 1) + score) * row_size + roll * hands + hand]: the
   // keep; positions never reached keep optimal_mean's choice.
-  std::vector<std::uint8_t> rows(std::size_t(top + 3) * (top + 1) * row_size);
+  std::vector<std::uint8_t> rows(std::size_t(slot_rows(top + 1)) * (top + 1) * row_size);
   for (std::size_t r = 0; r < rows.size() / row_size; ++r)
     for (int roll = 0; roll < rules.rolls; ++roll)
       for (int hand = 0; hand < hands.count(); ++hand)
@@ -173,8 +173,8 @@ WinSeat solve_win_seat(const Hands& hands, const MeanOptimum& mean, const std::v
   WinSeat out;
   // value[(left * width + dice) * (top + 1) + score]: P(win) playing well.
   std::vector<double> value(std::size_t(rules.rolls + 1) * width * (top + 1), 0.0);
-  for (int code = 0; code < top + 3; ++code) {
-    const int target = code == 0 ? kNoTarget : code - 1;
+  for (int code = 0; code < slot_rows(top + 1); ++code) {
+    const int target = target_of_row(code);
     const auto at = [&](int left, int dice, int score) -> double {
       if (dice > 0) return value[(std::size_t(left) * width + dice) * (top + 1) + score];
       return target == kNoTarget || score < target ? later_above[score] : 0.0;

@@ -31,7 +31,8 @@ Policy solve_target_aware(const Hands& hands, const MeanOptimum& mean);
 // winning alone (a shared lowest score is a tie, which counts as no win),
 // given the score to beat and the win-optimal play of the seats after it.
 struct WinSeat {
-  Policy policy;  // slots by (score to beat, score so far)
+  Policy policy;          // slots by (score to beat, score so far)
+  PolicySampler sampler;  // the policy compiled for play
   // above[t]: P(this seat finishes above t, facing t): the chance that it
   // leaves a lowest score t standing.
   std::vector<double> above;

@@ -40,6 +40,7 @@ class SixersGame final : public Game {
   SixersGame(const Rules& rules, const JsonNode& config) : rules_(rules), hands_(rules), solutions_(hands_) {
     strategies_ = read_strategies(config, [&](const JsonNode& spec) {
       policies_.push_back(compile_strategy(spec, hands_, solutions_));
+      samplers_.push_back(PolicySampler(hands_, policies_.back()));
       by_seat_.push_back(plays_by_seat(spec.value()));
     });
   }
@@ -51,34 +52,14 @@ class SixersGame final : public Game {
         {"score", "total score of the dice kept in one turn (lowest wins)", "points", 0, 1, rules_.max_score() + 1}};
   }
 
-  void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const override {
-    const int seats = static_cast<int>(table.seats.size());
-    const Policy* policy[kMaxSeats];
-    for (int s = 0; s < seats; ++s) policy[s] = &seat_policy(table, s);
-    if (seats == 1) {  // a distribution: one turn a game, and it always "wins"
-      for (std::uint64_t g = 0; g < games; ++g) ++counts.score(0, play_turn(hands_, *policy[0], kNoTarget, rng));
-      counts.wins(0) += static_cast<std::int64_t>(games);
-      return;
-    }
-    int score[kMaxSeats];
-    for (std::uint64_t g = 0; g < games; ++g) {
-      int lowest = INT_MAX;
-      for (int s = 0; s < seats; ++s) {
-        const int target = table.sequential && s > 0 ? lowest : kNoTarget;
-        score[s] = play_turn(hands_, *policy[s], target, rng);
-        ++counts.score(s, score[s]);
-        lowest = std::min(lowest, score[s]);
-      }
-      int holders = 0, holder = 0;
-      for (int s = 0; s < seats; ++s)
-        if (score[s] == lowest) ++holders, holder = s;
-      if (holders == 1) {
-        ++counts.wins(holder);
-      } else {
-        ++counts.tie_games();
-        for (int s = 0; s < seats; ++s) counts.tied(s) += score[s] == lowest;
-      }
-    }
+  void play(const Table& table, std::uint64_t games, Rng& stream, TableCounts counts) const override {
+    const PolicySampler* seat[kMaxSeats];
+    for (std::size_t s = 0; s < table.seats.size(); ++s) seat[s] = &seat_sampler(table, int(s));
+    Rng rng = stream;  // a local copy stays in registers
+    std::uint64_t g = 0;
+    for (; g + kGamesSideBySide <= games; g += kGamesSideBySide) play_games<kGamesSideBySide>(table, seat, rng, counts);
+    for (; g < games; ++g) play_games<1>(table, seat, rng, counts);
+    stream = rng;
   }
 
   std::optional<TableOdds> exact(const Table& table) const override {
@@ -92,19 +73,71 @@ class SixersGame final : public Game {
   Solutions& solutions() const { return solutions_; }
 
  private:
+  // Games whose turns play side by side (play_turns). Part of the results:
+  // changing it changes which draws go to which game.
+  static constexpr int kGamesSideBySide = 8;
+
+  // N games: each seat plays its N turns side by side, then each game is
+  // scored. A lone seat is a distribution: one turn a game, and it "wins".
+  template <int N>
+  void play_games(const Table& table, const PolicySampler* const* seat, Rng& rng, TableCounts counts) const {
+    const int seats = static_cast<int>(table.seats.size());
+    int score[kMaxSeats][N];
+    int lowest[N];
+    std::fill_n(lowest, N, INT_MAX);
+    for (int s = 0; s < seats; ++s) {
+      TurnInPlay turns[N];
+      for (int i = 0; i < N; ++i) turns[i] = seat[s]->start(table.sequential && s > 0 ? lowest[i] : kNoTarget);
+      play_turns(*seat[s], turns, rng);
+      for (int i = 0; i < N; ++i) {
+        score[s][i] = turns[i].score();
+        ++counts.score(s, score[s][i]);
+        lowest[i] = std::min(lowest[i], score[s][i]);
+      }
+    }
+    if (seats == 1) {
+      counts.wins(0) += N;
+      return;
+    }
+    // Without branches: who wins is a coin flip the processor cannot predict.
+    for (int i = 0; i < N; ++i) {
+      int holders = 0, holder = 0;
+      for (int s = 0; s < seats; ++s) {
+        const bool low = score[s][i] == lowest[i];
+        holders += low;
+        holder = low ? s : holder;
+      }
+      const bool tie = holders > 1;
+      counts.wins(holder) += !tie;
+      counts.tie_games() += tie;
+      for (int s = 0; s < seats; ++s) counts.tied(s) += tie && score[s][i] == lowest[i];
+    }
+  }
+
+  const PolicySampler& seat_sampler(const Table& table, int seat) const {
+    const int strategy = table.seats[seat];
+    if (!by_seat_[strategy]) return samplers_[strategy];
+    return solutions_.optimal_win(seats_after(table, seat)).sampler;
+  }
+
   // The policy of the strategy in seat `seat`: optimal_win's depends on the
   // seats after it (blind, on the seats at the table: it plays as the first).
   const Policy& seat_policy(const Table& table, int seat) const {
     const int strategy = table.seats[seat];
     if (!by_seat_[strategy]) return policies_[strategy];
+    return solutions_.optimal_win(seats_after(table, seat)).policy;
+  }
+  // optimal_win's seats after this one (blind, every other seat at the table: it plays as the first).
+  static int seats_after(const Table& table, int seat) {
     const int seats = static_cast<int>(table.seats.size());
-    return solutions_.optimal_win(table.sequential ? seats - 1 - seat : seats - 1).policy;
+    return table.sequential ? seats - 1 - seat : seats - 1;
   }
 
   Rules rules_;
   Hands hands_;
   mutable Solutions solutions_;  // optimal_win's seats are solved on first use
   std::vector<Policy> policies_;
+  std::vector<PolicySampler> samplers_;  // the policies compiled for play
   std::vector<bool> by_seat_;
 };
 

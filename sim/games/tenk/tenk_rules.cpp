@@ -270,14 +270,9 @@ Step Scoring::step(int dice, const Move& move) const {
 void Scoring::build_throwers() {
   for (int n = 1; n <= rules_.dice; ++n)
     for (int pending = 0; pending < rules_.pending_faces(); ++pending) {
-      const RollOutcomes::Sampler& sampler = samplers_[n];
-      throwers_[n * kDiceSlots + pending] = {static_cast<std::uint32_t>(alias_columns_.size()), sampler.columns,
-                                             sampler.level_range};
-      for (std::uint32_t column = 0; column < sampler.columns; ++column) {
-        const std::uint64_t entry = sampler.alias[column];
-        alias_columns_.push_back({static_cast<std::uint32_t>(entry), best(n, pending, static_cast<int>(column)),
-                                  best(n, pending, static_cast<int>(entry >> 32)), 0});
-      }
+      PayloadWeights weight_of;  // by best move
+      for (int i = 0; i < multisets(n); ++i) weight_of[best(n, pending, i)] += tables_[n].sampling_weight(i);
+      throwers_[n * kDiceSlots + pending] = append_payload_table(weight_of, throw_columns_);
     }
 }
 

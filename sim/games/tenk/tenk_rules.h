@@ -125,12 +125,7 @@ class Scoring {
   // (the same draw from the random stream either way).
   int roll(int dice, Rng& rng) const { return static_cast<int>(samplers_[dice].sample(rng)); }
   Step throw_best(int dice, int pending, Rng& rng) const {
-    const Thrower& t = throwers_[dice * kDiceSlots + pending];
-    std::uint32_t column, level;
-    RollOutcomes::Sampler::draw(rng, t.columns, t.level_range, column, level);
-    const AliasColumn& c = alias_columns_[t.offset + column];
-    const Step use_alias = -static_cast<Step>(level >= c.threshold);  // no branch to mispredict
-    return c.own ^ ((c.own ^ c.alias) & use_alias);
+    return draw_payload(throw_columns_.data(), throwers_[dice * kDiceSlots + pending], rng);
   }
 
  private:
@@ -140,19 +135,6 @@ class Scoring {
   std::size_t offset(int dice, int pending, int i) const { return move_offset_[key(dice, pending, i)]; }
   void build_throwers();
 
-  // The alias table of a throw with the best move of the column's multiset
-  // and of its alias inline, so that one load gives the move.
-  struct AliasColumn {
-    std::uint32_t threshold;  // the column's own multiset when the level is below
-    Step own, alias;
-    std::uint32_t unused;  // 16 bytes: a column never straddles a cache line
-  };
-  struct Thrower {
-    std::uint32_t offset = 0;  // of its first column in alias_columns_
-    std::uint32_t columns = 0;
-    std::uint32_t level_range = 0;
-  };
-
   Rules rules_;
   std::vector<RollOutcomes> tables_;  // [dice]
   std::vector<RollOutcomes::Sampler> samplers_;
@@ -160,8 +142,10 @@ class Scoring {
   std::vector<std::size_t> move_offset_;
   std::vector<Move> moves_;
   std::vector<Step> best_;
-  std::vector<AliasColumn> alias_columns_;
-  std::array<Thrower, kDiceSlots * kDiceSlots> throwers_{};  // [dice * kDiceSlots + pending]
+  // A throw's best move drawn straight away: an alias table over the
+  // distinct best moves, weighted by the multisets that lead to each.
+  std::vector<PayloadColumn> throw_columns_;
+  std::array<PayloadTable, kDiceSlots * kDiceSlots> throwers_{};  // [dice * kDiceSlots + pending]
 };
 
 }  // namespace dicesim::tenk
