@@ -106,9 +106,8 @@ class RollOutcomes {
   Sampler sampler() const { return {alias_.data(), columns_, level_range_}; }
   std::uint32_t sample(Rng& rng) const { return sampler().sample(rng); }
   // Multiset i's weight on the die in force (ways x its faces' sides per
-  // die) out of sampling_capacity() = sides^dice: what the samplers draw.
+  // die), out of sides^dice: what the samplers draw.
   std::uint64_t sampling_weight(std::size_t i) const { return sampling_weight_[i]; }
-  std::uint32_t sampling_capacity() const { return level_range_; }
 
  private:
   int dice_;

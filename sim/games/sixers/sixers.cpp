@@ -77,12 +77,11 @@ PolicySampler::PolicySampler(const Hands& hands, const Policy& policy)
   for (int slot = 0; slot < policy.slots(); ++slot)
     for (int roll = 0; roll < rolls_; ++roll)
       for (int dice = 0; dice <= dice_; ++dice) {
-        PayloadWeights weight_of;  // by what the decision adds to the turn's state
+        PayloadWeights weight_of;  // by what the decision adds to a turn's state
         const RollOutcomes& outcomes = hands.outcomes(dice);
         for (std::size_t i = 0; i < outcomes.size(); ++i) {
-          const int hand = hands.first(dice) + static_cast<int>(i);
-          const std::uint32_t kept = policy.keep(roll, slot, hand), points = hands.kept_score(hand, kept);
-          weight_of[(points << 8) - kept] += outcomes.sampling_weight(i);
+          const std::uint32_t decision = policy.decision(roll, slot, hands.first(dice) + static_cast<int>(i));
+          weight_of[(decision & ~0xffu) - (decision & 0xffu)] += outcomes.sampling_weight(i);  // score << 8, less keep
         }
         const auto [table, added] = shared.try_emplace(weight_of);
         if (added) table->second = append_payload_table(weight_of, columns_);

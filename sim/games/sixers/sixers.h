@@ -82,7 +82,8 @@ class Policy {
   int keep(int roll, int slot, int hand) const { return decision(roll, slot, hand) & 0xff; }
   void set_keep(int roll, int slot, int hand, int keep);
 
-  // keep | (score of the kept dice) << 8: one lookup per roll in the hot loop.
+  // keep | (score of the kept dice) << 8: what a roll decides, which
+  // PolicySampler turns into the change of a turn's state.
   std::uint16_t decision(int roll, int slot, int hand) const { return decision_[index(roll, slot, hand)]; }
 
   // The slot of each score so far (0..max score), facing `target` (kNoTarget

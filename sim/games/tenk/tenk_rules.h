@@ -121,8 +121,9 @@ class Scoring {
   Step best(int dice, int pending, int i) const { return best_[key(dice, pending, i)]; }
   Step step(int dice, const Move& move) const;
 
-  // A throw of `dice`: the multiset's index, or straight away its best move
-  // (the same draw from the random stream either way).
+  // A throw of `dice`: the multiset's index (partial setting aside, where the
+  // policy picks the part), or straight away its best move. One draw either
+  // way, from different tables: a rule set always takes the same one.
   int roll(int dice, Rng& rng) const { return static_cast<int>(samplers_[dice].sample(rng)); }
   Step throw_best(int dice, int pending, Rng& rng) const {
     return draw_payload(throw_columns_.data(), throwers_[dice * kDiceSlots + pending], rng);
