@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <iostream>
 #include <random>
+#include <sstream>
 
 #include "engine.h"
 #include "run_config.h"
@@ -61,6 +62,13 @@ std::uint64_t signature(const EngineOutput& output) {
   for (const auto& counters : output.counters)
     for (std::int64_t c : counters) h.add_word(static_cast<std::uint64_t>(c));
   return h.value();
+}
+
+// 16 hex digits, leading zeros included, so that a signature reads the same everywhere.
+std::string hex16(std::uint64_t value) {
+  std::ostringstream out;
+  out << std::hex << std::setw(16) << std::setfill('0') << value;
+  return out.str();
 }
 
 EngineOutput run_case(const BenchCase& c, std::uint64_t games, int threads) {
@@ -179,7 +187,7 @@ int run_bench(const BenchOptions& options) {
       std::cout << std::left << std::setw(58) << c.label << std::right << std::setw(8) << t << std::setw(14)
                 << std::setprecision(4) << std::scientific << rate << std::fixed << std::setprecision(2)
                 << std::setw(10) << rate / one_thread << std::setw(12) << draws << std::setw(9)
-                << 100 * rate * draws / (floor * t) << "%  " << std::hex << sig << std::dec << "\n";
+                << 100 * rate * draws / (floor * t) << "%  " << hex16(sig) << "\n";
     }
     bench_signature = bench_signature * 31 + first_signature;
   }
@@ -190,8 +198,8 @@ int run_bench(const BenchOptions& options) {
               << "\n"
               << "engine / naive, one thread: " << std::setprecision(1) << first_case_rate / naive << "x\n";
   }
-  std::cout << "signature: " << std::hex << bench_signature << std::dec
-            << (consistent ? "" : "  (MISMATCH across thread counts)") << "\n";
+  std::cout << "signature: " << hex16(bench_signature) << (consistent ? "" : "  (MISMATCH across thread counts)")
+            << "\n";
   return consistent ? 0 : 1;
 }
 

@@ -86,6 +86,37 @@ TEST(BattleDice, SamplerDrawsTheExactDistribution) {
   }
 }
 
+// A whole turn (choice and throw) against the exact odds of the choice:
+// pure, uniform and mixed cells, and at 12 dice choices whose turn table
+// would not fit a 32-bit level (a pure 12 and a uniform 1..12), which choose
+// and then throw.
+TEST(BattleDice, TurnsDrawTheExactOddsOfTheChoice) {
+  const auto p = throw_probabilities(12);
+  for (int max_dice : {10, 12}) {
+    const ThrowSampler sampler(max_dice);
+    Policy policy(2, max_dice);
+    std::vector<double> mixed(max_dice, 0.0);
+    mixed[0] = 0.25, mixed[max_dice - 1] = 0.75;
+    policy.set_pure(0, 0, max_dice);
+    policy.set_uniform(0, 1);
+    policy.set_mixed(1, 0, mixed);
+    policy.set_pure(1, 1, 3);
+    Rng rng = block_rng(12, 34, max_dice);
+    for (int cell = 0; cell < 4; ++cell) {
+      const int mine = cell / 2, theirs = cell % 2;
+      const std::vector<double> choice = policy.distribution(mine, theirs);
+      std::vector<double> exact(6 * max_dice + 1, 0.0);
+      for (int d = 1; d <= max_dice; ++d)
+        for (int k = 0; k <= 6 * d; ++k) exact[k] += choice[d - 1] * p[d][k];
+      std::vector<std::int64_t> counts(exact.size(), 0);
+      for (int i = 0; i < 400000; ++i) ++counts.at(sampler.play_turn(policy, mine, theirs, rng));
+      const stats::ChiSquare chi = stats::chi_square(counts, exact);
+      EXPECT_LT(stats::z_for_tail(chi.p_value), 5)
+          << max_dice << " dice, cell " << cell << ": chi2 " << chi.statistic << " dof " << chi.dof;
+    }
+  }
+}
+
 TEST(BattleBlind, TheSeedsExpressionIsTheMeanOfTheThrow) {
   const auto p = throw_probabilities(kMaxDiceLimit);
   int by_mean = 1;
@@ -446,17 +477,14 @@ void expect_monte_carlo_agrees(const Rules& rules, const Policy& first, const Po
   std::uint64_t ties = 0;
   std::vector<std::vector<std::int64_t>> score(2, std::vector<std::int64_t>(rules.score_bins(), 0)),
       turns(2, std::vector<std::int64_t>(rules.goal + 1, 0));
-  for (std::uint64_t g = 0; g < kGames; ++g) {
-    const GameRecord r = !second                            ? play_alone(dice, first, rules.goal, rng)
-                         : rules.turns == Turns::sequential ? play_sequential(dice, first, *second, rules.goal, rng)
-                                                            : play_simultaneous(dice, first, *second, rules.goal, rng);
+  play_games<1>(dice, rules, first, second, kGames, rng, [&](const GameRecord& r) {
     if (r.winner < 0) {
       ++ties;
     } else {
       ++wins[r.winner];
     }
     for (int s = 0; s < seats; ++s) ++score[s][r.score[s]], ++turns[s][r.turns[s]];
-  }
+  });
   for (int s = 0; s < seats; ++s) {
     if (second) {
       EXPECT_LT(std::abs(stats::rate_z(wins[s], kGames, e.win[s])), 5) << "seat " << s;

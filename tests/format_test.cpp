@@ -22,7 +22,7 @@ using testing::TempDir;
 class Format1_1 : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char* name : {"old_format.json", "check.h5", "partial_merge.h5"})
+    for (const char* name : {"old_format.json", "check.h5", "partial_merge.h5", "same_run_0_2_0.h5"})
       std::filesystem::copy_file(testing::source_path("tests/format_1_1/") + name, dir.file(name));
     for (const char* name : {"check.h5", "partial_merge.h5"})
       ASSERT_EQ(h5::Reader(dir.file(name)).int_array_attribute("/", "format_version"),
@@ -35,10 +35,11 @@ class Format1_1 : public ::testing::Test {
   TempDir dir;
 };
 
-// dicesim 0.2.0 changed how Sixers and 10,000 draw from their streams (see
-// README, Speed), so files of 0.1.0 cannot be continued bit for bit: merge
-// and resume refuse them, naming both versions. (Until 0.2.0 these tests
-// merged and resumed this file into today's results.)
+// dicesim 0.2.0 changed how Sixers and 10,000 draw from their streams, and
+// 0.3.0 how Pig and Dice Battle do (see README, Speed), so files of 0.1.0
+// cannot be continued bit for bit: merge and resume refuse them, naming both
+// versions. (Until 0.2.0 these tests merged and resumed this file into
+// today's results.)
 TEST_F(Format1_1, MergeAndResumeRefuseAFileOfAnotherDicesimVersion) {
   expect_ok("run old_format.json --shard 2/2 -o s2.h5 --quiet");
   for (const char* args :
@@ -50,16 +51,18 @@ TEST_F(Format1_1, MergeAndResumeRefuseAFileOfAnotherDicesimVersion) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("merged.h5")));
 }
 
-TEST_F(Format1_1, ShowSummarisesItAsTodaysFileOfTheSameRun) {
-  expect_ok("check old_format.json -o today.h5 --quiet");
+// same_run_0_2_0.h5 is the same run in format 2.0, written by dicesim
+// 0.2.0, the last to draw Dice Battle's streams as 0.1.0 did.
+TEST_F(Format1_1, ShowSummarisesItAsTheSameRunInFormat2) {
   const auto old = dicesim("show check.h5", dir.path().string());
-  const auto today = dicesim("show today.h5", dir.path().string());
+  const auto same = dicesim("show same_run_0_2_0.h5", dir.path().string());
   ASSERT_EQ(old.exit_code, 0) << old.out;
-  ASSERT_EQ(today.exit_code, 0) << today.out;
+  ASSERT_EQ(same.exit_code, 0) << same.out;
   EXPECT_NE(old.out.find("1.1"), std::string::npos) << old.out;
+  EXPECT_NE(same.out.find("2.0"), std::string::npos) << same.out;
   // The facts differ (format and program versions); the summary does not.
   ASSERT_NE(old.out.find("\n\n"), std::string::npos) << old.out;
-  EXPECT_EQ(old.out.substr(old.out.find("\n\n")), today.out.substr(today.out.find("\n\n")));
+  EXPECT_EQ(old.out.substr(old.out.find("\n\n")), same.out.substr(same.out.find("\n\n")));
 }
 
 }  // namespace

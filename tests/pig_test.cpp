@@ -143,6 +143,90 @@ TEST(PigRules, ATurnEndsAtTheGoalOrAHoldOrAOne) {
   EXPECT_TRUE(fresh.hold(1, 0, 9, 10));
 }
 
+// Where a turn sampler's draw leads, counted over every digit string of a
+// few throws, each played throw by throw with the row: the sampler's
+// weights must be exactly these counts.
+PayloadWeights weights_by_every_digit_string(int dice, const Die& die, const std::uint8_t* hold, int throws) {
+  const unsigned base = static_cast<unsigned>(dice == 1 ? die.sides : die.sides * die.sides);
+  std::uint64_t strings = 1;
+  for (int t = 0; t < throws; ++t) strings *= base;
+  PayloadWeights weight;
+  for (std::uint64_t string = 0; string < strings; ++string) {
+    std::uint64_t digits = string;
+    std::uint32_t outcome = 0;
+    for (int t = 0, total = 0;; ++t, digits /= base) {
+      if (t == throws) {
+        outcome = TurnSampler::payload(TurnSampler::kInPlay, total);
+        break;
+      }
+      const int points = throw_of_digit(dice, die, static_cast<unsigned>(digits % base));
+      if (points == kBust || points == kReset) {
+        outcome = TurnSampler::payload(points == kBust ? TurnSampler::kOne : TurnSampler::kTwoOnes);
+        break;
+      }
+      total += points;
+      if (hold[total]) {
+        outcome = TurnSampler::payload(TurnSampler::kHold, total);
+        break;
+      }
+    }
+    ++weight[outcome];
+  }
+  return weight;
+}
+
+TEST(PigTurnSampler, DrawWeightsCountEveryDigitString) {
+  Die loaded;
+  loaded.sides = kLoadedSides;
+  loaded.face_of = {1, 2, 3, 4, 5, 6, 6};
+  for (const Die* die : {&fair_die(), static_cast<const Die*>(&loaded)})
+    for (int dice = 1; dice <= 2; ++dice) {
+      const Rules rules = rules_of(dice, 30);
+      const Policy policy = hold_at(rules, 12);
+      const int throws = dice == 1 ? 4 : 2;
+      for (int score : {0, 20, 27}) {  // rows that hold at 12, at the goal, and at any throw
+        const std::uint8_t* hold = policy.row(0, score, 0);
+        const PayloadWeights expected = weights_by_every_digit_string(dice, *die, hold, throws);
+        EXPECT_EQ(TurnSampler::draw_weights(dice, *die, hold, policy.row_size(), throws), expected)
+            << dice << " dice, " << die->sides << " sides, score " << score;
+        const bool in_play = std::any_of(expected.begin(), expected.end(), [](const auto& outcome) {
+          return (outcome.first & TurnSampler::kKindMask) == TurnSampler::kInPlay;
+        });
+        EXPECT_EQ(in_play, score < 27) << "only a row that holds at any throw never stays in play";
+      }
+    }
+}
+
+// A sampled turn, including the turns still in play after their draw (hold
+// at 40 takes more than the 10 throws of one draw), against the exact
+// distribution of where the turn ends.
+TEST(PigTurnSampler, TurnsEndWhereTheExactOddsSay) {
+  for (int dice = 1; dice <= 2; ++dice) {
+    const Rules rules = rules_of(dice);
+    const Policy policy = hold_at(rules, 40);
+    const TurnSampler sampler(rules, policy, fair_die());
+    constexpr int kScore = 30, kTurns = 400'000;
+    const TurnOutcome exact = turn_outcome(rules, throw_odds(rules), policy.row(0, kScore, 0), kScore);
+    std::vector<double> p(rules.score_bins(), 0.0);
+    for (const auto& [score, probability] : exact.banked) p[score] += probability;
+    for (const auto& [score, probability] : exact.won) p[score] += probability;
+    Rng rng = block_rng(5, stable_hash("pig turn sampler"), dice);
+    std::vector<std::int64_t> counts(p.size(), 0);
+    const auto sample = [&](auto& stream) {
+      for (int t = 0; t < kTurns; ++t) ++counts.at(sampler.play_turn(0, kScore, 0, rng, stream));
+    };
+    if (dice == 1) {
+      ThrowStream<1> stream(rng);
+      sample(stream);
+    } else {
+      ThrowStream<2> stream(rng);
+      sample(stream);
+    }
+    const stats::ChiSquare chi = stats::chi_square(counts, p);
+    EXPECT_LT(stats::z_for_tail(chi.p_value), 5) << dice << " dice: " << chi.statistic << " on " << chi.dof;
+  }
+}
+
 // With a goal below the smallest scoring throw every throw that scores wins:
 // hold_at the goal (throw to the goal) is the one value that means anything.
 TEST(PigStrategies, HoldAtTheGoalBelowTheSmallestThrow) {
@@ -539,14 +623,13 @@ double worst_z(const Rules& rules, const Policy& a, const Policy& b, const Polic
   std::uint64_t first_wins = 0;
   std::vector<std::vector<std::int64_t>> scores(2, std::vector<std::int64_t>(rules.score_bins(), 0));
   std::vector<std::vector<std::int64_t>> turns(2, std::vector<std::int64_t>(201, 0));
-  int score[2], played[2];
-  for (std::uint64_t g = 0; g < games; ++g) {
-    first_wins += play_game(seats, 2, rules.goal, dice, score, played) == 0;
+  play_games(seats, 2, rules.goal, games, dice, [&](const int* score, const int* played, int winner) {
+    first_wins += winner == 0;
     for (int s = 0; s < 2; ++s) {
       ++scores[s][score[s]];
       ++turns[s][std::min(played[s], 200)];
     }
-  }
+  });
   double worst = std::abs(stats::rate_z(first_wins, games, e.win[0]));
   for (int s = 0; s < 2; ++s) {
     worst = std::max(worst, stats::z_for_tail(stats::chi_square(scores[s], e.score[s]).p_value));

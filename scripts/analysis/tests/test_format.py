@@ -270,9 +270,11 @@ class FilesOfEveryGame(unittest.TestCase):
 class FilesOfFormat1_1(unittest.TestCase):
     """tests/format_1_1/check.h5, written by the dicesim of format 1.1 (value
     axes named `value`, seat axes `strategy`, nothing compressed), reads as the
-    same run written today."""
+    same run in format 2.0 (same_run_0_2_0.h5, written by dicesim 0.2.0, the
+    last to draw Dice Battle's streams as 0.1.0 did)."""
 
     OLD = ROOT / "tests" / "format_1_1" / "check.h5"
+    SAME_RUN = ROOT / "tests" / "format_1_1" / "same_run_0_2_0.h5"
 
     @classmethod
     def setUpClass(cls):
@@ -291,8 +293,8 @@ class FilesOfFormat1_1(unittest.TestCase):
             self.assertNotIn("headtohead/score/value", new)
             self.assertNotEqual(list(new.attrs["format_version"]), [1, 1])
 
-    def test_load_reads_it_as_the_same_run_written_today(self):
-        old, new = load(self.OLD), load(self.new)
+    def test_load_reads_it_as_the_same_run_in_format_2_0(self):
+        old, new = load(self.OLD), load(self.SAME_RUN)
         for section in ("strategies", "distributions", "summary", "headtohead", "nway", "measures", "checks"):
             with self.subTest(section=section):
                 self.assertFalse(getattr(old, section).empty)

@@ -27,7 +27,7 @@ std::vector<std::uint64_t> throw_ways(int dice, const Die& die) {
 }
 
 // The alias table of each number of dice, its columns' scores inline.
-ThrowSampler::ThrowSampler(int max_dice) : tables_(max_dice + 1) {
+ThrowSampler::ThrowSampler(int max_dice) : tables_(max_dice + 1), turn_tables_(max_dice + 2) {
   if (max_dice < 1 || max_dice > kMaxDiceLimit) throw std::invalid_argument("ThrowSampler: dice out of range");
   const Die& die = sampling_die();
   for (int d = 1; d <= max_dice; ++d) {
@@ -42,6 +42,29 @@ ThrowSampler::ThrowSampler(int max_dice) : tables_(max_dice + 1) {
     for (std::size_t i = 0; i < columns.size(); ++i)
       entries_.push_back({columns[i].threshold, scores[i], scores[columns[i].alias]});
   }
+  // Turn tables: a pure choice of d dice is their throw; a uniform choice
+  // weighs each d's throws by die.outcomes(max_dice) / die.outcomes(d), so
+  // that every d has the same total weight.
+  std::vector<std::uint64_t> uniform(6 * max_dice + 1, 0);
+  for (int d = 1; d <= max_dice; ++d) {
+    const std::vector<std::uint64_t> ways = throw_ways(d, die);
+    add_turn_table(d, ways);
+    for (int k = 0; k <= 6 * d; ++k) uniform[k] += ways[k] * (die.outcomes(max_dice) / die.outcomes(d));
+  }
+  add_turn_table(0, uniform);
+}
+
+void ThrowSampler::add_turn_table(int index, const std::vector<std::uint64_t>& weights) {
+  std::uint64_t capacity = 0;
+  for (std::uint64_t w : weights) capacity += w;
+  // Lemire's rejection of the level's 32 bits happens with probability
+  // (2^32 mod capacity) / 2^32: above 1/16, two draws a turn are cheaper.
+  constexpr std::uint64_t kLevels = std::uint64_t(1) << 32;
+  if (capacity >= kLevels || (kLevels % capacity) * 16 > kLevels) return;
+  PayloadWeights weight_of;
+  for (std::size_t k = 0; k < weights.size(); ++k)
+    if (weights[k] > 0) weight_of[static_cast<std::uint32_t>(k)] = weights[k];
+  turn_tables_[index] = {append_payload_table(weight_of, turn_columns_), true};
 }
 
 void Policy::set_mixed(int mine, int theirs, const std::vector<double>& probability) {

@@ -12,6 +12,7 @@
 
 #include "dice.h"
 #include "rng.h"
+#include "side_by_side.h"
 
 namespace dicesim::battle {
 
@@ -38,9 +39,14 @@ struct Rules {
 std::uint64_t outcomes(int dice);                                              // 6^d
 std::vector<std::uint64_t> throw_ways(int dice, const Die& die = fair_die());  // index k = 0..6d
 
+class Policy;
+
 // Samples the score of a throw of d dice with its exact probability
-// ways(d, k) / 6^d on the die in force when it is built (sampling_die()): Vose's alias method in integers, one 32-bit
-// Lemire draw for the column and one 64-bit Lemire draw for the level.
+// ways(d, k) / 6^d on the die in force when it is built (sampling_die()):
+// Vose's alias method in integers, one 32-bit Lemire draw for the column and
+// one 64-bit Lemire draw for the level. A whole turn (the policy's choice of
+// dice and their throw) takes one draw where the choice is pure or uniform
+// and the turn's odds fit a payload table's 32-bit level (up to 10 dice).
 class ThrowSampler {
  public:
   explicit ThrowSampler(int max_dice);
@@ -51,6 +57,9 @@ class ThrowSampler {
     return uniform_below64(rng, t.capacity) < e.threshold ? e.score : e.alias_score;
   }
 
+  // The points a turn from (mine, theirs) adds, following the policy.
+  inline int play_turn(const Policy& policy, int mine, int theirs, Rng& rng) const;
+
  private:
   struct Entry {
     std::uint64_t threshold;  // level < threshold: this column's own score
@@ -60,8 +69,18 @@ class ThrowSampler {
     std::uint32_t begin, columns;
     std::uint64_t capacity;  // 6^d
   };
+  // A whole turn's points in one draw: by the cell's turn_table() (pure d: d,
+  // uniform: 0, mixed: max_dice + 1), where one_draw.
+  struct TurnTable {
+    PayloadTable table;
+    bool one_draw = false;
+  };
+  void add_turn_table(int index, const std::vector<std::uint64_t>& weights);
+
   std::vector<Table> tables_;  // by d
   std::vector<Entry> entries_;
+  std::vector<TurnTable> turn_tables_;
+  std::vector<PayloadColumn> turn_columns_;
 };
 
 // A strategy compiled to a table over (my score, the opponent's score), both
@@ -83,6 +102,13 @@ class Policy {
 
   // P(choose d) for d = 1..D (index d - 1): exactly what choose() samples.
   std::vector<double> distribution(int mine, int theirs) const;
+
+  // The cell's index among ThrowSampler's turn tables: d for a pure choice
+  // of d dice, 0 for a uniform one, max_dice + 1 for a mixed one.
+  int turn_table(int mine, int theirs) const {
+    const Cell& c = cells_[std::size_t(mine) * goal_ + theirs];
+    return c.count == 0 ? c.dice : c.count == kUniform ? 0 : max_dice_ + 1;
+  }
 
   int choose(int mine, int theirs, Rng& rng) const {
     const Cell& c = cells_[std::size_t(mine) * goal_ + theirs];
@@ -113,54 +139,70 @@ class Policy {
   std::vector<Weight> weights_;
 };
 
+int ThrowSampler::play_turn(const Policy& policy, int mine, int theirs, Rng& rng) const {
+  const TurnTable& turn = turn_tables_[policy.turn_table(mine, theirs)];
+  if (turn.one_draw) [[likely]]
+    return static_cast<int>(draw_payload(turn_columns_.data(), turn.table, rng));
+  return throw_dice(policy.choose(mine, theirs, rng), rng);
+}
+
+// A game in play, and at its end its record.
 struct GameRecord {
-  int score[2];
-  int turns[2];
-  int winner;  // 0, 1, or -1 for a tie
+  int score[2] = {0, 0};
+  int turns[2] = {0, 0};
+  int winner = 0;  // 0, 1, or -1 for a tie
+  int mover = 0;   // sequential turns: the seat to throw next
 };
 
-// One game with sequential turns; seat 0 throws first.
-inline GameRecord play_sequential(const ThrowSampler& dice, const Policy& first, const Policy& second, int goal,
-                                  Rng& rng) {
-  const Policy* policy[2] = {&first, &second};
-  GameRecord g{{0, 0}, {0, 0}, 0};
-  for (int mover = 0;; mover ^= 1) {
-    const int other = mover ^ 1;
-    g.score[mover] += dice.throw_dice(policy[mover]->choose(g.score[mover], g.score[other], rng), rng);
-    ++g.turns[mover];
-    if (g.score[mover] >= goal) {
-      g.winner = mover;
-      return g;
-    }
-  }
+// One turn of sequential turns; seat 0 throws first. True when it wins.
+inline bool play_sequential_turn(const ThrowSampler& dice, const Policy* const* policy, int goal, Rng& rng,
+                                 GameRecord& g) {
+  const int mover = g.mover, other = mover ^ 1;
+  g.score[mover] += dice.play_turn(*policy[mover], g.score[mover], g.score[other], rng);
+  ++g.turns[mover];
+  g.winner = mover, g.mover = other;
+  return g.score[mover] >= goal;
 }
 
-// One game with simultaneous turns: both choose, then both throw.
-inline GameRecord play_simultaneous(const ThrowSampler& dice, const Policy& first, const Policy& second, int goal,
-                                    Rng& rng) {
-  GameRecord g{{0, 0}, {0, 0}, -1};
-  for (;;) {
-    const int d0 = first.choose(g.score[0], g.score[1], rng);
-    const int d1 = second.choose(g.score[1], g.score[0], rng);
-    g.score[0] += dice.throw_dice(d0, rng);
-    g.score[1] += dice.throw_dice(d1, rng);
-    ++g.turns[0], ++g.turns[1];
-    if (g.score[0] >= goal || g.score[1] >= goal) {
-      g.winner = g.score[0] == g.score[1] ? -1 : g.score[0] > g.score[1] ? 0 : 1;
-      return g;
-    }
-  }
+// One round of simultaneous turns: both choose, then both throw. True when
+// the game ends.
+inline bool play_simultaneous_round(const ThrowSampler& dice, const Policy* const* policy, int goal, Rng& rng,
+                                    GameRecord& g) {
+  // Each turn sees the scores before either throw.
+  const int points0 = dice.play_turn(*policy[0], g.score[0], g.score[1], rng);
+  g.score[1] += dice.play_turn(*policy[1], g.score[1], g.score[0], rng);
+  g.score[0] += points0;
+  ++g.turns[0], ++g.turns[1];
+  g.winner = g.score[0] == g.score[1] ? -1 : g.score[0] > g.score[1] ? 0 : 1;
+  return g.score[0] >= goal || g.score[1] >= goal;
 }
 
-// A player alone (a one-seat table): throws until reaching the goal, seeing
-// an opponent who stays at 0.
-inline GameRecord play_alone(const ThrowSampler& dice, const Policy& policy, int goal, Rng& rng) {
-  GameRecord g{{0, 0}, {0, 0}, 0};
-  while (g.score[0] < goal) {
-    g.score[0] += dice.throw_dice(policy.choose(g.score[0], 0, rng), rng);
-    ++g.turns[0];
+// One turn of a player alone (a one-seat table), who sees an opponent who
+// stays at 0 and "wins" on reaching the goal.
+inline bool play_alone_turn(const ThrowSampler& dice, const Policy* const* policy, int goal, Rng& rng, GameRecord& g) {
+  g.score[0] += dice.play_turn(*policy[0], g.score[0], 0, rng);
+  ++g.turns[0];
+  return g.score[0] >= goal;
+}
+
+// Plays `games` games of the rules' turns (alone when `second` is null),
+// Lanes side by side (see play_side_by_side); finished(record) receives
+// each game's record.
+template <int Lanes, class Finished>
+void play_games(const ThrowSampler& dice, const Rules& rules, const Policy& first, const Policy* second,
+                std::uint64_t games, Rng& rng, Finished&& finished) {
+  const Policy* policy[2] = {&first, second};
+  const auto play = [&](auto step) {
+    play_side_by_side<Lanes>(
+        games, GameRecord{}, [&](GameRecord& g) { return step(dice, policy, rules.goal, rng, g); }, finished);
+  };
+  if (!second) {
+    play(play_alone_turn);
+  } else if (rules.turns == Turns::sequential) {
+    play(play_sequential_turn);
+  } else {
+    play(play_simultaneous_round);
   }
-  return g;
 }
 
 }  // namespace dicesim::battle

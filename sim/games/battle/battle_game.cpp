@@ -36,6 +36,9 @@ Rules read_rules(const JsonNode& config) {
   return rules;
 }
 
+// Games in flight per thread (see play_side_by_side).
+constexpr int kGamesSideBySide = 4;
+
 class BattleGame final : public Game {
  public:
   BattleGame(const Rules& rules, const JsonNode& config) : rules_(rules), dice_(rules.max_dice) {
@@ -57,29 +60,20 @@ class BattleGame final : public Game {
     const int seats = static_cast<int>(table.seats.size());
     TableCounts::Histogram score[2] = {counts.histogram(0, 0), seats > 1 ? counts.histogram(0, 1) : nullptr};
     TableCounts::Histogram turns[2] = {counts.histogram(1, 0), seats > 1 ? counts.histogram(1, 1) : nullptr};
-    const Policy& first = policies_[table.seats[0]];
-    if (seats == 1) {  // alone: a race against the goal, which it always "wins"
-      for (std::uint64_t g = 0; g < games; ++g) {
-        const GameRecord r = play_alone(dice_, first, rules_.goal, rng);
-        ++score[0][r.score[0]], ++turns[0][r.turns[0]];
-      }
-      counts.wins(0) += static_cast<std::int64_t>(games);
-      return;
-    }
-    const Policy& second = policies_[table.seats[1]];
-    const bool sequential = rules_.turns == Turns::sequential;
-    for (std::uint64_t g = 0; g < games; ++g) {
-      const GameRecord r = sequential ? play_sequential(dice_, first, second, rules_.goal, rng)
-                                      : play_simultaneous(dice_, first, second, rules_.goal, rng);
-      ++score[0][r.score[0]], ++score[1][r.score[1]];
-      ++turns[0][r.turns[0]], ++turns[1][r.turns[1]];
-      if (r.winner >= 0) {
-        ++counts.wins(r.winner);
-      } else {
-        ++counts.tie_games();
-        ++counts.tied(0), ++counts.tied(1);
-      }
-    }
+    const Policy* second = seats > 1 ? &policies_[table.seats[1]] : nullptr;
+    Rng local = rng;  // a copy the compiler keeps in registers
+    // Alone, a seat "wins" every game: a race against the goal.
+    play_games<kGamesSideBySide>(dice_, rules_, policies_[table.seats[0]], second, games, local,
+                                 [&](const GameRecord& r) {
+                                   for (int s = 0; s < seats; ++s) ++score[s][r.score[s]], ++turns[s][r.turns[s]];
+                                   if (r.winner >= 0) {
+                                     ++counts.wins(r.winner);
+                                   } else {
+                                     ++counts.tie_games();
+                                     ++counts.tied(0), ++counts.tied(1);
+                                   }
+                                 });
+    rng = local;
   }
 
   std::optional<TableOdds> exact(const Table& table) const override {

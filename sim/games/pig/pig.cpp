@@ -45,4 +45,52 @@ void Policy::set_row(int phase, int i, int j, const std::vector<std::uint8_t>& h
   offset_[(std::size_t(phase) * goal_ + i) * goal_ + j] = found;
 }
 
+PayloadWeights TurnSampler::draw_weights(int dice, const Die& die, const std::uint8_t* hold, int row_size, int throws) {
+  const unsigned base = static_cast<unsigned>(dice == 1 ? die.sides : die.sides * die.sides);
+  std::uint64_t rest = 1;  // digit strings of the throws after the current one
+  for (int t = 0; t < throws; ++t) rest *= base;
+  PayloadWeights weight;
+  // ways[k]: digit strings of the throws so far that leave the turn in play at total k.
+  std::vector<std::uint64_t> ways(row_size, 0), next(row_size, 0);
+  ways[0] = 1;
+  for (int t = 0; t < throws; ++t) {
+    rest /= base;
+    std::fill(next.begin(), next.end(), 0);
+    for (int k = 0; k < row_size; ++k) {
+      if (ways[k] == 0) continue;
+      for (unsigned digit = 0; digit < base; ++digit) {
+        const int points = throw_of_digit(dice, die, digit);
+        if (points > 0 && !hold[k + points]) {
+          next[k + points] += ways[k];
+          continue;
+        }
+        const std::uint32_t ended = points == kBust    ? payload(kOne)
+                                    : points == kReset ? payload(kTwoOnes)
+                                                       : payload(kHold, k + points);
+        weight[ended] += ways[k] * rest;  // every continuation of an ended turn alike
+      }
+    }
+    std::swap(ways, next);
+  }
+  for (int k = 0; k < row_size; ++k)
+    if (ways[k] > 0) weight[payload(kInPlay, k)] += ways[k];
+  return weight;
+}
+
+TurnSampler::TurnSampler(const Rules& rules, const Policy& policy, const Die& die)
+    : goal_(rules.goal), throws_per_draw_(10 / rules.dice), policy_(&policy) {
+  std::unordered_map<std::uint32_t, std::uint32_t> table_of_row;  // by row offset
+  table_of_state_.resize(std::size_t(policy.phases()) * goal_ * goal_);
+  for (int phase = 0; phase < policy.phases(); ++phase)
+    for (int i = 0; i < goal_; ++i)
+      for (int j = 0; j < goal_; ++j) {
+        const auto [it, added] =
+            table_of_row.try_emplace(policy.row_offset(phase, i, j), static_cast<std::uint32_t>(tables_.size()));
+        if (added)
+          tables_.push_back(append_payload_table(
+              draw_weights(rules.dice, die, policy.row(phase, i, j), policy.row_size(), throws_per_draw_), columns_));
+        table_of_state_[(std::size_t(phase) * goal_ + i) * goal_ + j] = it->second;
+      }
+}
+
 }  // namespace dicesim::pig

@@ -7,6 +7,7 @@
 // anything by it).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <stdexcept>
@@ -16,6 +17,8 @@
 
 #include "dice.h"
 #include "rng.h"
+#include "side_by_side.h"
+#include "table.h"
 
 namespace dicesim::pig {
 
@@ -86,6 +89,13 @@ class Policy {
   std::unordered_map<std::string, std::uint32_t> index_;  // row -> offset, for sharing
 };
 
+// A throw as one base-sides (two dice: base-sides^2) digit: the sides each
+// die shows, first die most significant. Returns throw_points of the faces.
+inline int throw_of_digit(int dice, const Die& die, unsigned digit) {
+  const unsigned sides = static_cast<unsigned>(die.sides);
+  return throw_points(dice, die.face_of[dice == 1 ? digit : digit / sides], die.face_of[digit % sides]);
+}
+
 // Unbiased throws from few random draws: one Lemire draw in [0, Sides^22)
 // gives 22 base-Sides digits (one die each) or 11 base-Sides^2 digits (two
 // dice each), every digit uniform and independent; a digit is the side each
@@ -105,10 +115,8 @@ class ThrowStream {
 
   explicit ThrowStream(Rng& rng, const Die& die = fair_die()) : rng_(rng) {
     if (die.sides != Sides) throw std::invalid_argument("ThrowStream: the die has another number of sides");
-    for (std::uint64_t digit = 0; digit < kBase; ++digit) {
-      const int first = die.face_of[Dice == 1 ? digit : digit / Sides], second = die.face_of[digit % Sides];
-      code_[digit] = static_cast<std::int8_t>(throw_points(Dice, first, second));
-    }
+    for (std::uint64_t digit = 0; digit < kBase; ++digit)
+      code_[digit] = static_cast<std::int8_t>(throw_of_digit(Dice, die, static_cast<unsigned>(digit)));
   }
 
   // throw_points of the next throw.
@@ -135,11 +143,11 @@ class ThrowStream {
   std::array<std::int8_t, kBase> code_{};
 };
 
-// One turn from banked score `score` following its policy row. Returns the
-// new banked score, or the final score (>= goal) if the turn reached the goal.
+// One turn from banked score `score` following its policy row, throw by
+// throw (from turn total `total`, 0 at the turn's start). Returns the new
+// banked score, or the final score (>= goal) if the turn reached the goal.
 template <class Stream>
-inline int play_turn(const std::uint8_t* hold, int score, Stream& dice) {
-  int total = 0;
+inline int play_turn(const std::uint8_t* hold, int score, Stream& dice, int total = 0) {
   for (;;) {
     const int points = dice.next();
     if (points <= 0) return points == kBust ? score : 0;
@@ -148,22 +156,84 @@ inline int play_turn(const std::uint8_t* hold, int score, Stream& dice) {
   }
 }
 
-// One game: the seats play turns in order, each policy seeing the highest
-// score among the other seats (alone: 0). Writes each seat's final score
-// and turns played; returns the winner.
-template <class Stream>
-inline int play_game(const Policy* const* policy, int seats, int goal, Stream& dice, int* score, int* turns) {
-  for (int s = 0; s < seats; ++s) score[s] = turns[s] = 0;
-  for (int s = 0;; s = s + 1 == seats ? 0 : s + 1) {
+// Plays `games` games, each seat playing turns in order and its policy
+// seeing the highest score among the other seats (alone: 0), Lanes side by
+// side (see play_side_by_side). play_turn(seat, phase, score, leader) plays
+// one turn and returns the seat's new score; finished(score, turns, winner)
+// receives each game's final scores and turns played per seat.
+template <int Lanes, class PlayTurn, class Finished>
+void play_games(const Policy* const* policy, int seats, int goal, std::uint64_t games, PlayTurn&& play_turn,
+                Finished&& finished) {
+  struct Game {
+    int score[kMaxSeats] = {}, turns[kMaxSeats] = {};
+    int seat = 0;
+  };
+  const auto turn = [&](Game& g) {
+    const int s = g.seat;
     int leader = 0;
-    for (int other = 0; other < seats; ++other)
-      if (other != s && score[other] > leader) leader = score[other];
-    const Policy& p = *policy[s];
-    const int phase = p.phases() == 1 ? 0 : turns[s] % p.phases();
-    ++turns[s];
-    score[s] = play_turn(p.row(phase, score[s], leader), score[s], dice);
-    if (score[s] >= goal) return s;
-  }
+    for (int other = 0; other < seats; ++other) leader = std::max(leader, other == s ? 0 : g.score[other]);
+    const int phases = policy[s]->phases();
+    const int phase = phases == 1 ? 0 : g.turns[s] % phases;
+    ++g.turns[s];
+    g.score[s] = play_turn(s, phase, g.score[s], leader);
+    g.seat = s + 1 == seats ? 0 : s + 1;
+    return g.score[s] >= goal;
+  };
+  play_side_by_side<Lanes>(games, Game{}, turn,
+                           [&](const Game& g) { finished(g.score, g.turns, g.seat == 0 ? seats - 1 : g.seat - 1); });
 }
+
+// Games throw by throw: the reference the turn samplers are tested against.
+template <class Stream, class Finished>
+void play_games(const Policy* const* policy, int seats, int goal, std::uint64_t games, Stream& dice,
+                Finished&& finished) {
+  play_games<1>(
+      policy, seats, goal, games,
+      [&](int s, int phase, int i, int j) { return play_turn(policy[s]->row(phase, i, j), i, dice); }, finished);
+}
+
+// A policy compiled for play: at every state (phase, own score, leader's
+// score) one draw gives where the turn's next throws_per_draw() throws lead
+// (10 / dice: sides^10 outcomes, so exact integer weights fit the 32 bits of
+// a payload table's level): a hold with the turn total, a single 1, two 1s,
+// or a total still in play, from which the turn goes on throw by throw. A
+// hold_at 20 turn always ends within one draw. Identical policy rows share
+// one table.
+class TurnSampler {
+ public:
+  TurnSampler(const Rules& rules, const Policy& policy, const Die& die);
+
+  int throws_per_draw() const { return throws_per_draw_; }
+
+  // The turn from state (phase, i, j); `dice` throws the rest of a turn
+  // still in play after the draw. Returns the new score, as play_turn does.
+  template <class Stream>
+  int play_turn(int phase, int i, int j, Rng& rng, Stream& dice) const {
+    const std::size_t state = (std::size_t(phase) * goal_ + i) * goal_ + j;
+    const std::uint32_t payload = draw_payload(columns_.data(), tables_[table_of_state_[state]], rng);
+    const int kind = static_cast<int>(payload & kKindMask), total = static_cast<int>(payload >> kKindBits);
+    if (kind == kInPlay) [[unlikely]]
+      return pig::play_turn(policy_->row(phase, i, j), i, dice, total);
+    // A hold adds its total, a 1 adds nothing (its total is 0), two 1s clear
+    // the score: a mask, not a branch to mispredict.
+    return (i + total) & -static_cast<int>(kind != kTwoOnes);
+  }
+
+  // Where a draw at the start of a turn following policy row `hold` leads:
+  // each outcome's weight out of (sides^dice)^throws digit strings. For
+  // tests, which check it against every digit string.
+  enum Kind : std::uint32_t { kHold, kOne, kTwoOnes, kInPlay };
+  static constexpr std::uint32_t kKindBits = 2, kKindMask = 3;
+  static std::uint32_t payload(Kind kind, int total = 0) { return std::uint32_t(total) << kKindBits | kind; }
+  static PayloadWeights draw_weights(int dice, const Die& die, const std::uint8_t* hold, int row_size, int throws);
+
+ private:
+  int goal_;
+  int throws_per_draw_;
+  const Policy* policy_;
+  std::vector<std::uint32_t> table_of_state_;  // (phase, i, j) -> tables_
+  std::vector<PayloadTable> tables_;           // per distinct policy row
+  std::vector<PayloadColumn> columns_;
+};
 
 }  // namespace dicesim::pig

@@ -31,13 +31,19 @@ Rules read_rules(const JsonNode& config) {
   return rules;
 }
 
+// Games in flight per thread (see play_games).
+constexpr int kGamesSideBySide = 4;
+
 class PigGame final : public Game {
  public:
   PigGame(const Rules& rules, const JsonNode& config) : rules_(rules) {
     Solutions solutions(rules_);
     strategies_ = read_strategies(
         config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, rules_, solutions)); });
-    for (const Policy& p : policies_) ignores_opponent_.push_back(ignores_opponent(p));
+    for (const Policy& p : policies_) {
+      ignores_opponent_.push_back(ignores_opponent(p));
+      samplers_.emplace_back(rules_, p, die_);
+    }
     processes_.resize(policies_.size());
     outcomes_.resize(policies_.size());
   }
@@ -112,28 +118,35 @@ class PigGame final : public Game {
   void play_block(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const {
     const int seats = static_cast<int>(table.seats.size());
     const Policy* policy[kMaxSeats];
+    const TurnSampler* sampler[kMaxSeats];
     TableCounts::Histogram score_bins[kMaxSeats];
     TableCounts::Histogram turn_bins[kMaxSeats];
     for (int s = 0; s < seats; ++s) {
       policy[s] = &policies_[table.seats[s]];
+      sampler[s] = &samplers_[table.seats[s]];
       score_bins[s] = counts.histogram(0, s);
       turn_bins[s] = counts.histogram(1, s);
     }
     const int last_turn_bin = this->turn_bins() - 1;
-    ThrowStream<Dice, Sides> dice(rng, die_);
-    int score[kMaxSeats], turns[kMaxSeats];
-    for (std::uint64_t g = 0; g < games; ++g) {
-      ++counts.wins(play_game(policy, seats, rules_.goal, dice, score, turns));
-      for (int s = 0; s < seats; ++s) {
-        ++score_bins[s][score[s]];
-        ++turn_bins[s][turns[s] < last_turn_bin ? turns[s] : last_turn_bin];
-      }
-    }
+    Rng local = rng;                             // a copy the compiler keeps in registers
+    ThrowStream<Dice, Sides> dice(local, die_);  // for the rare turn still in play after its draw
+    play_games<kGamesSideBySide>(
+        policy, seats, rules_.goal, games,
+        [&](int s, int phase, int i, int j) { return sampler[s]->play_turn(phase, i, j, local, dice); },
+        [&](const int* score, const int* turns, int winner) {
+          ++counts.wins(winner);
+          for (int s = 0; s < seats; ++s) {
+            ++score_bins[s][score[s]];
+            ++turn_bins[s][std::min(turns[s], last_turn_bin)];
+          }
+        });
+    rng = local;
   }
 
   Rules rules_;
   const Die& die_ = sampling_die();  // the die in force when the game was loaded
   std::vector<Policy> policies_;
+  std::vector<TurnSampler> samplers_;   // per strategy, pointing into policies_
   std::vector<bool> ignores_opponent_;  // per strategy
   mutable std::mutex processes_mutex_;
   mutable std::vector<std::optional<Race>> processes_;  // per strategy, on demand
