@@ -77,19 +77,29 @@ PayloadWeights TurnSampler::draw_weights(int dice, const Die& die, const std::ui
   return weight;
 }
 
-TurnSampler::TurnSampler(const Rules& rules, const Policy& policy, const Die& die)
-    : goal_(rules.goal), throws_per_draw_(10 / rules.dice), policy_(&policy) {
-  std::unordered_map<std::uint32_t, std::uint32_t> table_of_row;  // by row offset
-  table_of_state_.resize(std::size_t(policy.phases()) * goal_ * goal_);
+bool ignores_opponent(const Policy& policy) {
   for (int phase = 0; phase < policy.phases(); ++phase)
-    for (int i = 0; i < goal_; ++i)
-      for (int j = 0; j < goal_; ++j) {
-        const auto [it, added] =
-            table_of_row.try_emplace(policy.row_offset(phase, i, j), static_cast<std::uint32_t>(tables_.size()));
+    for (int i = 0; i < policy.goal(); ++i)
+      for (int j = 1; j < policy.goal(); ++j)
+        if (policy.row_offset(phase, i, j) != policy.row_offset(phase, i, 0)) return false;
+  return true;
+}
+
+TurnSampler::TurnSampler(const Rules& rules, const Policy& policy, const Die& die)
+    : throws_per_draw_(10 / rules.dice), policy_(&policy) {
+  const int goal = rules.goal, opponents = ignores_opponent(policy) ? 1 : goal;
+  score_stride_ = opponents;
+  phase_stride_ = goal * opponents;
+  std::unordered_map<std::uint32_t, PayloadTable> table_of_row;  // by row offset
+  table_of_state_.resize(std::size_t(policy.phases()) * phase_stride_);
+  for (int phase = 0; phase < policy.phases(); ++phase)
+    for (int i = 0; i < goal; ++i)
+      for (int j = 0; j < opponents; ++j) {
+        const auto [it, added] = table_of_row.try_emplace(policy.row_offset(phase, i, j));
         if (added)
-          tables_.push_back(append_payload_table(
-              draw_weights(rules.dice, die, policy.row(phase, i, j), policy.row_size(), throws_per_draw_), columns_));
-        table_of_state_[(std::size_t(phase) * goal_ + i) * goal_ + j] = it->second;
+          it->second = append_payload_table(
+              draw_weights(rules.dice, die, policy.row(phase, i, j), policy.row_size(), throws_per_draw_), columns_);
+        table_of_state_[state(phase, i, j)] = it->second;
       }
 }
 

@@ -192,6 +192,10 @@ void play_games(const Policy* const* policy, int seats, int goal, std::uint64_t 
       [&](int s, int phase, int i, int j) { return play_turn(policy[s]->row(phase, i, j), i, dice); }, finished);
 }
 
+// Whether a policy's decisions never depend on the opponent's score
+// (hold_at, optimal_turns).
+bool ignores_opponent(const Policy& policy);
+
 // A policy compiled for play: at every state (phase, own score, leader's
 // score) one draw gives where the turn's next throws_per_draw() throws lead
 // (10 / dice: sides^10 outcomes, so exact integer weights fit the 32 bits of
@@ -209,8 +213,7 @@ class TurnSampler {
   // still in play after the draw. Returns the new score, as play_turn does.
   template <class Stream>
   int play_turn(int phase, int i, int j, Rng& rng, Stream& dice) const {
-    const std::size_t state = (std::size_t(phase) * goal_ + i) * goal_ + j;
-    const std::uint32_t payload = draw_payload(columns_.data(), tables_[table_of_state_[state]], rng);
+    const std::uint32_t payload = draw_payload(columns_.data(), table_of_state_[state(phase, i, j)], rng);
     const int kind = static_cast<int>(payload & kKindMask), total = static_cast<int>(payload >> kKindBits);
     if (kind == kInPlay) [[unlikely]]
       return pig::play_turn(policy_->row(phase, i, j), i, dice, total);
@@ -228,11 +231,16 @@ class TurnSampler {
   static PayloadWeights draw_weights(int dice, const Die& die, const std::uint8_t* hold, int row_size, int throws);
 
  private:
-  int goal_;
+  // A policy that ignores the opponent has one state per (phase, i), so
+  // that its tables' headers stay in L1.
+  std::size_t state(int phase, int i, int j) const {
+    return std::size_t(phase) * phase_stride_ + std::size_t(i) * score_stride_ + (score_stride_ == 1 ? 0 : j);
+  }
+
   int throws_per_draw_;
+  int phase_stride_ = 0, score_stride_ = 0;
   const Policy* policy_;
-  std::vector<std::uint32_t> table_of_state_;  // (phase, i, j) -> tables_
-  std::vector<PayloadTable> tables_;           // per distinct policy row
+  std::vector<PayloadTable> table_of_state_;  // by state(phase, i, j); identical rows share their columns
   std::vector<PayloadColumn> columns_;
 };
 

@@ -417,14 +417,6 @@ std::optional<double> win_probability(const Rules& rules, const TurnOutcomes& fi
 
 namespace dicesim::pig {
 
-bool ignores_opponent(const Policy& policy) {
-  for (int phase = 0; phase < policy.phases(); ++phase)
-    for (int i = 0; i < policy.goal(); ++i)
-      for (int j = 1; j < policy.goal(); ++j)
-        if (policy.row_offset(phase, i, j) != policy.row_offset(phase, i, 0)) return false;
-  return true;
-}
-
 Race race_alone(const Rules& rules, const Policy& policy) {
   const int goal = rules.goal;
   const TurnOutcomes outcomes(rules, policy);

@@ -114,11 +114,10 @@ std::optional<Evaluation> evaluate_outcomes(const Rules& rules, const std::vecto
 constexpr int kMostPhasesSolved = 64;
 std::optional<double> win_probability(const Rules& rules, const TurnOutcomes& first, const TurnOutcomes& second);
 
-// A policy that never looks at the opponent's score (hold_at, optimal_turns)
-// plays its own game whoever it meets: its turns are computed once, and a
-// pair of such policies is put together from the two in O(turns x goal)
-// instead of a walk over every pair of scores turn by turn.
-bool ignores_opponent(const Policy& policy);
+// A policy that ignores_opponent (pig.h) plays its own game whoever it
+// meets: its turns are computed once, and a pair of such policies is put
+// together from the two in O(turns x goal) instead of a walk over every
+// pair of scores turn by turn.
 // Its own turns (sim/race.h), until less than kUnfinished * 1e-3 is left unfinished.
 Race race_alone(const Rules& rules, const Policy& policy);
 // Two of them playing in turn, seat 0 first; the same as evaluate() for them.
