@@ -202,7 +202,8 @@ bool ignores_opponent(const Policy& policy);
 // a payload table's level): a hold with the turn total, a single 1, two 1s,
 // or a total still in play, from which the turn goes on throw by throw. A
 // hold_at 20 turn always ends within one draw. Identical policy rows share
-// one table.
+// one table. It reads the policy's rows for turns still in play: the policy
+// must outlive it.
 class TurnSampler {
  public:
   TurnSampler(const Rules& rules, const Policy& policy, const Die& die);
