@@ -8,7 +8,7 @@
 # 1 thread (53% of its floor); 10,000 ev_heuristic two-player games 0.70 M/s
 # on 1 thread, 1.26 M/s on 2; Pig hold_at 20 vs hold_at 20 4.25 M/s (one die)
 # and 3.60 M/s (two dice) on 1 thread; Dice Battle 5.8 M/s (sequential) and
-# 6.1 M/s (simultaneous).
+# 6.7 M/s (simultaneous).
 #
 #   bash scripts/bench.sh --tenk-win
 # times the two-player 10,000 win solver instead (one core, a fresh cache):

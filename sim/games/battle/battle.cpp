@@ -26,32 +26,32 @@ std::vector<std::uint64_t> throw_ways(int dice, const Die& die) {
   return no_one;
 }
 
-// The alias table of each number of dice, its columns' scores inline.
+// Per number of dice, a payload table of the throw where it fits, else an
+// alias table in 64-bit integers (its columns' scores inline); and the table
+// of a uniform choice, which weighs each d's throws by die.outcomes(max_dice)
+// / die.outcomes(d), so that every d has the same total weight.
 ThrowSampler::ThrowSampler(int max_dice) : tables_(max_dice + 1), turn_tables_(max_dice + 2) {
   if (max_dice < 1 || max_dice > kMaxDiceLimit) throw std::invalid_argument("ThrowSampler: dice out of range");
   const Die& die = sampling_die();
-  for (int d = 1; d <= max_dice; ++d) {
-    const std::vector<std::uint64_t> ways = throw_ways(d, die);
-    std::vector<std::uint64_t> weights;
-    std::vector<std::uint16_t> scores;
-    for (int k = 1; k <= 6 * d; ++k)
-      if (ways[k] > 0) weights.push_back(ways[k]), scores.push_back(static_cast<std::uint16_t>(k));
-    const std::uint64_t capacity = die.outcomes(d);
-    tables_[d] = {static_cast<std::uint32_t>(entries_.size()), static_cast<std::uint32_t>(scores.size()), capacity};
-    const std::vector<AliasColumn> columns = alias_columns(weights, capacity);
-    for (std::size_t i = 0; i < columns.size(); ++i)
-      entries_.push_back({columns[i].threshold, scores[i], scores[columns[i].alias]});
-  }
-  // Turn tables: a pure choice of d dice is their throw; a uniform choice
-  // weighs each d's throws by die.outcomes(max_dice) / die.outcomes(d), so
-  // that every d has the same total weight.
   std::vector<std::uint64_t> uniform(6 * max_dice + 1, 0);
   for (int d = 1; d <= max_dice; ++d) {
     const std::vector<std::uint64_t> ways = throw_ways(d, die);
-    add_turn_table(d, ways);
     for (int k = 0; k <= 6 * d; ++k) uniform[k] += ways[k] * (die.outcomes(max_dice) / die.outcomes(d));
+    add_turn_table(d, ways);
+    if (!turn_tables_[d].one_draw) add_alias_table(d, ways, die.outcomes(d));
   }
   add_turn_table(0, uniform);
+}
+
+void ThrowSampler::add_alias_table(int dice, const std::vector<std::uint64_t>& ways, std::uint64_t capacity) {
+  std::vector<std::uint64_t> weights;
+  std::vector<std::uint16_t> scores;
+  for (int k = 1; k <= 6 * dice; ++k)
+    if (ways[k] > 0) weights.push_back(ways[k]), scores.push_back(static_cast<std::uint16_t>(k));
+  tables_[dice] = {static_cast<std::uint32_t>(entries_.size()), static_cast<std::uint32_t>(scores.size()), capacity};
+  const std::vector<AliasColumn> columns = alias_columns(weights, capacity);
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    entries_.push_back({columns[i].threshold, scores[i], scores[columns[i].alias]});
 }
 
 void ThrowSampler::add_turn_table(int index, const std::vector<std::uint64_t>& weights) {

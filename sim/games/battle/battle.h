@@ -43,15 +43,18 @@ class Policy;
 
 // Samples the score of a throw of d dice with its exact probability
 // ways(d, k) / 6^d on the die in force when it is built (sampling_die()):
-// Vose's alias method in integers, one 32-bit Lemire draw for the column and
-// one 64-bit Lemire draw for the level. A whole turn (the policy's choice of
-// dice and their throw) takes one draw where the choice is pure or uniform
-// and the turn's odds fit a payload table's 32-bit level (up to 10 dice).
+// one draw from a payload table where 6^d fits its 32-bit level with few
+// rejections (up to 10 dice), else Vose's alias method in 64-bit integers,
+// one 32-bit Lemire draw for the column and one 64-bit Lemire draw for the
+// level. A whole turn (the policy's choice of dice and their throw) takes one
+// draw where the choice is pure or uniform and its table fits as well.
 class ThrowSampler {
  public:
   explicit ThrowSampler(int max_dice);
 
   int throw_dice(int dice, Rng& rng) const {
+    const TurnTable& turn = turn_tables_[dice];
+    if (turn.one_draw) return static_cast<int>(draw_payload(turn_columns_.data(), turn.table, rng));
     const Table& t = tables_[dice];
     const Entry& e = entries_[t.begin + uniform_below(rng, t.columns)];
     return uniform_below64(rng, t.capacity) < e.threshold ? e.score : e.alias_score;
@@ -76,8 +79,9 @@ class ThrowSampler {
     bool one_draw = false;
   };
   void add_turn_table(int index, const std::vector<std::uint64_t>& weights);
+  void add_alias_table(int dice, const std::vector<std::uint64_t>& ways, std::uint64_t capacity);
 
-  std::vector<Table> tables_;  // by d
+  std::vector<Table> tables_;  // by d, where turn_tables_[d] is not one_draw
   std::vector<Entry> entries_;
   std::vector<TurnTable> turn_tables_;
   std::vector<PayloadColumn> turn_columns_;

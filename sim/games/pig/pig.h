@@ -197,7 +197,7 @@ void play_games(const Policy* const* policy, int seats, int goal, std::uint64_t 
 bool ignores_opponent(const Policy& policy);
 
 // A policy compiled for play: at every state (phase, own score, leader's
-// score) one draw gives where the turn's next throws_per_draw() throws lead
+// score) one draw gives where the turn's next throws_per_draw_ throws lead
 // (10 / dice: sides^10 outcomes, so exact integer weights fit the 32 bits of
 // a payload table's level): a hold with the turn total, a single 1, two 1s,
 // or a total still in play, from which the turn goes on throw by throw. A
@@ -207,8 +207,6 @@ bool ignores_opponent(const Policy& policy);
 class TurnSampler {
  public:
   TurnSampler(const Rules& rules, const Policy& policy, const Die& die);
-
-  int throws_per_draw() const { return throws_per_draw_; }
 
   // The turn from state (phase, i, j); `dice` throws the rest of a turn
   // still in play after the draw. Returns the new score, as play_turn does.
