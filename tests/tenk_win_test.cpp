@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <numeric>
 #include <sstream>
 
@@ -303,7 +304,8 @@ double histogram_z(const std::vector<std::int64_t>& counts, const std::vector<do
 // The exact odds of two compiled strategies, and the game's shape (each
 // seat's first turn and turns played) where it is known, are those of
 // play_game, the Monte Carlo's hot loop, at |z| < 5.
-void expect_odds_match_play(const Rules& rules, const json& first, const json& second, const std::string& what) {
+void expect_odds_match_play(const Rules& rules, const json& first, const json& second, const std::string& what,
+                            std::uint64_t games = 40000) {
   const CachedIn cache;
   const Scoring scoring(rules);
   Solutions solutions(scoring);
@@ -316,14 +318,13 @@ void expect_odds_match_play(const Rules& rules, const json& first, const json& s
   const GameShape shape = game_shape(scoring, *rule_a, *rule_b);
   const Policy* seats[2] = {&a, &b};
   Rng rng(12345);
-  constexpr std::uint64_t kGames = 40000;
   std::uint64_t first_wins = 0, ties = 0;
   std::array<std::vector<std::int64_t>, 2> turns, first_turn;
   for (int seat = 0; seat < 2; ++seat) {
     turns[seat].assign(shape.turns[seat].size(), 0);
     first_turn[seat].assign(shape.first_turn[seat].size(), 0);
   }
-  for (std::uint64_t g = 0; g < kGames; ++g) {
+  for (std::uint64_t g = 0; g < games; ++g) {
     GameResult r;
     play_game(scoring, seats, 2, rng, r, [](int, int) {});
     first_wins += r.place[0] == 1 && r.place[1] == 2;
@@ -336,9 +337,9 @@ void expect_odds_match_play(const Rules& rules, const json& first, const json& s
       count(first_turn[seat], r.first_turn[seat] / kPoint);
     }
   }
-  EXPECT_LT(std::abs(stats::rate_z(first_wins, kGames, exact.first_wins())), 5) << what;
+  EXPECT_LT(std::abs(stats::rate_z(first_wins, games, exact.first_wins())), 5) << what;
   if (exact.tie() > 0) {
-    EXPECT_LT(std::abs(stats::rate_z(ties, kGames, exact.tie())), 5) << what;
+    EXPECT_LT(std::abs(stats::rate_z(ties, games, exact.tie())), 5) << what;
   }
   for (int seat = 0; seat < 2; ++seat) {
     if (!turns[seat].empty()) {
@@ -383,11 +384,15 @@ TEST(TenkWin, ExactOddsOfAStrategyThatDoesNotChaseMatchPlay) {
   expect_odds_match_play(rules, lazy, ev, "last turn, answering without a chase");
   rules.exact_target = true;
   expect_odds_match_play(rules, ev, lazy, "exact target, answering without a chase");
-  const Scoring scoring(rules);
-  Policy a(rules), b(rules);
-  b.chase = false;
+  // Under IV.5 the usual turn may start from the position that reached
+  // (bank_at 2000, which throws on to the target, takes over every one).
+  const json taker{{"family", "bank_at"}, {"total", 2000}, {"chase", false}};
+  rules = small_rules("seed000", 2000);
   rules.continue_previous = true;
-  EXPECT_FALSE(why_odds_unknown(rules, PolicyRule(rules, a), PolicyRule(rules, b)).empty());
+  expect_odds_match_play(rules, ev, taker, "IV.5, answering without a chase", 200000);
+  rules.last_turn = true;
+  rules.partial_set_aside = true;
+  expect_odds_match_play(rules, taker, ev, "IV.4, IV.5 and last turn, answering without a chase", 200000);
 }
 
 // Under IV.4 a fixed strategy keeps the part it values most (choose_move),
@@ -398,6 +403,9 @@ TEST(TenkWin, ExactOddsUnderPartialSettingAsideMatchPlay) {
   const json optimal{{"family", "optimal_expected"}}, bank{{"family", "bank_at"}, {"total", 400}};
   expect_odds_match_play(rules, optimal, bank, "IV.4");
   expect_odds_match_play(rules, bank, optimal, "IV.4, the other seats");
+  rules.continue_previous = true;  // a chase may start from a taken-over position
+  expect_odds_match_play(rules, optimal, bank, "IV.4 and IV.5");
+  expect_odds_match_play(rules, bank, optimal, "IV.4 and IV.5, the other seats");
 }
 
 TEST(TenkWin, OptimalWinPlaysItsExactOdds) {
@@ -413,6 +421,62 @@ TEST(TenkWin, OptimalWinPlaysItsExactOdds) {
   rules.exact_target = true;
   rules.last_turn = true;
   expect_odds_match_play(rules, optimal, optimal, "exact target and last turn, itself");
+  rules = small_rules("seed000", 1500);
+  rules.partial_set_aside = true;
+  expect_odds_match_play(rules, optimal, ev, "IV.4, first against ev");
+  expect_odds_match_play(rules, ev, optimal, "IV.4, second against ev");
+  rules.continue_previous = true;
+  expect_odds_match_play(rules, optimal, optimal, "IV.4 and IV.5, itself");
+}
+
+// Under IV.4 a last turn keeps the parts likeliest to beat the score: it
+// beats it as often as ReachChances says.
+TEST(TenkWin, OptimalWinChasesUnderPartialSettingAsideAsLikelyAsTheReachChances) {
+  const CachedIn cache;
+  Rules rules = small_rules("seed000", 1500);
+  rules.partial_set_aside = true;
+  const Scoring scoring(rules);
+  Solutions solutions(scoring);
+  Policy optimal = compile_strategy(JsonNode(json{{"family", "optimal_win"}}, "optimal"), scoring, solutions);
+  solutions.attach_win(optimal);
+  Rng rng(7);
+  for (const int beat : {600, 1450}) {  // from nothing banked, a fresh hand
+    constexpr int kTurns = 100000;
+    int beaten = 0;
+    for (int turn = 0; turn < kTurns; ++turn)
+      beaten += play_turn(scoring, optimal, 1, 0, beat, {0, rules.dice, kNoPending}, beat, rng).score > beat;
+    const double exact = optimal.win->reach.fresh(WinStrategy::need_to_beat(rules, 0, beat));
+    EXPECT_LT(std::abs(stats::rate_z(beaten, kTurns, exact)), 5) << "beat " << beat;
+  }
+}
+
+// The parts kept under IV.4 come back from their runs as they were set, per
+// turn start, the totals past top + 1 as at top + 1.
+TEST(TenkWin, PartsKeptComeBackFromTheirRuns) {
+  Rules rules = small_rules("seed000", 500);
+  rules.partial_set_aside = true;
+  WinPolicy policy(rules, rules.target / kPoint);
+  constexpr int kGroups = 7;
+  Rng rng(3);
+  std::map<std::tuple<int, int, int>, std::vector<std::uint8_t>> set;
+  for (const auto& [seat, mine, theirs, top] :
+       {std::tuple(0, 1, 2, 5), std::tuple(1, 2, 1, 9), std::tuple(0, 0, 0, 0)}) {
+    policy.set_top(seat, mine, theirs, top);
+    std::vector<std::uint8_t> kept(std::size_t(top + 2) * kGroups);
+    for (auto& option : kept)
+      option = uniform_below(rng, 4) == 0 ? uniform_below(rng, 3) : 0;  // mostly the first, in runs or not
+    policy.set_parts(seat, mine, theirs, kept, kGroups);
+    set[{seat, mine, theirs}] = kept;
+  }
+  for (const auto& [state, kept] : set) {
+    const auto [seat, mine, theirs] = state;
+    const int totals = static_cast<int>(kept.size() / kGroups);
+    for (int t = 0; t < totals + 3; ++t)
+      for (int g = 0; g < kGroups; ++g)
+        ASSERT_EQ(policy.kept_part(seat, mine, theirs, t, g), kept[std::size_t(std::min(t, totals - 1)) * kGroups + g])
+            << seat << " " << mine << " " << theirs << " total " << t << " group " << g;
+  }
+  EXPECT_TRUE(policy.consistent(rules.target / kPoint, Landings(rules).count()));
 }
 
 // Under optimal play on both sides the value of the position (P(win) +
@@ -478,7 +542,8 @@ TEST(TenkWin, UnderIV5TheValueIsAFairGameTurnByTurn) {
 
 TEST(TenkWin, TheCacheKeepsASolutionAndRefusesDamagedOrForeignFiles) {
   const CachedIn cache;
-  const Rules rules = small_rules("seed000", 1000);
+  Rules rules = small_rules("seed000", 1000);
+  rules.partial_set_aside = true;  // the policy has parts too
   const Scoring scoring(rules);
   const WinSolution solved = solve_win(scoring);
   const std::string path = win_cache_path(rules);
@@ -488,6 +553,9 @@ TEST(TenkWin, TheCacheKeepsASolutionAndRefusesDamagedOrForeignFiles) {
   ASSERT_TRUE(back) << why;
   EXPECT_EQ(back->first_wins(), solved.first_wins());
   EXPECT_EQ(back->policy.bytes(), solved.policy.bytes());
+  for (int t = 0; t < 30; ++t)
+    for (int g = 0; g < 200; g += 7)
+      ASSERT_EQ(back->policy.kept_part(1, 3, 5, t, g), solved.policy.kept_part(1, 3, 5, t, g)) << t << " " << g;
 
   Rules other = rules;
   other.target = 1050;
@@ -530,6 +598,9 @@ TEST(TenkWin, OptimalAgainstItselfIsTheValueAndUnbeatenByTheFamilies) {
   rules.exact_target = true;
   rules.last_turn = true;
   expect_optimal_is_unbeaten(rules, "exact target, last turn");
+  rules = small_rules("seed000", 1500);
+  rules.partial_set_aside = true;
+  expect_optimal_is_unbeaten(rules, "IV.4");
 }
 
 }  // namespace

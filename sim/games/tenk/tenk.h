@@ -90,6 +90,15 @@ inline bool may_bank(const Rules& rules, int banked, int total, bool hot) {
 // bank minimum and IV.1 applied; -1 when it throws on to the target.
 int first_bank_total(const Rules& rules, const Policy& policy, int dice);
 
+// IV.4: a throw and the part of it the policy sets aside (kBust if none).
+// beat >= 0: a last turn chasing that score.
+inline Step set_aside(const Scoring& scoring, const Policy& policy, int seat, int banked, int theirs, int dice,
+                      int pending, int total, int beat, Rng& rng) {
+  const int i = scoring.roll(dice, rng);
+  if (policy.win) return policy.win->keep(scoring, seat, banked, theirs, dice, pending, i, total, beat);
+  return choose_move(scoring, policy, regime_of(scoring.rules(), banked), dice, pending, i, total);
+}
+
 // One turn of `seat`, its banked score `banked`, the other's `theirs` (two
 // seats; optimal_win reads them). beat >= 0: a last turn, where only a
 // score above beat counts.
@@ -103,8 +112,9 @@ inline TurnResult play_turn(const Scoring& scoring, const Policy& policy, int se
   const int to_target = rules.target - banked;
   int total = start.total, dice = start.dice, pending = start.pending;
   for (;;) {
-    const Step step = partial ? choose_move(scoring, policy, regime, dice, pending, scoring.roll(dice, rng), total)
-                              : scoring.throw_best(dice, pending, rng);
+    const Step step =
+        partial ? set_aside(scoring, policy, seat, banked, theirs, dice, pending, total, chase ? beat : -1, rng)
+                : scoring.throw_best(dice, pending, rng);
     if (step == kBust) return {};
     total += step_points(step);
     dice = step_dice(step);
@@ -152,9 +162,7 @@ inline bool takes_over(const Rules& rules, const Policy& policy, int seat, int b
   const Handed h{handed.total / kPoint, handed.dice, handed.pending};
   if (beat < 0)
     return win.policy.takes_over(seat, banked / kPoint, theirs / kPoint, h, win.landings.of(h.dice, h.pending, false));
-  const int need = rules.exact_target
-                       ? (rules.target - banked) / kPoint
-                       : std::max((beat - banked) / kPoint + 1, (rules.bank_minimum_at(banked) + kPoint - 1) / kPoint);
+  const int need = WinStrategy::need_to_beat(rules, banked, beat);
   if (rules.exact_target && need <= h.total) return false;
   return win.reach.at(need - h.total, h.dice, h.pending) > win.reach.fresh(need);
 }

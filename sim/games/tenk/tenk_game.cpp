@@ -104,7 +104,6 @@ class TenkGame final : public Game {
       return odds;
     }
     const std::unique_ptr<SeatRule> first = seat_rule(table.seats[0]), second = seat_rule(table.seats[1]);
-    if (!why_odds_unknown(rules_, *first, *second).empty()) return odds;
     const WinSolution game = evaluate_win(scoring_, *first, *second);
     odds.win = {game.first_wins(), game.second_wins()};
     odds.tie = game.tie();
@@ -341,7 +340,7 @@ void print_win(const TenkGame& game, const SolveOptions& options) {
             << " (turn total, dice) states visited, peak memory " << stats.peak_bytes / (1 << 20) << " MiB, policy "
             << solution->policy.bytes() / 1024 << " KiB\n";
   print_head_start(*solution);
-  if (!scoring.rules().partial_set_aside) print_win_odds(game, *solution);
+  print_win_odds(game, *solution);
   if (!options.policy_csv.empty()) {
     write_policy_csv(options.policy_csv, scoring, *solution);
     std::cout << "wrote " << options.policy_csv << "\n";

@@ -54,18 +54,6 @@ double PolicyRule::part_value(int, int regime, int after, int kind) const {
   return policy_.value[policy_.index(regime, landings_.pending(kind), landings_.dice(kind), after * kPoint)];
 }
 
-std::string why_odds_unknown(const Rules& rules, const SeatRule& first, const SeatRule& second) {
-  for (const SeatRule* rule : {&first, &second}) {
-    if (rules.partial_set_aside && rule->answers_optimally())
-      return "optimal_win's choice of parts under partial setting aside (IV.4) is not stored";
-    if (rules.continue_previous && !rule->chases())
-      return "a last turn that does not chase under IV.5 (continue_previous) is not evaluated";
-    if (rules.continue_previous && rules.partial_set_aside && !rule->answers_optimally())
-      return "a fixed strategy's chase from a taken-over position under IV.4 and IV.5 is not evaluated";
-  }
-  return {};
-}
-
 namespace {
 
 // A turn's value under a fixed policy, linear in what a bust hands over:
@@ -121,9 +109,6 @@ class Solver {
         units_(solution_.units()),
         seat_rule_{first, second} {
     if (rules_.target % kPoint != 0) throw std::invalid_argument("the target is not a multiple of 50");
-    if (first && second)
-      if (const std::string why = why_odds_unknown(rules_, *first, *second); !why.empty())
-        throw std::invalid_argument(why);
     index_throws();
     if (!rules_.exact_target) reach_span_ = negligible_chase();
     reach_ = std::make_unique<ReachChances>(rules_, throws_, units_ + reach_span_ + 2, rules_.exact_target);
@@ -175,7 +160,7 @@ class Solver {
   // group its options as offsets into a landing row.
   void index_throws() {
     const int kinds = landings_.count();
-    first_group_.assign(1, 0);
+    first_group_ = first_groups(landings_, throws_);
     for (int s = 0; s < landings_.states(); ++s) {
       const ThrowOutcomes& t = throws_[landings_.dice(s) * kDiceSlots + landings_.pending(s)];
       bust_.push_back(t.bust);
@@ -192,7 +177,6 @@ class Solver {
           most_points_ = std::max(most_points_, o.points);
         }
       }
-      first_group_.push_back(static_cast<int>(group_probability_.size()));
     }
     first_option_.push_back(static_cast<int>(option_offset_.size()));
   }
@@ -220,20 +204,36 @@ class Solver {
   // turn: from a fresh hand, or (IV.5) taking over the banked position.
   double chase(int seat, int theirs, int score, const Handed& h) const {
     const int need = rules_.exact_target ? units_ - theirs : std::max(score - theirs + 1, bank_minimum(theirs));
-    if (rules_.partial_set_aside && seat_rule_[seat] && !seat_rule_[seat]->answers_optimally())
-      return rule_chase(seat, theirs, need);
-    const double fresh = reach_->fresh(need);
-    if (!rules_.continue_previous || (rules_.exact_target && need <= h.total)) return fresh;
-    const double taken = reach_->at(need - h.total, h.dice, h.pending);
     const SeatRule* rule = seat_rule_[seat];
+    const bool values_parts = rules_.partial_set_aside && rule && !rule->answers_optimally();
+    const double fresh = values_parts ? rule_chase(seat, theirs, score, need, 0, full_hand()) : reach_->fresh(need);
+    if (!rules_.continue_previous || (rules_.exact_target && need <= h.total)) return fresh;
+    const int dp = landings_.of(h.dice, h.pending, false);
+    const double taken = values_parts ? rule_chase(seat, theirs, score, need, h.total, dp)
+                                      : reach_->at(need - h.total, h.dice, h.pending);
     if (!rule || rule->answers_optimally()) return std::max(fresh, taken);
-    return rule->takes_over(seat, theirs, score, h, landings_.of(h.dice, h.pending, false)) ? taken : fresh;
+    return rule->takes_over(seat, theirs, score, h, dp) ? taken : fresh;
   }
 
-  // IV.4: the chance that a fixed strategy at `mine` chasing from a fresh
-  // hand reaches `need` units (exactly, with an exact target), keeping the
-  // parts it values rather than those that reach likeliest (ReachChances).
-  double rule_chase(int seat, int mine, int need) const {
+  // IV.4: the chance that a fixed strategy at `mine` chasing `need` units
+  // from total t in state s reaches it (exactly, with an exact target),
+  // keeping the parts it values rather than those that reach likeliest
+  // (ReachChances). From past the need (a taken-over position, IV.5) one
+  // more throw must end where it may stop.
+  double rule_chase(int seat, int mine, int theirs, int need, int t, int s) const {
+    const RuleChase& chase = rule_chase_table(seat, mine, theirs, need);
+    if (t < need) return chase.reach[std::size_t(t) * landings_.states() + s];
+    double p = 0;
+    for (int g = first_group_[s]; g < first_group_[s + 1]; ++g)
+      p += group_probability_[g] *
+           (option_kind_[kept_option(seat, mine, theirs, t, g)] == landings_.hot() ? chase.beyond[full_hand()] : 1.0);
+    return p;
+  }
+  struct RuleChase {
+    std::vector<double> reach;   // [total][state], totals below the need
+    std::vector<double> beyond;  // [state]: the chance of a throw past the need ending where it may stop
+  };
+  const RuleChase& rule_chase_table(int seat, int mine, int theirs, int need) const {
     const auto key = std::tuple(seat, regime_of(rules_, mine * kPoint), need);  // parts depend on mine by regime
     if (const auto found = rule_chases_.find(key); found != rule_chases_.end()) return found->second;
     const int states = landings_.states();
@@ -244,7 +244,8 @@ class Solver {
       std::vector<double> stop(states, 0.0), hot(states, 0.0);
       for (int s = 0; s < states; ++s)
         for (int g = first_group_[s]; g < first_group_[s + 1]; ++g)
-          (option_kind_[kept_option(seat, mine, need, g)] == landings_.hot() ? hot : stop)[s] += group_probability_[g];
+          (option_kind_[kept_option(seat, mine, theirs, need, g)] == landings_.hot() ? hot : stop)[s] +=
+              group_probability_[g];
       const double full = stop[full_hand()] / (1 - hot[full_hand()]);
       for (int s = 0; s < states; ++s) beyond[s] = stop[s] + hot[s] * full;
     }
@@ -253,7 +254,7 @@ class Solver {
       for (int s = 0; s < states; ++s) {
         double p = 0;
         for (int g = first_group_[s]; g < first_group_[s + 1]; ++g) {
-          const int k = kept_option(seat, mine, t, g);
+          const int k = kept_option(seat, mine, theirs, t, g);
           const int kind = option_kind_[k], to = t + option_points_[k];
           const int next = kind == landings_.hot() ? full_hand() : kind;
           const double after = to < need                 ? reach[std::size_t(to) * states + next]
@@ -264,7 +265,7 @@ class Solver {
         }
         reach[std::size_t(t) * states + s] = p;
       }
-    return rule_chases_[key] = reach[full_hand()];
+    return rule_chases_[key] = RuleChase{std::move(reach), std::move(beyond)};
   }
 
   // The mover's (win, tie) after banking a final score that reaches the
@@ -272,7 +273,7 @@ class Solver {
   Linear reached_value(int seat, int theirs, int score, const Handed& h) const {
     if (!answered(seat)) return {1, 0, 0};
     if (const SeatRule* rule = seat_rule_[1 - seat]; rule && !rule->chases())
-      return plain_answer(1 - seat, theirs, score);
+      return plain_answer(1 - seat, theirs, score, h);
     const double answer = chase(1 - seat, theirs, score, h);
     if (rules_.exact_target) return {1 - answer, answer, 0};  // an answer ties
     return {1 - answer, 0, 0};
@@ -280,8 +281,10 @@ class Solver {
 
   // The reacher's (win, tie) when `answerer`, at `theirs`, answers `score`
   // with its usual turn: it may bank short of the score, or tie it.
-  Linear plain_answer(int answerer, int theirs, int score) const {
-    const TurnEnds& ends = turn_ends(answerer, theirs);
+  Linear plain_answer(int answerer, int theirs, int score, const Handed& h) const {
+    const int dp = landings_.of(h.dice, h.pending, false);
+    const bool takes = rules_.continue_previous && seat_rule_[answerer]->takes_over(answerer, theirs, score, h, dp);
+    const TurnEnds& ends = takes ? taken_turn_ends(answerer, theirs, h.total, dp) : turn_ends(answerer, theirs);
     Linear value{1, 0, 0};
     for (int k = 0; k < static_cast<int>(ends.bank.size()); ++k) {
       const int final_score = theirs + ends.lowest + k;
@@ -355,12 +358,15 @@ class Solver {
     decided_[seat][std::size_t(t - 1) * landings_.count() + kind] = banks;
   }
 
-  // The option a fixed strategy keeps of group g thrown at total t: under
-  // IV.4 the first of the highest value it gives the parts. Worked out once
-  // per (seat, regime, total) row of groups.
-  int kept_option(int seat, int mine, int t, int g) const {
+  // The option a fixed strategy keeps of group g thrown at total t: the
+  // solved one (optimal_win), else under IV.4 the first of the highest value
+  // it gives the parts, worked out once per (seat, regime, total) row of
+  // groups.
+  int kept_option(int seat, int mine, int theirs, int t, int g) const {
     const int first = first_option_[g];
     if (first_option_[g + 1] - first == 1) return first;
+    if (const std::optional<int> solved = seat_rule_[seat]->solved_part(seat, mine, theirs, t, g))
+      return first + *solved;
     const int regime = regime_of(rules_, mine * kPoint);
     std::vector<int>& kept = kept_[seat][regime];
     const std::size_t groups = group_probability_.size();
@@ -382,27 +388,29 @@ class Solver {
 
   // The value of a throw from state s at total t, its outcomes landing in
   // `from` (a landing row at the throw's total, offsets adding the points).
-  Linear throw_value(int seat, int mine, int t, int s, const Linear* from, const int* offsets, double bust_utility,
-                     Stability& stability) const {
+  // The parts kept under IV.4 are recorded for the seat's policy.
+  Linear throw_value(int seat, int mine, int theirs, int t, int s, const Linear* from, const int* offsets,
+                     double bust_utility, Stability& stability) {
     Linear value{0, 0, bust_[s]};
     if (seat_rule_[seat]) {
       for (int g = first_group_[s]; g < first_group_[s + 1]; ++g)
-        value.add(group_probability_[g], from[offsets[kept_option(seat, mine, t, g)]]);
+        value.add(group_probability_[g], from[offsets[kept_option(seat, mine, theirs, t, g)]]);
       return value;
     }
     for (int g = first_group_[s]; g < first_group_[s + 1]; ++g) {
       const int first = first_option_[g], end = first_option_[g + 1];
-      const Linear* best = from + offsets[first];
+      int kept = first;
       for (int k = first + 1; k < end; ++k) {  // partial setting aside: the best part to keep
-        const Linear* v = from + offsets[k];
-        if (v->utility(bust_utility) > best->utility(bust_utility)) {
-          stability.keep(*v, *best);
-          best = v;
+        const Linear &v = from[offsets[k]], &best = from[offsets[kept]];
+        if (v.utility(bust_utility) > best.utility(bust_utility)) {
+          stability.keep(v, best);
+          kept = k;
         } else {
-          stability.keep(*best, *v);
+          stability.keep(best, v);
         }
       }
-      value.add(group_probability_[g], *best);
+      value.add(group_probability_[g], from[offsets[kept]]);
+      if (end - first > 1) kept_parts_[seat][std::size_t(t) * group_probability_.size() + g] = kept - first;
     }
     return value;
   }
@@ -457,7 +465,7 @@ class Solver {
     for (int sweep = 0; sweep < 10000; ++sweep) {
       Stability last;
       for (int s = 0; s < landings_.states(); ++s)
-        go[s] = throw_value(seat, mine, t, s, row, option_kind_.data(), bust_utility, last);
+        go[s] = throw_value(seat, mine, theirs, t, s, row, option_kind_.data(), bust_utility, last);
       double change = 0;
       for (int kind = 0; kind < kinds; ++kind) {
         const bool hot = kind == landings_.hot();
@@ -486,15 +494,16 @@ class Solver {
     std::vector<double> bank;  // [total - lowest]
     double banks(int t) const { return t >= lowest && t - lowest < int(bank.size()) ? bank[t - lowest] : 0; }
   };
-  TurnEnds follow_turn(int seat, int mine, int theirs) const {
+  // From total t0 in state s0: a fresh hand, or a position taken over (IV.5).
+  TurnEnds follow_turn(int seat, int mine, int theirs, int t0, int s0) const {
     const SeatRule& rule = *seat_rule_[seat];
     const int states = landings_.states();
     // Past `last` only forced throws remain (hot dice under IV.1), with a
     // negligible chance: they are banked there.
     const int top = std::max({units_ - mine, bank_minimum(mine), rule.top(seat, mine, theirs, 0) + 1});
-    const int last = top + 4 * most_points_;
+    const int last = std::max(top, t0) + 4 * most_points_;
     std::vector<double> mass(std::size_t(last + 1) * states, 0.0), bank(last + 1, 0.0);
-    mass[full_hand()] = 1;
+    mass[std::size_t(t0) * states + s0] = 1;
     TurnEnds ends;
     for (int t = 0; t <= last; ++t)
       for (int s = 0; s < states; ++s) {
@@ -502,7 +511,7 @@ class Solver {
         if (here == 0) continue;
         ends.bust += here * bust_[s];
         for (int g = first_group_[s]; g < first_group_[s + 1]; ++g) {
-          const int k = kept_option(seat, mine, t, g);
+          const int k = kept_option(seat, mine, theirs, t, g);
           const int kind = option_kind_[k], to = t + option_points_[k];
           const double p = here * group_probability_[g];
           if (rules_.exact_target && mine + to > units_)
@@ -519,10 +528,17 @@ class Solver {
     if (from < to) ends.bank.assign(from, to), ends.lowest = static_cast<int>(from - bank.begin());
     return ends;
   }
+  // IV.5: a fixed strategy's usual turn from a taken-over position, which
+  // (unlike a chase) answers a reached score without knowing it.
+  const TurnEnds& taken_turn_ends(int seat, int mine, int t0, int s0) const {
+    std::optional<TurnEnds>& ends = taken_turn_ends_[std::tuple(seat, mine, t0, s0)];
+    if (!ends) ends = follow_turn(seat, mine, 0, t0, s0);
+    return *ends;
+  }
   const TurnEnds& turn_ends(int seat, int mine) const {
     std::vector<std::optional<TurnEnds>>& cache = turn_ends_[seat];
     if (cache.empty()) cache.resize(units_);
-    if (!cache[mine]) cache[mine] = follow_turn(seat, mine, 0);
+    if (!cache[mine]) cache[mine] = follow_turn(seat, mine, 0, 0, full_hand());
     return *cache[mine];
   }
 
@@ -538,7 +554,7 @@ class Solver {
     if (!seat_rule_[seat]->reads_theirs()) return turn_ends(seat, mine);
     if (ends_by_state_.empty()) ends_by_state_.resize(std::size_t(2) * units_ * units_);
     std::optional<TurnEnds>& ends = ends_by_state_[(std::size_t(seat) * units_ + mine) * units_ + theirs];
-    if (!ends) ends = follow_turn(seat, mine, theirs);
+    if (!ends) ends = follow_turn(seat, mine, theirs, 0, full_hand());
     return *ends;
   }
 
@@ -676,12 +692,15 @@ class Solver {
     if (landing_.size() < rows * kinds) landing_.resize(rows * kinds);
     if (throwing.size() < std::size_t(top + 1) * states) throwing.resize(std::size_t(top + 1) * states);
     if (decided_[seat].size() < std::size_t(top + 1) * kinds) decided_[seat].resize(std::size_t(top + 1) * kinds);
+    if (rules_.partial_set_aside && !seat_rule_[seat])  // totals 0..top + 1, every one written below or left first
+      kept_parts_[seat].assign(std::size_t(top + 2) * group_probability_.size(), 0);
     for (int t = top + 1; t < static_cast<int>(rows); ++t)
       land_above_top(seat, mine, theirs, t, t == top + 1, u, stability, &landing_[std::size_t(t) * kinds]);
     for (int t = top; t >= 0; --t) {
       Linear* go = &throwing[std::size_t(t) * states];
       const Linear* from = &landing_[std::size_t(t) * kinds];
-      for (int s = 0; s < states; ++s) go[s] = throw_value(seat, mine, t, s, from, option_offset_.data(), u, stability);
+      for (int s = 0; s < states; ++s)
+        go[s] = throw_value(seat, mine, theirs, t, s, from, option_offset_.data(), u, stability);
       if (t > 0) land(seat, mine, theirs, t, go, u, stability, &landing_[std::size_t(t) * kinds]);
     }
     solution_.stats.turn_states += std::size_t(top + 1) * states;
@@ -746,6 +765,8 @@ class Solver {
         for (int t = 1; t <= tops_[seat] + 1; ++t)
           for (int kind = 0; kind < kinds; ++kind)
             policy.set_bank(seat, mine, theirs, t, kind, decided_[seat][std::size_t(t - 1) * kinds + kind]);
+        if (rules_.partial_set_aside)
+          policy.set_parts(seat, mine, theirs, kept_parts_[seat], static_cast<int>(group_probability_.size()));
       }
       if (!rules_.continue_previous) continue;
       const WinValue fresh = solution_.at(seat, mine, theirs);
@@ -784,11 +805,13 @@ class Solver {
   std::vector<Linear> landing_;                                            // [total][kind]
   std::array<std::vector<Linear>, 2> throwing_;                            // [seat][total][state]: the last turn solved
   std::array<std::vector<std::uint8_t>, 2> decided_;                       // [seat][(total - 1) * kinds + kind]: banks
+  std::array<std::vector<std::uint8_t>, 2> kept_parts_;                    // [seat][total * groups + group]: IV.4
   std::array<int, 2> tops_{};                                              // [seat]: the last turn's top total
   mutable std::array<std::vector<std::optional<TurnEnds>>, 2> turn_ends_;  // [seat][mine], for fixed strategies
   mutable std::vector<std::optional<TurnEnds>> ends_by_state_;             // [seat][mine][theirs], for shape()
-  mutable std::map<std::tuple<int, int, int>, double> rule_chases_;        // (seat, regime, need): IV.4
-  mutable std::array<std::array<std::vector<int>, kRegimes>, 2> kept_;     // [seat][regime][total][group]: IV.4
+  mutable std::map<std::tuple<int, int, int, int>, std::optional<TurnEnds>> taken_turn_ends_;  // IV.5, plain answers
+  mutable std::map<std::tuple<int, int, int>, RuleChase> rule_chases_;  // (seat, regime, need): IV.4
+  mutable std::array<std::array<std::vector<int>, kRegimes>, 2> kept_;  // [seat][regime][total][group]: IV.4
   // IV.5: the value of each turn start handed a position, per state
   // (seat, mine, theirs) the totals 1..theirs by state (dice, pending).
   std::vector<std::size_t> handed_offset_;

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -119,6 +120,12 @@ class SeatRule {
   // the first (in the order of Scoring's moves) of the highest value. The
   // seat's banked score enters only by its regime (regime_of: IV.2).
   virtual double part_value(int seat, int regime, int after, int kind) const = 0;
+  // IV.4: the option kept (0: the first) of throw group `group` (numbered
+  // as first_groups does) thrown at total t, where the strategy stores it
+  // rather than valuing the parts.
+  virtual std::optional<int> solved_part(int /*seat*/, int /*mine*/, int /*theirs*/, int /*t*/, int /*group*/) const {
+    return std::nullopt;
+  }
 };
 
 // The solved decisions as a SeatRule.
@@ -135,9 +142,11 @@ class WinRule : public SeatRule {
   bool answers_optimally() const override { return true; }
   bool reads_theirs() const override { return true; }
   bool chases() const override { return true; }
-  // Never asked: the solved policy's parts under IV.4 are not stored
-  // (see why_odds_unknown).
+  // Never asked: solved_part answers.
   double part_value(int, int, int, int) const override { return 0; }
+  std::optional<int> solved_part(int seat, int mine, int theirs, int t, int group) const override {
+    return policy_.kept_part(seat, mine, theirs, t, group);
+  }
 
  private:
   const WinPolicy& policy_;
@@ -162,15 +171,8 @@ class PolicyRule : public SeatRule {
   Landings landings_;
 };
 
-// Why the exact odds of `first` against `second` are not known under the
-// rules (empty: they are): optimal_win's parts under IV.4 are not stored,
-// and a last turn that does not chase under IV.5 would need the value of
-// every handed position for every reached score.
-std::string why_odds_unknown(const Rules& rules, const SeatRule& first, const SeatRule& second);
-
 // The exact odds of a two-player game, seat 0 playing `first` and seat 1
-// `second`: at(0, 0, 0) is the first seat's (win, tie). Throws
-// std::invalid_argument where why_odds_unknown says why.
+// `second`: at(0, 0, 0) is the first seat's (win, tie).
 WinSolution evaluate_win(const Scoring& scoring, const SeatRule& first, const SeatRule& second);
 
 // What else the exact odds of a two-player game know, per seat; an empty

@@ -15,7 +15,7 @@
 namespace dicesim::tenk {
 
 // Bumped whenever the solver's decisions or the file layout change.
-constexpr int kWinSolverVersion = 1;
+constexpr int kWinSolverVersion = 2;  // 2: the parts kept under IV.4
 
 // $DICESIM_CACHE_DIR, else $XDG_CACHE_HOME/dicesim, else $HOME/.cache/dicesim.
 std::string win_cache_dir();

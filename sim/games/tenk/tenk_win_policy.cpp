@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 #include <tuple>
+#include <utility>
 
 namespace dicesim::tenk {
 
@@ -14,6 +16,7 @@ std::vector<ThrowOutcomes> throw_outcomes(const Scoring& scoring) {
     for (int pending = 0; pending < rules.pending_faces(); ++pending) {
       if (!rules.reachable(dice, pending)) continue;
       ThrowOutcomes& out = all[dice * kDiceSlots + pending];
+      out.group_of.assign(scoring.multisets(dice), -1);
       std::map<std::vector<std::tuple<int, int, int, bool>>, int> group_of;
       for (int i = 0; i < scoring.multisets(dice); ++i) {
         const double p = scoring.probability(dice, i);
@@ -40,22 +43,29 @@ std::vector<ThrowOutcomes> throw_outcomes(const Scoring& scoring) {
             out.options.push_back({points, next, next_pending, hot});
         }
         out.groups[it->second].probability += p;
+        out.group_of[i] = it->second;
       }
     }
   return all;
 }
 
+std::vector<int> first_groups(const Landings& landings, const std::vector<ThrowOutcomes>& throws) {
+  std::vector<int> first{0};
+  for (int s = 0; s < landings.states(); ++s)
+    first.push_back(first.back() +
+                    static_cast<int>(throws[landings.dice(s) * kDiceSlots + landings.pending(s)].groups.size()));
+  return first;
+}
+
+double ReachChances::after(int need, const ThrowOption& o) const {
+  const int left = need - o.points;
+  if (exact_) return left == 0 ? 1.0 : left < 0 ? 0.0 : at(left, o.dice, o.pending);
+  if (left <= 0 && !(o.hot && rules_.no_stop_on_hot_dice)) return 1.0;
+  return at(std::max(left, 0), o.dice, o.pending);
+}
+
 ReachChances::ReachChances(const Rules& rules, const std::vector<ThrowOutcomes>& throws, int most, bool exact)
-    : rules_(rules), most_(most), reach_(std::size_t(most + 1) * kDiceSlots * kDiceSlots, 0.0) {
-  const auto after = [&](int need, const ThrowOption& o) {
-    const int left = need - o.points;
-    if (exact)
-      return left == 0  ? 1.0
-             : left < 0 ? 0.0
-                        : reach_[(std::size_t(left) * kDiceSlots + o.dice) * kDiceSlots + o.pending];
-    if (left <= 0 && !(o.hot && rules.no_stop_on_hot_dice)) return 1.0;
-    return reach_[(std::size_t(std::max(left, 0)) * kDiceSlots + o.dice) * kDiceSlots + o.pending];
-  };
+    : rules_(rules), most_(most), exact_(exact), reach_(std::size_t(most + 1) * kDiceSlots * kDiceSlots, 0.0) {
   const auto sweep = [&](int need) {
     double change = 0;
     for (int dice = 1; dice <= rules.dice; ++dice)
@@ -105,6 +115,42 @@ WinPolicy::WinPolicy(const Rules& rules, int units)
   bits_.resize((size_ + 63) / 64);
 }
 
+int WinPolicy::kept_part(int seat, int mine, int theirs, int total, int group) const {
+  if (part_first_.empty()) return 0;
+  const std::size_t s = state(seat, mine, theirs);
+  total = std::min(total, static_cast<int>(top_[s]) + 1);
+  const PartRun* begin = parts_.data() + part_first_[s];
+  const PartRun* end = begin + part_count_[s];
+  // The last run starting at or before (group, total).
+  const auto starts_after = [](std::pair<int, int> key, const PartRun& run) {
+    return key < std::pair<int, int>(run.group, run.from);
+  };
+  const PartRun* next = std::upper_bound(begin, end, std::pair(group, total), starts_after);
+  if (next == begin) return 0;
+  const PartRun& run = next[-1];
+  return run.group == group && total <= run.to ? run.option : 0;
+}
+
+void WinPolicy::set_parts(int seat, int mine, int theirs, const std::vector<std::uint8_t>& kept, int groups) {
+  const std::size_t s = state(seat, mine, theirs);
+  const int totals = static_cast<int>(top_[s]) + 2;
+  if (totals > 0xffff || groups > 0xffff) throw std::length_error("too many turn totals or throw groups for IV.4");
+  if (part_first_.empty()) part_first_.assign(top_.size(), 0), part_count_.assign(top_.size(), 0);
+  part_first_[s] = static_cast<std::uint32_t>(parts_.size());
+  for (int g = 0; g < groups; ++g)
+    for (int t = 0; t < totals;) {
+      const int option = kept[std::size_t(t) * groups + g];
+      int end = t + 1;
+      while (end < totals && kept[std::size_t(end) * groups + g] == option) ++end;
+      if (option != 0)
+        parts_.push_back({static_cast<std::uint16_t>(g), static_cast<std::uint16_t>(t),
+                          static_cast<std::uint16_t>(end - 1), static_cast<std::uint16_t>(option)});
+      t = end;
+    }
+  if (parts_.size() > 0xffffffffu) throw std::length_error("too many part runs for IV.4");
+  part_count_[s] = static_cast<std::uint32_t>(parts_.size() - part_first_[s]);
+}
+
 void WinPolicy::set_top(int seat, int mine, int theirs, int top) {
   const std::size_t s = state(seat, mine, theirs);
   top_[s] = static_cast<std::uint32_t>(top);
@@ -122,14 +168,54 @@ bool WinPolicy::consistent(int units, int kinds) const {
     if (bank_offset_[s] + std::size_t(top_[s] + 1) * kinds_ > size_) return false;
   for (std::size_t s = 0; s < take_offset_.size(); ++s)
     if (take_offset_[s] + std::size_t(s % units_) * (kinds_ - 1) > size_) return false;
+  if (part_first_.empty()) return part_count_.empty() && parts_.empty();
+  if (part_first_.size() != states || part_count_.size() != states) return false;
+  for (std::size_t s = 0; s < states; ++s)
+    if (std::size_t(part_first_[s]) + part_count_[s] > parts_.size()) return false;
   return true;
 }
 
 WinStrategy::WinStrategy(const Scoring& scoring, WinPolicy solved)
     : landings(scoring.rules()),
       policy(std::move(solved)),
-      reach(scoring.rules(), throw_outcomes(scoring), scoring.rules().target / kPoint + 1000,
-            scoring.rules().exact_target),
+      throws(throw_outcomes(scoring)),
+      first_group(first_groups(landings, throws)),
+      reach(scoring.rules(), throws, scoring.rules().target / kPoint + 1000, scoring.rules().exact_target),
       units(scoring.rules().target / kPoint) {}
+
+int WinStrategy::need_to_beat(const Rules& rules, int banked, int beat) {
+  if (rules.exact_target) return (rules.target - banked) / kPoint;
+  return std::max((beat - banked) / kPoint + 1, (rules.bank_minimum_at(banked) + kPoint - 1) / kPoint);
+}
+
+Step WinStrategy::keep(const Scoring& scoring, int seat, int banked, int theirs, int dice, int pending, int i,
+                       int total, int beat) const {
+  const ThrowOutcomes& outcomes = throws[dice * kDiceSlots + pending];
+  const int group = outcomes.group_of[i];
+  if (group < 0) return kBust;
+  const ThrowGroup& g = outcomes.groups[group];
+  int option = 0;
+  if (g.count > 1 && beat < 0) {
+    const int number = first_group[landings.of(dice, pending, false)] + group;
+    option = policy.kept_part(seat, banked / kPoint, theirs / kPoint, total / kPoint, number);
+  } else if (g.count > 1) {  // a last turn: the part likeliest to beat the score, the first of equals
+    const int need = need_to_beat(scoring.rules(), banked, beat);
+    double best = -1;
+    for (int k = 0; k < g.count; ++k)
+      if (const double p = reach.after(need - total / kPoint, outcomes.options[g.first + k]); p > best)
+        best = p, option = k;
+  }
+  // The first move that keeps that option (the group's options are its
+  // moves' outcomes, repeats dropped).
+  const ThrowOption& kept = outcomes.options[g.first + option];
+  const Move* moves = scoring.moves(dice, pending, i);
+  for (int m = 0; m < scoring.move_count(dice, pending, i); ++m) {
+    const Step step = scoring.step(dice, moves[m]);
+    if (step_points(step) == kept.points * kPoint && step_dice(step) == kept.dice &&
+        step_pending(step) == kept.pending && step_hot(step) == kept.hot)
+      return step;
+  }
+  return kBust;  // not reached: every option is some move's
+}
 
 }  // namespace dicesim::tenk

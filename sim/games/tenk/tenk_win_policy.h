@@ -29,6 +29,7 @@ struct ThrowOutcomes {
   double bust = 0;
   std::vector<ThrowGroup> groups;
   std::vector<ThrowOption> options;
+  std::vector<int> group_of;  // [multiset]: its group, -1 for a bust
 };
 // [dice * kDiceSlots + pending], for every reachable (dice, pending).
 std::vector<ThrowOutcomes> throw_outcomes(const Scoring& scoring);
@@ -46,10 +47,13 @@ class ReachChances {
     return reach_[(std::size_t(std::clamp(need, 0, most_)) * kDiceSlots + dice) * kDiceSlots + pending];
   }
   int most() const { return most_; }
+  // The chance of reaching `need` after keeping option o of a throw.
+  double after(int need, const ThrowOption& o) const;
 
  private:
   Rules rules_;
   int most_;
+  bool exact_;
   std::vector<double> reach_;
 };
 
@@ -76,10 +80,24 @@ class Landings {
   int count_ = 0, full_dice_ = 0;
 };
 
+// The throws' groups numbered one after another over the states a throw
+// starts from, in Landings order (how the solver and WinPolicy name them):
+// [state] the first group of the state, then the number of groups.
+std::vector<int> first_groups(const Landings& landings, const std::vector<ThrowOutcomes>& throws);
+
+// Under IV.4, a stretch of turn totals [from, to] over which the solved
+// policy keeps option `option` (not the first) of a throw group.
+struct PartRun {
+  std::uint16_t group = 0, from = 0, to = 0, option = 0;
+};
+
 // The win-optimal decisions, one bit each: whether to bank where the rules
 // allow it, per turn start (seat, mine, theirs) and landing (total, kind);
 // past the state's top total the decision no longer depends on the total.
-// Under IV.5 also whether to take over a handed position.
+// Under IV.5 also whether to take over a handed position. Under IV.4 also
+// the part kept of each throw group that offers a choice: mostly the first
+// option, and seldom changing with the total, so kept as runs of the other
+// options (about 1 MB for seed 000 where the choices number 1.7e9).
 class WinPolicy {
  public:
   WinPolicy() = default;
@@ -92,16 +110,21 @@ class WinPolicy {
     return bit(take_offset_[state(seat, mine, theirs)] + std::size_t(h.total - 1) * (kinds_ - 1) + dp);
   }
   int top(int seat, int mine, int theirs) const { return static_cast<int>(top_[state(seat, mine, theirs)]); }
+  // IV.4: the option kept (0: the first) of `group` thrown at `total`.
+  int kept_part(int seat, int mine, int theirs, int total, int group) const;
   // Reads (Self non-const) or writes every member through io(member), for
   // the disk cache.
   template <class Self, class Io>
   static void transfer(Self& self, Io& io) {
     io(self.units_), io(self.kinds_), io(self.size_), io(self.top_), io(self.bank_offset_), io(self.take_offset_),
-        io(self.bits_);
+        io(self.bits_), io(self.part_first_), io(self.part_count_), io(self.parts_);
   }
   // Whether the sizes agree with each other (a file read back).
   bool consistent(int units, int kinds) const;
-  std::size_t bytes() const { return bits_.size() * sizeof(std::uint64_t); }
+  std::size_t bytes() const {
+    return bits_.size() * sizeof(std::uint64_t) + parts_.size() * sizeof(PartRun) +
+           (part_first_.size() + part_count_.size()) * sizeof(std::uint32_t);
+  }
 
   // Filled by the solver, state by state.
   void set_top(int seat, int mine, int theirs, int top);
@@ -112,6 +135,9 @@ class WinPolicy {
   void set_take(int seat, int mine, int theirs, const Handed& h, int dp, bool take) {
     set_bit(take_offset_[state(seat, mine, theirs)] + std::size_t(h.total - 1) * (kinds_ - 1) + dp, take);
   }
+  // IV.4, after set_top: kept[t * groups + g] is the option kept of group g
+  // thrown at total t, for totals 0..top + 1.
+  void set_parts(int seat, int mine, int theirs, const std::vector<std::uint8_t>& kept, int groups);
 
  private:
   std::size_t state(int seat, int mine, int theirs) const {
@@ -127,6 +153,8 @@ class WinPolicy {
   std::vector<std::uint32_t> top_;
   std::vector<std::uint64_t> bank_offset_, take_offset_;  // bit offsets per state
   std::vector<std::uint64_t> bits_;
+  std::vector<std::uint32_t> part_first_, part_count_;  // per state, its runs in parts_ (IV.4)
+  std::vector<PartRun> parts_;                          // per state ordered by (group, from)
 };
 
 // Everything an optimal_win strategy plays from.
@@ -134,8 +162,19 @@ struct WinStrategy {
   WinStrategy(const Scoring& scoring, WinPolicy solved);
   Landings landings;
   WinPolicy policy;
-  ReachChances reach;  // a last turn's chance to answer, for takeovers under IV.5
-  int units;           // the target in units of kPoint
+  std::vector<ThrowOutcomes> throws;  // [dice * kDiceSlots + pending]
+  std::vector<int> first_group;       // [Landings state]: its groups' numbers (first_groups)
+  ReachChances reach;                 // a last turn's chance to answer (takeovers under IV.5, parts under IV.4)
+  int units;                          // the target in units of kPoint
+
+  // IV.4: the part kept of throw i (a multiset of `dice`) at `total`
+  // (points): the solved one, or in a last turn (beat >= 0) the one likeliest
+  // to beat `beat`. kBust if nothing scores.
+  Step keep(const Scoring& scoring, int seat, int banked, int theirs, int dice, int pending, int i, int total,
+            int beat) const;
+  // The units a last turn from `banked` must bank to beat `beat` (points),
+  // or under IV.3 to hit the target.
+  static int need_to_beat(const Rules& rules, int banked, int beat);
 
   // Banking a throw that landed at `total` (points), where the rules allow it.
   bool banks(int seat, int mine, int theirs, int total, int dice, int pending, bool hot) const {
