@@ -53,8 +53,7 @@ class ThrowSampler {
   explicit ThrowSampler(int max_dice);
 
   int throw_dice(int dice, Rng& rng) const {
-    const TurnTable& turn = turn_tables_[dice];
-    if (turn.one_draw) return static_cast<int>(draw_payload(turn_columns_.data(), turn.table, rng));
+    if (const TurnTable& turn = turn_tables_[dice]; turn.one_draw) return draw(turn, rng);
     const Table& t = tables_[dice];
     const Entry& e = entries_[t.begin + uniform_below(rng, t.columns)];
     return uniform_below64(rng, t.capacity) < e.threshold ? e.score : e.alias_score;
@@ -78,6 +77,9 @@ class ThrowSampler {
     PayloadTable table;
     bool one_draw = false;
   };
+  int draw(const TurnTable& turn, Rng& rng) const {
+    return static_cast<int>(draw_payload(turn_columns_.data(), turn.table, rng));
+  }
   void add_turn_table(int index, const std::vector<std::uint64_t>& weights);
   void add_alias_table(int dice, const std::vector<std::uint64_t>& ways, std::uint64_t capacity);
 
@@ -146,7 +148,7 @@ class Policy {
 int ThrowSampler::play_turn(const Policy& policy, int mine, int theirs, Rng& rng) const {
   const TurnTable& turn = turn_tables_[policy.turn_table(mine, theirs)];
   if (turn.one_draw) [[likely]]
-    return static_cast<int>(draw_payload(turn_columns_.data(), turn.table, rng));
+    return draw(turn, rng);
   return throw_dice(policy.choose(mine, theirs, rng), rng);
 }
 

@@ -86,8 +86,8 @@ bool ignores_opponent(const Policy& policy) {
 }
 
 TurnSampler::TurnSampler(const Rules& rules, const Policy& policy, const Die& die)
-    : throws_per_draw_(10 / rules.dice), policy_(&policy) {
-  const int goal = rules.goal, opponents = ignores_opponent(policy) ? 1 : goal;
+    : ignores_opponent_(pig::ignores_opponent(policy)), throws_per_draw_(10 / rules.dice), policy_(&policy) {
+  const int goal = rules.goal, opponents = ignores_opponent_ ? 1 : goal;
   score_stride_ = opponents;
   phase_stride_ = goal * opponents;
   std::unordered_map<std::uint32_t, PayloadTable> table_of_row;  // by row offset

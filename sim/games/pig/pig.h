@@ -207,6 +207,7 @@ bool ignores_opponent(const Policy& policy);
 class TurnSampler {
  public:
   TurnSampler(const Rules& rules, const Policy& policy, const Die& die);
+  bool ignores_opponent() const { return ignores_opponent_; }
 
   // The turn from state (phase, i, j); `dice` throws the rest of a turn
   // still in play after the draw. Returns the new score, as play_turn does.
@@ -233,9 +234,10 @@ class TurnSampler {
   // A policy that ignores the opponent has one state per (phase, i), so
   // that its tables' headers stay in L1.
   std::size_t state(int phase, int i, int j) const {
-    return std::size_t(phase) * phase_stride_ + std::size_t(i) * score_stride_ + (score_stride_ == 1 ? 0 : j);
+    return std::size_t(phase) * phase_stride_ + std::size_t(i) * score_stride_ + (ignores_opponent_ ? 0 : j);
   }
 
+  bool ignores_opponent_;
   int throws_per_draw_;
   int phase_stride_ = 0, score_stride_ = 0;
   const Policy* policy_;

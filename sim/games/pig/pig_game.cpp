@@ -40,10 +40,7 @@ class PigGame final : public Game {
     Solutions solutions(rules_);
     strategies_ = read_strategies(
         config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, rules_, solutions)); });
-    for (const Policy& p : policies_) {
-      ignores_opponent_.push_back(ignores_opponent(p));
-      samplers_.emplace_back(rules_, p, die_);
-    }
+    for (const Policy& p : policies_) samplers_.emplace_back(rules_, p, die_);
     processes_.resize(policies_.size());
     outcomes_.resize(policies_.size());
   }
@@ -85,7 +82,7 @@ class PigGame final : public Game {
   const Rules& pig_rules() const { return rules_; }
 
   bool both_ignore_opponent(int first, int second) const {
-    return ignores_opponent_[first] && ignores_opponent_[second];
+    return samplers_[first].ignores_opponent() && samplers_[second].ignores_opponent();
   }
 
   // P(first wins, playing first against second), without the turns played.
@@ -146,8 +143,7 @@ class PigGame final : public Game {
   Rules rules_;
   const Die& die_ = sampling_die();  // the die in force when the game was loaded
   std::vector<Policy> policies_;
-  std::vector<TurnSampler> samplers_;   // per strategy, pointing into policies_
-  std::vector<bool> ignores_opponent_;  // per strategy
+  std::vector<TurnSampler> samplers_;  // per strategy, pointing into policies_
   mutable std::mutex processes_mutex_;
   mutable std::vector<std::optional<Race>> processes_;  // per strategy, on demand
   mutable std::mutex outcomes_mutex_;

@@ -92,11 +92,11 @@ int first_bank_total(const Rules& rules, const Policy& policy, int dice);
 
 // IV.4: a throw and the part of it the policy sets aside (kBust if none).
 // beat >= 0: a last turn chasing that score.
-inline Step set_aside(const Scoring& scoring, const Policy& policy, int seat, int banked, int theirs, int dice,
-                      int pending, int total, int beat, Rng& rng) {
+inline Step set_aside(const Scoring& scoring, const Policy& policy, int seat, int banked, int regime, int theirs,
+                      int dice, int pending, int total, int beat, Rng& rng) {
   const int i = scoring.roll(dice, rng);
   if (policy.win) return policy.win->keep(scoring, seat, banked, theirs, dice, pending, i, total, beat);
-  return choose_move(scoring, policy, regime_of(scoring.rules(), banked), dice, pending, i, total);
+  return choose_move(scoring, policy, regime, dice, pending, i, total);
 }
 
 // One turn of `seat`, its banked score `banked`, the other's `theirs` (two
@@ -113,7 +113,7 @@ inline TurnResult play_turn(const Scoring& scoring, const Policy& policy, int se
   int total = start.total, dice = start.dice, pending = start.pending;
   for (;;) {
     const Step step =
-        partial ? set_aside(scoring, policy, seat, banked, theirs, dice, pending, total, chase ? beat : -1, rng)
+        partial ? set_aside(scoring, policy, seat, banked, regime, theirs, dice, pending, total, chase ? beat : -1, rng)
                 : scoring.throw_best(dice, pending, rng);
     if (step == kBust) return {};
     total += step_points(step);

@@ -203,7 +203,7 @@ class Solver {
   // The chance that `seat`, at `theirs`, answers a reached score in its last
   // turn: from a fresh hand, or (IV.5) taking over the banked position.
   double chase(int seat, int theirs, int score, const Handed& h) const {
-    const int need = rules_.exact_target ? units_ - theirs : std::max(score - theirs + 1, bank_minimum(theirs));
+    const int need = WinStrategy::need_to_beat(rules_, theirs * kPoint, score * kPoint);
     const SeatRule* rule = seat_rule_[seat];
     const bool values_parts = rules_.partial_set_aside && rule && !rule->answers_optimally();
     const double fresh = values_parts ? rule_chase(seat, theirs, score, need, 0, full_hand()) : reach_->fresh(need);
