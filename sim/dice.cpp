@@ -1,6 +1,8 @@
 #include "dice.h"
 
+#include <bit>
 #include <stdexcept>
+#include <string>
 
 namespace dicesim {
 namespace {
@@ -70,13 +72,15 @@ RollOutcomes::RollOutcomes(int dice) : dice_(dice), outcomes_(1) {
 
 // Column i holds weight columns * weights_i against a capacity per column;
 // a small column is topped up from a large one, which becomes small in turn.
+// The scaled weights are 128-bit, so that any weights summing to at most
+// 2^64 - 1 fit, whatever the number of columns.
 std::vector<AliasColumn> alias_columns(const std::vector<std::uint64_t>& weights, std::uint64_t capacity) {
+  using Wide = unsigned __int128;
   const auto columns = static_cast<std::uint32_t>(weights.size());
-  std::vector<std::uint64_t> weight(columns);
+  std::vector<Wide> weight(columns);
   std::vector<std::uint32_t> small, large;
   for (std::uint32_t i = 0; i < columns; ++i) {
-    if (__builtin_mul_overflow(std::uint64_t(columns), weights[i], &weight[i]))
-      throw std::invalid_argument("alias_columns: weights too large");
+    weight[i] = Wide(columns) * weights[i];
     (weight[i] < capacity ? small : large).push_back(i);
   }
   std::vector<AliasColumn> table(columns);
@@ -85,7 +89,7 @@ std::vector<AliasColumn> alias_columns(const std::vector<std::uint64_t>& weights
     const std::uint32_t s = small.back();
     small.pop_back();
     const std::uint32_t l = large.back();
-    table[s] = {weight[s], l};
+    table[s] = {static_cast<std::uint64_t>(weight[s]), l};
     weight[l] -= capacity - weight[s];
     if (weight[l] < capacity) {
       large.pop_back();
@@ -96,29 +100,76 @@ std::vector<AliasColumn> alias_columns(const std::vector<std::uint64_t>& weights
   return table;
 }
 
-PayloadTable append_payload_table(const std::vector<std::uint64_t>& weights, const std::vector<std::uint32_t>& payloads,
-                                  std::vector<PayloadColumn>& columns) {
-  std::uint64_t capacity = 0;
-  for (std::uint64_t w : weights) capacity += w;
-  if (weights.empty() || weights.size() != payloads.size() || capacity == 0 || capacity > UINT32_MAX)
-    throw std::invalid_argument("append_payload_table: a table needs payloads and weights summing to 1..2^32 - 1");
+namespace {
+
+// A payload table's columns before packing: the weights padded with empty
+// columns to a power of two (the column is then a draw's low bits), their
+// sum the level's range, which must lie in 1..max_capacity.
+struct PayloadAlias {
+  std::uint64_t threshold;
+  std::uint32_t own, alias;  // payloads
+};
+std::uint64_t payload_alias(const std::vector<std::uint64_t>& weights, const std::vector<std::uint32_t>& payloads,
+                            std::uint64_t max_capacity, std::vector<PayloadAlias>& out) {
+  unsigned __int128 sum = 0;
+  for (std::uint64_t w : weights) sum += w;
+  if (weights.empty() || weights.size() != payloads.size() || sum == 0 || sum > max_capacity)
+    throw std::invalid_argument("append_payload_table: a table needs payloads and weights summing to 1.." +
+                                std::to_string(max_capacity));
   std::size_t width = 1;
   while (width < weights.size()) width *= 2;
   std::vector<std::uint64_t> padded = weights;
   padded.resize(width, 0);
-  const PayloadTable table{static_cast<std::uint32_t>(columns.size()), static_cast<std::uint32_t>(width - 1),
-                           static_cast<std::uint32_t>(capacity)};
+  const auto capacity = static_cast<std::uint64_t>(sum);
   const auto payload = [&](std::uint32_t i) { return i < payloads.size() ? payloads[i] : 0; };
   for (std::uint32_t i = 0; const AliasColumn& c : alias_columns(padded, capacity))
-    columns.push_back({static_cast<std::uint32_t>(c.threshold), {payload(i++), payload(c.alias)}, 0});
+    out.push_back({c.threshold, payload(i++), payload(c.alias)});
+  return capacity;
+}
+
+}  // namespace
+
+PayloadTable append_payload_table(const std::vector<std::uint64_t>& weights, const std::vector<std::uint32_t>& payloads,
+                                  std::vector<PayloadColumn>& columns) {
+  std::vector<PayloadAlias> alias;
+  const std::uint64_t capacity = payload_alias(weights, payloads, UINT32_MAX, alias);
+  const PayloadTable table{static_cast<std::uint32_t>(columns.size()), static_cast<std::uint32_t>(alias.size() - 1),
+                           static_cast<std::uint32_t>(capacity)};
+  for (const PayloadAlias& c : alias) columns.push_back({static_cast<std::uint32_t>(c.threshold), {c.own, c.alias}, 0});
   return table;
 }
 
-PayloadTable append_payload_table(const PayloadWeights& weight_of, std::vector<PayloadColumn>& columns) {
+WidePayloadTable append_payload_table(const std::vector<std::uint64_t>& weights,
+                                      const std::vector<std::uint32_t>& payloads,
+                                      std::vector<WidePayloadColumn>& columns) {
+  std::vector<PayloadAlias> alias;
+  const std::uint64_t capacity = payload_alias(weights, payloads, UINT64_MAX, alias);
+  const auto column_bits = static_cast<std::uint32_t>(std::countr_zero(alias.size()));
+  if (capacity > (UINT64_MAX >> column_bits))
+    throw std::invalid_argument("append_payload_table: weights x columns must stay below 2^64");
+  const WidePayloadTable table{static_cast<std::uint32_t>(columns.size()), column_bits, capacity << column_bits};
+  for (const PayloadAlias& c : alias) columns.push_back({c.threshold, {c.own, c.alias}});
+  return table;
+}
+
+namespace {
+
+template <class Column>
+auto append_weighted_payloads(const PayloadWeights& weight_of, std::vector<Column>& columns) {
   std::vector<std::uint64_t> weights;
   std::vector<std::uint32_t> payloads;
   for (const auto& [payload, weight] : weight_of) payloads.push_back(payload), weights.push_back(weight);
   return append_payload_table(weights, payloads, columns);
+}
+
+}  // namespace
+
+PayloadTable append_payload_table(const PayloadWeights& weight_of, std::vector<PayloadColumn>& columns) {
+  return append_weighted_payloads(weight_of, columns);
+}
+
+WidePayloadTable append_payload_table(const PayloadWeights& weight_of, std::vector<WidePayloadColumn>& columns) {
+  return append_weighted_payloads(weight_of, columns);
 }
 
 }  // namespace dicesim

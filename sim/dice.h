@@ -144,6 +144,23 @@ PayloadTable append_payload_table(const std::vector<std::uint64_t>& weights, con
 using PayloadWeights = std::map<std::uint32_t, std::uint64_t>;
 PayloadTable append_payload_table(const PayloadWeights& weight_of, std::vector<PayloadColumn>& columns);
 
+// The same drawn from one 64-bit number r < level_range x columns (column =
+// r's low bits, level = the rest), for weights summing to up to 2^64 - 1
+// over the columns: a whole 10,000 turn of up to 20 dice has 6^20 outcomes.
+struct WidePayloadColumn {
+  std::uint64_t threshold;
+  std::uint32_t payload[2];
+};
+struct WidePayloadTable {
+  std::uint32_t offset = 0;
+  std::uint32_t column_bits = 0;
+  std::uint64_t range = 1;  // level range << column_bits
+};
+WidePayloadTable append_payload_table(const std::vector<std::uint64_t>& weights,
+                                      const std::vector<std::uint32_t>& payloads,
+                                      std::vector<WidePayloadColumn>& columns);
+WidePayloadTable append_payload_table(const PayloadWeights& weight_of, std::vector<WidePayloadColumn>& columns);
+
 inline std::uint32_t draw_payload(const PayloadColumn* columns, const PayloadTable& table, Rng& rng) {
   std::uint64_t bits;
   std::uint32_t level;
@@ -152,6 +169,12 @@ inline std::uint32_t draw_payload(const PayloadColumn* columns, const PayloadTab
   const PayloadColumn& column = columns[table.offset + (static_cast<std::uint32_t>(bits) & table.column_mask)];
   // A coin flip for many columns: an index, not a branch to mispredict.
   return column.payload[level >= column.threshold];
+}
+
+inline std::uint32_t draw_payload(const WidePayloadColumn* columns, const WidePayloadTable& table, Rng& rng) {
+  const std::uint64_t r = uniform_below64(rng, table.range);
+  const WidePayloadColumn& column = columns[table.offset + (r & ((std::uint64_t(1) << table.column_bits) - 1))];
+  return column.payload[(r >> table.column_bits) >= column.threshold];
 }
 
 }  // namespace dicesim

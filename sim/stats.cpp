@@ -1,5 +1,6 @@
 #include "stats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -118,6 +119,34 @@ ChiSquare chi_square(const std::vector<std::int64_t>& counts, const std::vector<
     pooled.back().second += expected;
   }
   for (const auto& [o, e] : pooled) result.statistic += (o - e) * (o - e) / e;
+  result.dof = static_cast<int>(pooled.size()) - 1;
+  result.p_value = result.dof > 0 ? chi_square_tail(result.statistic, result.dof) : 1;
+  return result;
+}
+
+ChiSquare chi_square_two_samples(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) {
+  double total_a = 0, total_b = 0;
+  for (std::int64_t c : a) total_a += double(c);
+  for (std::int64_t c : b) total_b += double(c);
+  ChiSquare result;
+  if (total_a == 0 || total_b == 0) return result;
+  std::vector<std::pair<double, double>> pooled;  // (a's count, b's count)
+  double in_a = 0, in_b = 0;
+  for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+    in_a += i < a.size() ? double(a[i]) : 0;
+    in_b += i < b.size() ? double(b[i]) : 0;
+    if (in_a + in_b >= 10) {
+      pooled.emplace_back(in_a, in_b);
+      in_a = in_b = 0;
+    }
+  }
+  if (in_a + in_b > 0) {
+    if (pooled.empty()) pooled.emplace_back(0, 0);
+    pooled.back().first += in_a;
+    pooled.back().second += in_b;
+  }
+  const double ka = std::sqrt(total_b / total_a), kb = std::sqrt(total_a / total_b);
+  for (const auto& [x, y] : pooled) result.statistic += (x * ka - y * kb) * (x * ka - y * kb) / (x + y);
   result.dof = static_cast<int>(pooled.size()) - 1;
   result.p_value = result.dof > 0 ? chi_square_tail(result.statistic, result.dof) : 1;
   return result;

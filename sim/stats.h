@@ -39,6 +39,11 @@ struct ChiSquare {
 // fewer than 5 expected counts are pooled with their neighbours.
 ChiSquare chi_square(const std::vector<std::int64_t>& counts, const std::vector<double>& probability);
 
+// Pearson's test that two histograms come from one distribution (neither
+// known); bins with fewer than 10 counts in both together are pooled with
+// their neighbours.
+ChiSquare chi_square_two_samples(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b);
+
 // Upper tail of the chi-square distribution, P(X > x) for k degrees of freedom.
 double chi_square_tail(double x, int dof);
 // The z with the same one-sided upper-tail probability: P(Z > z) = p.

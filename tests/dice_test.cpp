@@ -85,6 +85,52 @@ TEST(PayloadTable, EveryPayloadGetsExactlyItsWeight) {
   EXPECT_THROW(append_payload_table({0, 0}, {1, 2}, columns), std::invalid_argument);
 }
 
+// The same for wide tables (a whole 10,000 turn: weights out of 6^20),
+// in 128-bit integers.
+TEST(WidePayloadTable, EveryPayloadGetsExactlyItsWeight) {
+  constexpr std::uint64_t k6to20 = 3656158440062976ull;
+  const std::vector<std::vector<std::uint64_t>> cases = {
+      {1}, {5, 3}, {k6to20 - 7, 3, 4}, {1ull << 51, 1ull << 50, 5, 0, 9}, {(1ull << 62) - 1, 1}};
+  for (const std::vector<std::uint64_t>& weights : cases) {
+    std::vector<std::uint32_t> payloads;
+    for (std::size_t i = 0; i < weights.size(); ++i) payloads.push_back(static_cast<std::uint32_t>(100 + i));
+    std::vector<WidePayloadColumn> columns(2);
+    const WidePayloadTable table = append_payload_table(weights, payloads, columns);
+    const std::uint64_t width = std::uint64_t(1) << table.column_bits;
+    ASSERT_GE(width, weights.size());
+    ASSERT_EQ(columns.size(), 2 + width);
+    const std::uint64_t level_range = table.range >> table.column_bits;
+    EXPECT_EQ(level_range << table.column_bits, table.range);
+    std::map<std::uint32_t, unsigned __int128> mass;
+    for (std::uint64_t c = 0; c < width; ++c) {
+      const WidePayloadColumn& column = columns[table.offset + c];
+      ASSERT_LE(column.threshold, level_range);
+      mass[column.payload[0]] += column.threshold;
+      mass[column.payload[1]] += level_range - column.threshold;
+    }
+    for (std::size_t i = 0; i < weights.size(); ++i)
+      EXPECT_TRUE(mass[payloads[i]] == static_cast<unsigned __int128>(width) * weights[i]) << i;
+    EXPECT_EQ(level_range, std::accumulate(weights.begin(), weights.end(), std::uint64_t(0)));
+  }
+  std::vector<WidePayloadColumn> columns;
+  EXPECT_THROW(append_payload_table({1ull << 63, 1, 1}, {1, 2, 3}, columns), std::invalid_argument);  // x 4 columns
+  EXPECT_THROW(append_payload_table({1ull << 63, 1ull << 63}, {1, 2}, columns), std::invalid_argument);
+}
+
+TEST(WidePayloadTable, DrawsFollowTheWeights) {
+  constexpr std::uint64_t k6to20 = 3656158440062976ull;
+  const std::vector<std::uint64_t> weights = {k6to20 / 2, k6to20 / 3, k6to20 / 6 - 1000, 1000};
+  std::vector<WidePayloadColumn> columns;
+  const WidePayloadTable table = append_payload_table(weights, {0, 1, 2, 3}, columns);
+  std::vector<std::int64_t> counts(weights.size(), 0);
+  Rng rng = block_rng(7, 3, 0);
+  for (int i = 0; i < 1'000'000; ++i) ++counts[draw_payload(columns.data(), table, rng)];
+  std::vector<double> p;
+  for (std::uint64_t w : weights) p.push_back(double(w) / double(k6to20));
+  const stats::ChiSquare chi = stats::chi_square(counts, p);
+  EXPECT_LT(std::abs(stats::z_for_tail(chi.p_value)), 5) << "chi2 " << chi.statistic << " dof " << chi.dof;
+}
+
 TEST(PayloadTable, DrawsFollowTheWeights) {
   const std::vector<std::uint64_t> weights = {1, 6, 15, 20, 15, 6, 1};
   std::vector<PayloadColumn> columns;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "json_input.h"
+#include "rng.h"
 
 namespace dicesim {
 namespace {
@@ -35,6 +36,26 @@ TEST(Stats, HistogramMoments) {
   const stats::Moments m = stats::histogram_moments({1, 0, 1}, 5);  // one 5 and one 7
   EXPECT_DOUBLE_EQ(m.mean, 6);
   EXPECT_DOUBLE_EQ(m.sd, std::sqrt(2.0));
+}
+
+// Two samples of one distribution pass; a die loaded by a quarter of a side
+// over 20000 throws each does not.
+TEST(Stats, ChiSquareOfTwoSamplesTellsDistributionsApart) {
+  Rng rng = block_rng(3, 0, 0);
+  const auto throws = [&](double six) {
+    std::vector<std::int64_t> counts(6, 0);
+    for (int i = 0; i < 20000; ++i) {
+      const double u = double(rng() >> 11) / double(1ull << 53);
+      ++counts[u < six ? 5 : static_cast<int>((u - six) / ((1 - six) / 5))];
+    }
+    return counts;
+  };
+  const stats::ChiSquare same = stats::chi_square_two_samples(throws(1.0 / 6), throws(1.0 / 6));
+  EXPECT_EQ(same.dof, 5);
+  EXPECT_LT(std::abs(stats::z_for_tail(same.p_value)), 5);
+  EXPECT_GT(stats::z_for_tail(stats::chi_square_two_samples(throws(1.0 / 6), throws(1.25 / 6)).p_value), 5);
+  // Sparse bins are pooled: six bins of which four are nearly empty.
+  EXPECT_EQ(stats::chi_square_two_samples({100, 1, 2, 1, 100, 3}, {90, 2, 1, 0, 110, 1}).dof, 1);
 }
 
 TEST(Stats, ChiSquareSeesAnImpossibleScore) {

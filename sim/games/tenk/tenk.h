@@ -99,6 +99,26 @@ inline Step set_aside(const Scoring& scoring, const Policy& policy, int seat, in
   return choose_move(scoring, policy, regime, dice, pending, i, total);
 }
 
+// What a turn does after a throw that left `total` and `dice` for the next
+// throw (hot: the throw used every die). chase_beat >= 0: a last turn,
+// where only a banked score above chase_beat counts.
+enum class AfterThrow { throw_on, bank, bust };
+inline AfterThrow after_throw(const Rules& rules, const Policy& policy, int seat, int banked, int theirs, int regime,
+                              int chase_beat, int total, int dice, int pending, bool hot) {
+  const int to_target = rules.target - banked;
+  if (rules.exact_target && total > to_target) return AfterThrow::bust;
+  if (!may_bank(rules, banked, total, hot)) return AfterThrow::throw_on;
+  const bool bank = chase_beat >= 0 ? banked + total > chase_beat || (rules.exact_target && total == to_target)
+                    : policy.win    ? policy.win->banks(seat, banked, theirs, total, dice, pending, hot)
+                                    : total >= to_target || !policy.throws(regime, pending, dice, total);
+  return bank ? AfterThrow::bank : AfterThrow::throw_on;
+}
+
+// A turn that ends (busts or banks) where its last throw left `at`.
+inline TurnResult turn_end(AfterThrow end, const Position& at) {
+  return end == AfterThrow::bank ? TurnResult{at.total, at} : TurnResult{};
+}
+
 // One turn of `seat`, its banked score `banked`, the other's `theirs` (two
 // seats; optimal_win reads them). beat >= 0: a last turn, where only a
 // score above beat counts.
@@ -107,27 +127,91 @@ inline TurnResult play_turn(const Scoring& scoring, const Policy& policy, int se
   const Rules& rules = scoring.rules();
   const int regime = regime_of(rules, banked);
   const bool partial = rules.partial_set_aside;
-  const bool exact = rules.exact_target;
-  const bool chase = beat >= 0 && policy.chase;
-  const int to_target = rules.target - banked;
+  const int chase_beat = beat >= 0 && policy.chase ? beat : -1;
   int total = start.total, dice = start.dice, pending = start.pending;
   for (;;) {
     const Step step =
-        partial ? set_aside(scoring, policy, seat, banked, regime, theirs, dice, pending, total, chase ? beat : -1, rng)
+        partial ? set_aside(scoring, policy, seat, banked, regime, theirs, dice, pending, total, chase_beat, rng)
                 : scoring.throw_best(dice, pending, rng);
     if (step == kBust) return {};
     total += step_points(step);
     dice = step_dice(step);
     pending = step_pending(step);
-    const bool hot = step_hot(step);
-    if (exact && total > to_target) return {};
-    if (!may_bank(rules, banked, total, hot)) continue;
-    const bool bank = chase        ? banked + total > beat || (exact && total == to_target)
-                      : policy.win ? policy.win->banks(seat, banked, theirs, total, dice, pending, hot)
-                                   : total >= to_target || !policy.throws(regime, pending, dice, total);
-    if (bank) return {total, {total, dice, pending}};
+    const AfterThrow next =
+        after_throw(rules, policy, seat, banked, theirs, regime, chase_beat, total, dice, pending, step_hot(step));
+    if (next != AfterThrow::throw_on) return turn_end(next, {total, dice, pending});
   }
 }
+
+// A whole fresh turn drawn at once: for a banked score, one alias table over
+// how the turn ends (bust, or banked with a total and the position left),
+// built from the exact distribution of every sequence of throws up to
+// dice_budget dice in all. A sequence that would go on beyond the budget,
+// or a turn total reaching `window` points, ends in a third kind of entry,
+// "decide": the position after its last throw, from which the turn goes on
+// as play_turn plays it; the draws are exact either way. Banked scores more
+// than `window` below the target share one table per bank-minimum regime,
+// since no decision below the window looks at the target there; nearer ones
+// have a table each. For policies that throw by the tables (not
+// optimal_win) without partial setting aside; chases and taken-over
+// positions (IV.5) are played throw by throw. Without IV.5 a banked entry
+// holds the total alone: the position handed on is read only under IV.5.
+class TurnSampler {
+ public:
+  static constexpr int kWindow = 3000;  // measured: 2000 was no faster (more turns left to decide)
+  // The dice budget is at most the most dice whose ordered outcomes stay
+  // below 2^52 (20 fair dice): a table's level and column share one draw.
+  static constexpr int kDiceBudget = 64;
+  // nullptr where the sampler does not apply (or the die is too loaded for
+  // a full hand within 52 bits).
+  static std::unique_ptr<TurnSampler> build(const Scoring& scoring, const Policy& policy, int window = kWindow,
+                                            int dice_budget = kDiceBudget);
+
+  TurnResult play_turn(const Scoring& scoring, const Policy& policy, int banked, Rng& rng) const {
+    const auto unit = static_cast<std::size_t>(banked / kPoint);
+    if (unit >= table_of_.size()) return finish(scoring, policy, banked, {0, scoring.rules().dice, kNoPending}, rng);
+    const std::uint32_t entry = draw_payload(columns_.data(), tables_[table_of_[unit]], rng);
+    if (entry & kBankEntry) {
+      const int score = step_points(entry & ~kBankEntry);
+      return {score, {score, step_dice(entry), step_pending(entry)}};
+    }
+    if (entry == kBustEntry) return {};
+    return decide(scoring, policy, banked, draw_payload(decided_columns_.data(), decided_[table_of_[unit]], rng), rng);
+  }
+
+  int dice_budget() const { return dice_budget_; }
+  int tables() const { return static_cast<int>(tables_.size()); }
+  std::size_t columns() const { return columns_.size(); }
+
+ private:
+  // A table's entries: 0 a bust; kBankEntry | the Step word of the banked
+  // total and position (turn total in place of a throw's points); or
+  // kDecideEntry, whose position comes from a second draw, in the table's
+  // `decided_` table of Step words of positions after the last throw. The
+  // rare positions left to decide, apart, keep the first tables small enough
+  // to stay in the nearest caches.
+  static constexpr std::uint32_t kBustEntry = 0;
+  static constexpr std::uint32_t kDecideEntry = 1;
+  static constexpr std::uint32_t kBankEntry = 1u << 31;
+
+  TurnSampler() = default;
+  static TurnResult decide(const Scoring& scoring, const Policy& policy, int banked, std::uint32_t entry, Rng& rng) {
+    const int total = step_points(entry), dice = step_dice(entry), pending = step_pending(entry);
+    const Rules& rules = scoring.rules();
+    const AfterThrow next =
+        after_throw(rules, policy, 0, banked, 0, regime_of(rules, banked), -1, total, dice, pending, step_hot(entry));
+    if (next != AfterThrow::throw_on) return turn_end(next, {total, dice, pending});
+    return finish(scoring, policy, banked, {total, dice, pending}, rng);
+  }
+  static TurnResult finish(const Scoring& scoring, const Policy& policy, int banked, Position from, Rng& rng) {
+    return tenk::play_turn(scoring, policy, 0, banked, 0, from, -1, rng);
+  }
+
+  int dice_budget_ = 0;
+  std::vector<WidePayloadColumn> columns_, decided_columns_;
+  std::vector<WidePayloadTable> tables_, decided_;
+  std::vector<std::uint16_t> table_of_;  // [banked / kPoint]
+};
 
 // What one game leaves per seat.
 struct GameResult {
@@ -168,9 +252,11 @@ inline bool takes_over(const Rules& rules, const Policy& policy, int seat, int b
 }
 
 // Turn scores go to on_turn(seat, score) as they happen.
+// samplers[s] (where given and not null) draws seat s's fresh turns whole,
+// except last-turn chases.
 template <class OnTurn>
 void play_game(const Scoring& scoring, const Policy* const* seats, int players, Rng& rng, GameResult& out,
-               OnTurn on_turn) {
+               OnTurn on_turn, const TurnSampler* const* samplers = nullptr) {
   const Rules& rules = scoring.rules();
   int reached_round[kMaxPlayers];
   for (int s = 0; s < players; ++s) out.score[s] = out.turns[s] = 0, reached_round[s] = -1;
@@ -190,9 +276,13 @@ void play_game(const Scoring& scoring, const Policy* const* seats, int players, 
       const int theirs = players == 2 ? out.score[1 - s] : 0;  // read by optimal_win only, at two seats
       const int beat = finisher >= 0 ? best : -1;
       Position start{0, rules.dice, kNoPending};
+      bool fresh = true;
       if (rules.continue_previous && handed_valid && takes_over(rules, policy, s, banked, theirs, beat, handed))
-        start = handed;
-      const TurnResult turn = play_turn(scoring, policy, s, banked, theirs, start, beat, rng);
+        start = handed, fresh = false;
+      const TurnSampler* sampler = samplers ? samplers[s] : nullptr;
+      const TurnResult turn = sampler && fresh && !(beat >= 0 && policy.chase)
+                                  ? sampler->play_turn(scoring, policy, banked, rng)
+                                  : play_turn(scoring, policy, s, banked, theirs, start, beat, rng);
       handed = turn.position;
       handed_valid = turn.score > 0;
       if (out.turns[s]++ == 0) out.first_turn[s] = turn.score;

@@ -206,8 +206,9 @@ double solve_optimal_expected(const Scoring& scoring, Policy& policy) {
   return t[policy.index(0, kNoPending, rules.dice, 0)];
 }
 
-std::vector<double> turn_distribution(const Scoring& scoring, const Policy& policy) {
+std::vector<double> turn_distribution(const Scoring& scoring, const Policy& policy, int banked) {
   const Rules& rules = scoring.rules();
+  const int regime = regime_of(rules, banked);
   // Totals past the policy's table are forced throws only (hot dice under
   // IV.1); the mass that would go beyond this bound is kept at the bound.
   const int top = policy.slots() - 1 + 20000 / kPoint;
@@ -223,28 +224,29 @@ std::vector<double> turn_distribution(const Scoring& scoring, const Policy& poli
         const int total = slot * kPoint;
         for (int i = 0; i < scoring.multisets(dice); ++i) {
           const double p = here * scoring.probability(dice, i);
-          const Step step = rules.partial_set_aside ? choose_move(scoring, policy, 0, dice, pending, i, total)
+          const Step step = rules.partial_set_aside ? choose_move(scoring, policy, regime, dice, pending, i, total)
                                                     : scoring.best(dice, pending, i);
           if (step == kBust) {
             result[0] += p;
             continue;
           }
           const int after = total + step_points(step);
-          const bool hot = step_hot(step);
-          const int next = step_dice(step);
-          const int next_pending = step_pending(step);
-          if (rules.exact_target && after > rules.target) {
-            result[0] += p;
-            continue;
-          }
+          const int next = step_dice(step), next_pending = step_pending(step);
           const int next_slot = std::min(after / kPoint, top);
-          const bool bank =
-              next_slot == top || (may_bank(rules, 0, after, hot) &&
-                                   (after >= rules.target || !policy.throws(0, next_pending, next, after)));
-          if (bank)
-            result[next_slot] += p;
-          else
-            mass[(std::size_t(next_slot) * kDiceSlots + next) * kDiceSlots + next_pending] += p;
+          switch (after_throw(rules, policy, 0, banked, 0, regime, -1, after, next, next_pending, step_hot(step))) {
+            case AfterThrow::bust:
+              result[0] += p;
+              break;
+            case AfterThrow::bank:
+              result[next_slot] += p;
+              break;
+            case AfterThrow::throw_on:
+              if (next_slot == top)
+                result[next_slot] += p;
+              else
+                mass[(std::size_t(next_slot) * kDiceSlots + next) * kDiceSlots + next_pending] += p;
+              break;
+          }
         }
       }
   return result;

@@ -69,7 +69,7 @@ std::uint64_t scoring_outcomes(const Scoring& scoring, int dice, int pending = k
 double solve_optimal_expected(const Scoring& scoring, Policy& policy);
 
 // P(turn score = 50 k) for k = 0..size-1, one turn from a fresh start with
-// nothing banked, as play_turn plays it (the target ends a turn too).
-std::vector<double> turn_distribution(const Scoring& scoring, const Policy& policy);
+// `banked` points banked, as play_turn plays it (the target ends a turn too).
+std::vector<double> turn_distribution(const Scoring& scoring, const Policy& policy, int banked = 0);
 
 }  // namespace dicesim::tenk

@@ -30,6 +30,8 @@ class TenkGame final : public Game {
     Solutions solutions(scoring_);
     strategies_ = read_strategies(
         config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, scoring_, solutions)); });
+    samplers_.resize(policies_.size());
+    sampler_built_ = std::make_unique<std::once_flag[]>(policies_.size());
   }
 
   json rules() const override { return rules_json(rules_); }
@@ -56,9 +58,11 @@ class TenkGame final : public Game {
     attach_wins();
     const int seats = static_cast<int>(table.seats.size());
     const Policy* policy[kMaxPlayers];
+    const TurnSampler* sampler[kMaxPlayers];
     TableCounts::Histogram turn_scores[kMaxPlayers];
     for (int s = 0; s < seats; ++s) {
       policy[s] = &policies_[table.seats[s]];
+      sampler[s] = turn_sampler(table.seats[s]);
       turn_scores[s] = counts.histogram(kTurnScore, s);
     }
     const int last_score_bin = score_bins() - 1;
@@ -68,8 +72,9 @@ class TenkGame final : public Game {
     // cannot tell that the counters written below never alias it.
     Rng local = rng;
     for (std::uint64_t g = 0; g < games; ++g) {
-      play_game(scoring_, policy, seats, local, result,
-                [&](int s, int score) { ++turn_scores[s][clamp(score / kPoint, kTurnBins - 1)]; });
+      play_game(
+          scoring_, policy, seats, local, result,
+          [&](int s, int score) { ++turn_scores[s][clamp(score / kPoint, kTurnBins - 1)]; }, sampler);
       int winners = 0, winner = 0;
       for (int s = 0; s < seats; ++s) {
         ++counts.histogram(kScore, s)[clamp(result.score[s] / kPoint, last_score_bin)];
@@ -147,10 +152,21 @@ class TenkGame final : public Game {
     });
   }
 
+  // A strategy's whole-turn sampler (null where none applies), built the
+  // first time it plays (a few tens of ms): `check` and `solve` never need
+  // one, and a sweep builds its strategies' in parallel, table by table.
+  const TurnSampler* turn_sampler(int strategy) const {
+    std::call_once(sampler_built_[strategy],
+                   [&] { samplers_[strategy] = TurnSampler::build(scoring_, policies_[strategy]); });
+    return samplers_[strategy].get();
+  }
+
   Rules rules_;
   Scoring scoring_;
   mutable std::vector<Policy> policies_;  // mutable: attach_wins() completes them
   mutable std::once_flag wins_attached_;
+  mutable std::vector<std::unique_ptr<TurnSampler>> samplers_;  // [strategy]
+  mutable std::unique_ptr<std::once_flag[]> sampler_built_;
 };
 
 std::unique_ptr<Game> load(const JsonNode& config) {

@@ -270,7 +270,7 @@ Step Scoring::step(int dice, const Move& move) const {
 void Scoring::build_throwers() {
   for (int n = 1; n <= rules_.dice; ++n)
     for (int pending = 0; pending < rules_.pending_faces(); ++pending) {
-      PayloadWeights weight_of;  // by best move
+      PayloadWeights& weight_of = throw_weights_[n * kDiceSlots + pending];  // by best move
       for (int i = 0; i < multisets(n); ++i) weight_of[best(n, pending, i)] += tables_[n].sampling_weight(i);
       throwers_[n * kDiceSlots + pending] = append_payload_table(weight_of, throw_columns_);
     }

@@ -128,6 +128,11 @@ class Scoring {
   Step throw_best(int dice, int pending, Rng& rng) const {
     return draw_payload(throw_columns_.data(), throwers_[dice * kDiceSlots + pending], rng);
   }
+  // What throw_best draws from: each best move (kBust included) with its
+  // weight on the die in force, out of sides^dice.
+  const PayloadWeights& throw_weights(int dice, int pending) const {
+    return throw_weights_[dice * kDiceSlots + pending];
+  }
 
  private:
   std::size_t key(int dice, int pending, int i) const {
@@ -147,6 +152,7 @@ class Scoring {
   // distinct best moves, weighted by the multisets that lead to each.
   std::vector<PayloadColumn> throw_columns_;
   std::array<PayloadTable, kDiceSlots * kDiceSlots> throwers_{};  // [dice * kDiceSlots + pending]
+  std::array<PayloadWeights, kDiceSlots * kDiceSlots> throw_weights_;
 };
 
 }  // namespace dicesim::tenk

@@ -1,0 +1,140 @@
+// TurnSampler (sim/games/tenk/tenk.h): whole turns drawn at once must follow
+// the exact distribution of a turn, played throw by throw, whatever the
+// banked score, the rules, the window and the dice budget.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "games/tenk/tenk.h"
+#include "games/tenk/tenk_exact.h"
+#include "stats.h"
+#include "tenk_strategies.h"
+
+namespace dicesim::tenk {
+namespace {
+
+Policy compile(const Scoring& scoring, const json& spec) {
+  Solutions solutions(scoring);
+  return compile_strategy(JsonNode(spec, "test"), scoring, solutions);
+}
+
+// |z| of the sampler's turns from `banked` against `exact`: the larger of
+// the chi-square's (pooled bins) and the mean's.
+double sampled_turns_z(const Scoring& scoring, const Policy& policy, const TurnSampler& sampler, int banked,
+                       const std::vector<double>& exact, std::uint64_t seed) {
+  constexpr std::int64_t kTurns = 100000;
+  Rng rng = block_rng(seed, static_cast<std::uint64_t>(banked), 0);
+  std::vector<std::int64_t> counts(exact.size(), 0);
+  double sum = 0;
+  for (std::int64_t t = 0; t < kTurns; ++t) {
+    const int units = sampler.play_turn(scoring, policy, banked, rng).score / kPoint;
+    ++counts[std::min<std::size_t>(units, exact.size() - 1)];
+    sum += units;
+  }
+  const stats::ChiSquare chi = stats::chi_square(counts, exact);
+  const double mean_z = stats::mean_z(sum / kTurns, kTurns, stats::exact_moments(exact, 0));
+  return std::max(std::abs(stats::z_for_tail(chi.p_value)), std::abs(mean_z));
+}
+
+// The banked scores worth looking at: nothing, just above high_from (IV.2's
+// second regime), the far side of the window (shared tables), its edge, and
+// ever nearer the target.
+std::vector<int> banked_scores(const Rules& rules, int window) {
+  std::vector<int> out{0};
+  if (const int high = rules.high_from / kPoint * kPoint + kPoint; high < rules.target) out.push_back(high);
+  for (int to_go : {window + kPoint, window, 1000, 300, kPoint})
+    if (rules.target - to_go >= 0) out.push_back(rules.target - to_go);
+  return out;
+}
+
+void expect_sampler_matches_exact(const Rules& rules, const json& strategy, int window, int budget) {
+  const Scoring scoring(rules);
+  const Policy policy = compile(scoring, strategy);
+  const std::unique_ptr<TurnSampler> sampler = TurnSampler::build(scoring, policy, window, budget);
+  ASSERT_NE(sampler, nullptr);
+  EXPECT_LE(sampler->dice_budget(), budget);
+  EXPECT_GE(sampler->dice_budget(), rules.dice);
+  for (int banked : banked_scores(rules, window))
+    EXPECT_LT(sampled_turns_z(scoring, policy, *sampler, banked, turn_distribution(scoring, policy, banked), 11), 5)
+        << rules_json(rules).dump() << " " << strategy.dump() << " window " << window << " budget " << budget
+        << " banked " << banked;
+}
+
+Rules rules_from(const json& rules) { return read_rules(JsonNode(rules, "test")); }
+
+// Every rule that a turn's decisions read: the presets, IV.1, IV.2 (two
+// regimes of bank minimum), IV.3 (exact target), IV.5 (the banked position
+// kept), a short target (every banked score near it).
+std::vector<Rules> rule_sets() {
+  return {preset("seed000"),
+          preset("seed003"),
+          rules_from({{"no_stop_on_hot_dice", true}}),
+          rules_from({{"high_bank_minimum", 1000}, {"high_from", 3000}}),
+          rules_from({{"exact_target", true}}),
+          rules_from({{"continue_previous", true}, {"preset", "seed003"}}),
+          rules_from({{"target", 2000}})};
+}
+
+TEST(TenkTurnSampler, WholeTurnsFollowTheExactDistribution) {
+  for (const Rules& rules : rule_sets())
+    for (const json& strategy : {json{{"family", "ev_heuristic"}}, json{{"family", "optimal_expected"}}})
+      expect_sampler_matches_exact(rules, strategy, TurnSampler::kWindow, TurnSampler::kDiceBudget);
+}
+
+// A narrow window and a small dice budget send many turns down the
+// "decide" path, which must join play_turn seamlessly.
+TEST(TenkTurnSampler, TurnsLeftToDecideStayExact) {
+  for (const Rules& rules : rule_sets())
+    expect_sampler_matches_exact(rules, {{"family", "bank_at"}, {"total", 1000}}, 400, rules.dice + 2);
+}
+
+// The comparison sees a die that shows 1 with 2/7 instead of 1/6.
+TEST(TenkTurnSampler, TheComparisonCatchesABiasedDie) {
+  const Scoring fair(preset("seed000"));
+  bias_dice_for_testing(true);
+  const Scoring biased(preset("seed000"));
+  bias_dice_for_testing(false);
+  const json strategy = {{"family", "ev_heuristic"}};
+  const Policy policy = compile(biased, strategy);
+  const std::unique_ptr<TurnSampler> sampler = TurnSampler::build(biased, policy);
+  ASSERT_NE(sampler, nullptr);
+  EXPECT_GT(sampled_turns_z(biased, policy, *sampler, 0, turn_distribution(fair, compile(fair, strategy), 0), 3), 5);
+}
+
+// Under IV.5 the next player may take over the banked position: the sampler
+// must hand on the same positions as play_turn (dice left, pending face).
+TEST(TenkTurnSampler, BankedPositionsMatchPlayUnderIV5) {
+  const Scoring scoring(rules_from({{"continue_previous", true}, {"preset", "seed003"}}));
+  const Policy policy = compile(scoring, {{"family", "ev_heuristic"}});
+  const std::unique_ptr<TurnSampler> sampler = TurnSampler::build(scoring, policy);
+  ASSERT_NE(sampler, nullptr);
+  constexpr int kTurns = 200000;
+  // (dice, pending) of banked positions, sampled against played.
+  std::vector<std::int64_t> sampled(kDiceSlots * kDiceSlots, 0), played(kDiceSlots * kDiceSlots, 0);
+  Rng a = block_rng(5, 0, 0), b = block_rng(5, 1, 0);
+  for (int t = 0; t < kTurns; ++t) {
+    const TurnResult s = sampler->play_turn(scoring, policy, 0, a);
+    const TurnResult p = play_turn(scoring, policy, 0, 0, 0, {0, scoring.rules().dice, kNoPending}, -1, b);
+    if (s.score > 0) {
+      ++sampled[s.position.dice * kDiceSlots + s.position.pending];
+      ASSERT_EQ(s.position.total, s.score);
+    }
+    if (p.score > 0) ++played[p.position.dice * kDiceSlots + p.position.pending];
+  }
+  const stats::ChiSquare chi = stats::chi_square_two_samples(sampled, played);
+  EXPECT_LT(std::abs(stats::z_for_tail(chi.p_value)), 5) << "chi2 " << chi.statistic << " dof " << chi.dof;
+  EXPECT_GT(chi.dof, 3);  // positions with pending faces and fewer dice are banked
+}
+
+TEST(TenkTurnSampler, NoSamplerWhereTurnsDependOnMoreThanTheBankedScore) {
+  const Scoring partial(rules_from({{"partial_set_aside", true}}));
+  EXPECT_EQ(TurnSampler::build(partial, compile(partial, {{"family", "ev_heuristic"}})), nullptr);
+  const Scoring scoring(preset("seed000"));
+  Policy win = compile(scoring, {{"family", "ev_heuristic"}});
+  win.plays_to_win = true;
+  EXPECT_EQ(TurnSampler::build(scoring, win), nullptr);
+}
+
+}  // namespace
+}  // namespace dicesim::tenk
