@@ -127,6 +127,17 @@ TEST(TenkTurnSampler, BankedPositionsMatchPlayUnderIV5) {
   EXPECT_GT(chi.dof, 3);  // positions with pending faces and fewer dice are banked
 }
 
+// One table per banked score within the window of the target, and one per
+// bank-minimum regime beyond it (seed 000: 0..5000 and 5050..6950 share).
+TEST(TenkTurnSampler, BankedScoresFarFromTheTargetShareATable) {
+  const Scoring scoring(preset("seed000"));
+  const Policy policy = compile(scoring, {{"family", "ev_heuristic"}});
+  EXPECT_EQ(TurnSampler::build(scoring, policy, 3000)->tables(), 3000 / kPoint + 2);
+  EXPECT_EQ(TurnSampler::build(scoring, policy, 6000)->tables(), 6000 / kPoint + 1);  // 4000..5000 all regime 0
+  const Scoring flat(rules_from({{"high_from", 10000}}));                             // one regime
+  EXPECT_EQ(TurnSampler::build(flat, compile(flat, {{"family", "ev_heuristic"}}), 3000)->tables(), 3000 / kPoint + 1);
+}
+
 TEST(TenkTurnSampler, NoSamplerWhereTurnsDependOnMoreThanTheBankedScore) {
   const Scoring partial(rules_from({{"partial_set_aside", true}}));
   EXPECT_EQ(TurnSampler::build(partial, compile(partial, {{"family", "ev_heuristic"}})), nullptr);

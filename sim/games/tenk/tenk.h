@@ -181,7 +181,6 @@ class TurnSampler {
 
   int dice_budget() const { return dice_budget_; }
   int tables() const { return static_cast<int>(tables_.size()); }
-  std::size_t columns() const { return columns_.size(); }
 
  private:
   // A table's entries: 0 a bust; kBankEntry | the Step word of the banked
