@@ -96,60 +96,72 @@ double adjusted_rate_half_width(std::uint64_t k, std::uint64_t n) {
 
 double mean_half_width(double sd, std::uint64_t n) { return n == 0 ? 0 : kZ95 * sd / std::sqrt(double(n)); }
 
+namespace {
+
+// Neighbouring bins summed until a pooled bin is `full`; what is left at
+// the end joins the last pooled bin. bin(i) gives bin i's pair of numbers.
+template <class Bin, class Full>
+std::vector<std::pair<double, double>> pooled_bins(std::size_t bins, Bin bin, Full full) {
+  std::vector<std::pair<double, double>> pooled;
+  std::pair<double, double> open{0, 0};
+  for (std::size_t i = 0; i < bins; ++i) {
+    const auto [first, second] = bin(i);
+    open.first += first;
+    open.second += second;
+    if (full(open)) {
+      pooled.push_back(open);
+      open = {0, 0};
+    }
+  }
+  if (open.first > 0 || open.second > 0) {
+    if (pooled.empty()) pooled.emplace_back(0, 0);
+    pooled.back().first += open.first;
+    pooled.back().second += open.second;
+  }
+  return pooled;
+}
+
+ChiSquare with_dof(double statistic, std::size_t pooled_bins) {
+  const int dof = static_cast<int>(pooled_bins) - 1;
+  return {statistic, dof, dof > 0 ? chi_square_tail(statistic, dof) : 1};
+}
+
+}  // namespace
+
 ChiSquare chi_square(const std::vector<std::int64_t>& counts, const std::vector<double>& probability) {
   double n = 0;
   for (std::int64_t c : counts) n += double(c);
-  ChiSquare result;
-  if (n == 0) return result;
-  std::vector<std::pair<double, double>> pooled;  // (observed, expected)
-  double observed = 0, expected = 0;
-  for (std::size_t i = 0; i < counts.size(); ++i) {
-    const double p = i < probability.size() ? probability[i] : 0;
-    if (p <= 0 && counts[i] > 0) return {kInfinity, 1, 0};  // an impossible score was seen
-    observed += double(counts[i]);
-    expected += n * p;
-    if (expected >= 5) {
-      pooled.emplace_back(observed, expected);
-      observed = expected = 0;
-    }
-  }
-  if (expected > 0 || observed > 0) {
-    if (pooled.empty()) pooled.emplace_back(0, 0);
-    pooled.back().first += observed;
-    pooled.back().second += expected;
-  }
-  for (const auto& [o, e] : pooled) result.statistic += (o - e) * (o - e) / e;
-  result.dof = static_cast<int>(pooled.size()) - 1;
-  result.p_value = result.dof > 0 ? chi_square_tail(result.statistic, result.dof) : 1;
-  return result;
+  if (n == 0) return {};
+  const auto p = [&](std::size_t i) { return i < probability.size() ? probability[i] : 0; };
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    if (p(i) <= 0 && counts[i] > 0) return {kInfinity, 1, 0};  // an impossible score was seen
+  const auto pooled = pooled_bins(                             // (observed, expected)
+      counts.size(),
+      [&](std::size_t i) {
+        return std::pair{double(counts[i]), n * p(i)};
+      },
+      [](const std::pair<double, double>& bin) { return bin.second >= 5; });
+  double statistic = 0;
+  for (const auto& [o, e] : pooled) statistic += (o - e) * (o - e) / e;
+  return with_dof(statistic, pooled.size());
 }
 
 ChiSquare chi_square_two_samples(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) {
   double total_a = 0, total_b = 0;
   for (std::int64_t c : a) total_a += double(c);
   for (std::int64_t c : b) total_b += double(c);
-  ChiSquare result;
-  if (total_a == 0 || total_b == 0) return result;
-  std::vector<std::pair<double, double>> pooled;  // (a's count, b's count)
-  double in_a = 0, in_b = 0;
-  for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
-    in_a += i < a.size() ? double(a[i]) : 0;
-    in_b += i < b.size() ? double(b[i]) : 0;
-    if (in_a + in_b >= 10) {
-      pooled.emplace_back(in_a, in_b);
-      in_a = in_b = 0;
-    }
-  }
-  if (in_a + in_b > 0) {
-    if (pooled.empty()) pooled.emplace_back(0, 0);
-    pooled.back().first += in_a;
-    pooled.back().second += in_b;
-  }
+  if (total_a == 0 || total_b == 0) return {};
+  const auto count = [](const std::vector<std::int64_t>& v, std::size_t i) { return i < v.size() ? double(v[i]) : 0; };
+  const auto pooled = pooled_bins(  // (a's count, b's count)
+      std::max(a.size(), b.size()),
+      [&](std::size_t i) {
+        return std::pair{count(a, i), count(b, i)};
+      },
+      [](const std::pair<double, double>& bin) { return bin.first + bin.second >= 10; });
   const double ka = std::sqrt(total_b / total_a), kb = std::sqrt(total_a / total_b);
-  for (const auto& [x, y] : pooled) result.statistic += (x * ka - y * kb) * (x * ka - y * kb) / (x + y);
-  result.dof = static_cast<int>(pooled.size()) - 1;
-  result.p_value = result.dof > 0 ? chi_square_tail(result.statistic, result.dof) : 1;
-  return result;
+  double statistic = 0;
+  for (const auto& [x, y] : pooled) statistic += (x * ka - y * kb) * (x * ka - y * kb) / (x + y);
+  return with_dof(statistic, pooled.size());
 }
 
 double chi_square_tail(double x, int dof) {

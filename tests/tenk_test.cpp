@@ -15,6 +15,7 @@
 #include "games/tenk/tenk_rules.h"
 #include "stats.h"
 #include "tenk_strategies.h"
+#include "tenk_test_util.h"
 #include "test_util.h"
 
 namespace dicesim::tenk {
@@ -26,15 +27,11 @@ double round_to(double x, int decimals) {
 }
 #define EXPECT_PRINTED(value, printed, decimals) EXPECT_DOUBLE_EQ(round_to(value, decimals), printed)
 
-Rules rules_from(const json& rules) { return read_rules(JsonNode(rules, "test")); }
+using helpers::compile;
+using helpers::rules_from;
 
 Step best_of(const Scoring& s, const std::vector<int>& faces, int pending = kNoPending) {
   return s.best(static_cast<int>(faces.size()), pending, s.index_of(faces));
-}
-
-Policy compile(const Scoring& scoring, const json& spec) {
-  Solutions solutions(scoring);
-  return compile_strategy(JsonNode(spec, "test"), scoring, solutions);
 }
 
 TEST(TenkScoring, Seed000Combinations) {

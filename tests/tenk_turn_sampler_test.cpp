@@ -9,15 +9,13 @@
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
 #include "stats.h"
-#include "tenk_strategies.h"
+#include "tenk_test_util.h"
 
 namespace dicesim::tenk {
 namespace {
 
-Policy compile(const Scoring& scoring, const json& spec) {
-  Solutions solutions(scoring);
-  return compile_strategy(JsonNode(spec, "test"), scoring, solutions);
-}
+using helpers::compile;
+using helpers::rules_from;
 
 // |z| of the sampler's turns from `banked` against `exact`: the larger of
 // the chi-square's (pooled bins) and the mean's.
@@ -60,8 +58,6 @@ void expect_sampler_matches_exact(const Rules& rules, const json& strategy, int 
         << rules_json(rules).dump() << " " << strategy.dump() << " window " << window << " budget " << budget
         << " banked " << banked;
 }
-
-Rules rules_from(const json& rules) { return read_rules(JsonNode(rules, "test")); }
 
 // Every rule that a turn's decisions read: the presets, IV.1, IV.2 (two
 // regimes of bank minimum), IV.3 (exact target), IV.5 (the banked position

@@ -16,6 +16,7 @@
 #include "rng.h"
 #include "stats.h"
 #include "tenk_strategies.h"
+#include "tenk_test_util.h"
 #include "test_util.h"
 
 namespace dicesim::tenk {
@@ -247,10 +248,7 @@ TEST(TenkWin, Seed003AgreesWithValueIteration) {
 namespace dicesim::tenk {
 namespace {
 
-Policy compile(const Scoring& scoring, const json& spec) {
-  Solutions solutions(scoring);
-  return compile_strategy(JsonNode(spec, "test"), scoring, solutions);
-}
+using helpers::compile;
 
 // The solved policy, evaluated as a fixed strategy against itself, gives
 // the solver's values; against every shipped family it does at least as

@@ -182,7 +182,6 @@ class TurnSampler {
   int dice_budget() const { return dice_budget_; }
   int tables() const { return static_cast<int>(tables_.size()); }
 
- private:
   // A table's entries: 0 a bust; kBankEntry | the Step word of the banked
   // total and position (turn total in place of a throw's points); or
   // kDecideEntry, whose position comes from a second draw, in the table's
@@ -193,6 +192,7 @@ class TurnSampler {
   static constexpr std::uint32_t kDecideEntry = 1;
   static constexpr std::uint32_t kBankEntry = 1u << 31;
 
+ private:
   TurnSampler() = default;
   static TurnResult decide(const Scoring& scoring, const Policy& policy, int banked, std::uint32_t entry, Rng& rng) {
     const int total = step_points(entry), dice = step_dice(entry), pending = step_pending(entry);

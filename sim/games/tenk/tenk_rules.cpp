@@ -264,7 +264,7 @@ Step Scoring::step(int dice, const Move& move) const {
   const bool hot = move.used == dice;
   const int next = hot ? rules_.dice : dice - move.used;
   const int pending = hot ? kNoPending : move.pending;
-  return Step(move.points / kPoint) | Step(next) << 24 | Step(pending) << 27 | Step(hot) << 30;
+  return make_step(move.points, next, pending, hot);
 }
 
 void Scoring::build_throwers() {

@@ -94,6 +94,9 @@ inline int step_points(Step s) { return static_cast<int>(s & 0xffffff) * kPoint;
 inline int step_dice(Step s) { return static_cast<int>((s >> 24) & 7); }
 inline int step_pending(Step s) { return static_cast<int>((s >> 27) & 7); }
 inline bool step_hot(Step s) { return (s >> 30) != 0; }
+inline Step make_step(int points, int dice, int pending, bool hot) {
+  return Step(points / kPoint) | Step(dice) << 24 | Step(pending) << 27 | Step(hot) << 30;
+}
 
 class Scoring {
  public:

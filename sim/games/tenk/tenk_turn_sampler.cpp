@@ -15,11 +15,6 @@ namespace {
 constexpr int kColumnBits = 12;
 constexpr std::uint64_t kMaxOutcomes = std::uint64_t(1) << (64 - kColumnBits);
 
-std::uint32_t position_word(int total, int dice, int pending, bool hot) {
-  return static_cast<std::uint32_t>(total / kPoint) | static_cast<std::uint32_t>(dice) << 24 |
-         static_cast<std::uint32_t>(pending) << 27 | static_cast<std::uint32_t>(hot) << 30;
-}
-
 // The weight of each way a fresh turn with `banked` ends, out of
 // sides^budget: the turn's throws use at most `budget` dice in all, and the
 // turn totals followed stay below `window`; the turns left to decide are
@@ -27,13 +22,9 @@ std::uint32_t position_word(int total, int dice, int pending, bool hot) {
 struct TurnEndings {
   PayloadWeights ending, decided;
 };
-// The entries TurnSampler's tables hold for each kind of ending.
-struct EntryCodes {
-  std::uint32_t bust, bank, to_decide;
-};
 TurnEndings turn_endings(const Scoring& scoring, const Policy& policy, int banked, int window, int budget,
-                         std::uint64_t sides, const EntryCodes& codes) {
-  const std::uint32_t bust = codes.bust, bank = codes.bank, to_decide = codes.to_decide;
+                         std::uint64_t sides) {
+  constexpr std::uint32_t bust = TurnSampler::kBustEntry, bank = TurnSampler::kBankEntry;
   const Rules& rules = scoring.rules();
   const int regime = regime_of(rules, banked);
   const int cap = window / kPoint;  // turn totals in the table: below cap units
@@ -48,7 +39,7 @@ TurnEndings turn_endings(const Scoring& scoring, const Policy& policy, int banke
   at(0, rules.dice, kNoPending, 0) = 1;
   PayloadWeights ending, decided;
   const auto leave_to_decide = [&](std::uint32_t position, std::uint64_t weight) {
-    ending[to_decide] += weight;
+    ending[TurnSampler::kDecideEntry] += weight;
     decided[position] += weight;
   };
   for (int thrown = 0; thrown < budget; ++thrown)
@@ -68,7 +59,7 @@ TurnEndings turn_endings(const Scoring& scoring, const Policy& policy, int banke
             const int total = units * kPoint + step_points(step);
             const int next = step_dice(step), next_pending = step_pending(step);
             const bool hot = step_hot(step);
-            const std::uint32_t decide = position_word(total, next, next_pending, hot);
+            const std::uint32_t decide = make_step(total, next, next_pending, hot);
             if (total / kPoint >= cap) {
               leave_to_decide(decide, scaled);
               continue;
@@ -80,8 +71,8 @@ TurnEndings turn_endings(const Scoring& scoring, const Policy& policy, int banke
               case AfterThrow::bank:
                 // The banked position matters only to the next player's
                 // taking over (IV.5); elsewhere one entry per total.
-                ending[bank | (rules.continue_previous ? position_word(total, next, next_pending, false)
-                                                       : position_word(total, 0, 0, false))] += scaled;
+                ending[bank | (rules.continue_previous ? make_step(total, next, next_pending, false)
+                                                       : make_step(total, 0, 0, false))] += scaled;
                 break;
               case AfterThrow::throw_on:
                 if (after + next > budget)
@@ -117,8 +108,7 @@ std::unique_ptr<TurnSampler> TurnSampler::build(const Scoring& scoring, const Po
     const bool near = rules.target - banked <= window;
     int& shared = far[regime_of(rules, banked)];
     if (near || shared < 0) {
-      const TurnEndings turn =
-          turn_endings(scoring, policy, banked, window, budget, sides, {kBustEntry, kBankEntry, kDecideEntry});
+      const TurnEndings turn = turn_endings(scoring, policy, banked, window, budget, sides);
       // More than 4096 entries (none of the presets comes near) would leave
       // too few bits for the level: such turns are played throw by throw.
       if (std::max(turn.ending.size(), turn.decided.size()) > (std::size_t(1) << kColumnBits)) return nullptr;

@@ -1,0 +1,20 @@
+// Helpers shared by the 10,000 tests: rules and strategies from JSON as a
+// config would give them.
+#pragma once
+
+#include "games/tenk/tenk.h"
+#include "games/tenk/tenk_rules.h"
+#include "json_input.h"
+#include "tenk_strategies.h"
+
+namespace dicesim::tenk::helpers {
+
+// The default preset with these keys over it (errors name the path "test").
+inline Rules rules_from(const json& rules) { return read_rules(JsonNode(rules, "test")); }
+
+inline Policy compile(const Scoring& scoring, const json& spec) {
+  Solutions solutions(scoring);
+  return compile_strategy(JsonNode(spec, "test"), scoring, solutions);
+}
+
+}  // namespace dicesim::tenk::helpers
