@@ -1,10 +1,10 @@
-#include "family.h"
+#include "strategies/family.h"
 
 #include <algorithm>
 #include <iomanip>
 #include <ostream>
 
-#include "suggest.h"
+#include "config/suggest.h"
 
 namespace dicesim {
 

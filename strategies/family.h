@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "json_input.h"
+#include "config/json_input.h"
 
 namespace dicesim {
 

@@ -12,11 +12,11 @@
 #include <numeric>
 #include <sstream>
 
-#include "battle_strategies.h"
 #include "games/battle/battle_exact.h"
-#include "h5.h"
-#include "matrix_game.h"
-#include "stats.h"
+#include "games/battle/battle_strategies.h"
+#include "math/matrix_game.h"
+#include "math/stats.h"
+#include "results/h5.h"
 #include "test_util.h"
 
 namespace dicesim::battle {

@@ -13,13 +13,14 @@
 #include <sstream>
 #include <thread>
 
-#include "contest_plan.h"
-#include "exit_codes.h"
+#include "app/exit_codes.h"
+#include "config/json_input.h"
+#include "games/registry.h"
 #include "games/sixers/sixers.h"
 #include "games/sixers/sixers_exact.h"
-#include "h5.h"
-#include "json_input.h"
-#include "results_file.h"
+#include "plan/contest_plan.h"
+#include "results/h5.h"
+#include "results/results_file.h"
 #include "test_util.h"
 
 namespace dicesim {

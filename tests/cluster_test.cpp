@@ -10,8 +10,8 @@
 #include <random>
 #include <thread>
 
-#include "exit_codes.h"
-#include "h5.h"
+#include "app/exit_codes.h"
+#include "results/h5.h"
 #include "test_util.h"
 
 namespace dicesim {

@@ -1,7 +1,7 @@
 // The commands run, check and merge: called directly from the library, and
 // through the binary for what only a process shows (signals, locks, devices,
 // exit codes).
-#include "commands.h"
+#include "app/commands.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -18,12 +18,12 @@
 #include <sstream>
 #include <thread>
 
-#include "engine.h"
-#include "exit_codes.h"
-#include "h5.h"
-#include "json_input.h"
-#include "output_file.h"
-#include "progress.h"
+#include "app/exit_codes.h"
+#include "config/json_input.h"
+#include "engine/engine.h"
+#include "engine/progress.h"
+#include "results/h5.h"
+#include "results/output_file.h"
 #include "test_util.h"
 
 namespace dicesim {

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <set>
 
-#include "run_config.h"
+#include "plan/run_config.h"
 #include "test_util.h"
 
 namespace dicesim {

@@ -1,11 +1,11 @@
-#include "dice.h"
+#include "engine/dice.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <numeric>
 
-#include "stats.h"
+#include "math/stats.h"
 
 namespace dicesim {
 namespace {

@@ -1,4 +1,4 @@
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,9 @@
 #include <numeric>
 #include <thread>
 
-#include "exact_checks.h"
-#include "run_config.h"
+#include "games/registry.h"
+#include "plan/run_config.h"
+#include "results/exact_checks.h"
 
 namespace dicesim {
 namespace {

@@ -15,13 +15,14 @@
 #include <fstream>
 #include <numeric>
 
-#include "cluster.h"
-#include "engine.h"
-#include "exact_checks.h"
-#include "game.h"
-#include "precision.h"
-#include "results_file.h"
-#include "run_config.h"
+#include "engine/cluster.h"
+#include "engine/engine.h"
+#include "games/game.h"
+#include "games/registry.h"
+#include "plan/precision.h"
+#include "plan/run_config.h"
+#include "results/exact_checks.h"
+#include "results/results_file.h"
 #include "test_util.h"
 
 namespace dicesim {

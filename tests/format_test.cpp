@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "results_file.h"
+#include "results/results_file.h"
 #include "test_util.h"
 
 namespace dicesim {

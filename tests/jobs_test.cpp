@@ -1,4 +1,4 @@
-#include "jobs.h"
+#include "engine/jobs.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "interrupt.h"
+#include "engine/interrupt.h"
 
 namespace dicesim {
 namespace {

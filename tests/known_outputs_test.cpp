@@ -15,7 +15,7 @@
 #include <array>
 #include <sstream>
 
-#include "rng.h"
+#include "engine/rng.h"
 #include "test_util.h"
 
 namespace dicesim {

@@ -14,8 +14,8 @@
 #include <tuple>
 
 #include "games/pig/pig_exact.h"
-#include "pig_strategies.h"
-#include "stats.h"
+#include "games/pig/pig_strategies.h"
+#include "math/stats.h"
 #include "test_util.h"
 
 namespace dicesim::pig {

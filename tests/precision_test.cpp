@@ -2,7 +2,7 @@
 // blocks until their 95% half-widths meet the target or the cap, and the
 // results stay those of (config, seed, precision) whatever the threads,
 // ranks, shards or interruptions.
-#include "precision.h"
+#include "plan/precision.h"
 
 #include <gtest/gtest.h>
 
@@ -10,12 +10,12 @@
 #include <filesystem>
 #include <set>
 
-#include "cluster.h"
-#include "exit_codes.h"
-#include "h5.h"
-#include "results_file.h"
-#include "run_config.h"
-#include "stats.h"
+#include "app/exit_codes.h"
+#include "engine/cluster.h"
+#include "math/stats.h"
+#include "plan/run_config.h"
+#include "results/h5.h"
+#include "results/results_file.h"
 #include "test_util.h"
 
 namespace dicesim {

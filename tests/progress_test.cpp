@@ -1,16 +1,16 @@
 // The progress line of long exact solves: what it prints where, and that
 // a stop request ends a long solve with Interrupted.
-#include "progress.h"
+#include "engine/progress.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "battle_strategies.h"
+#include "engine/interrupt.h"
 #include "games/battle/battle_exact.h"
+#include "games/battle/battle_strategies.h"
 #include "games/pig/pig_exact.h"
-#include "interrupt.h"
-#include "pig_strategies.h"
+#include "games/pig/pig_strategies.h"
 
 namespace dicesim {
 namespace {

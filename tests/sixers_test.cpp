@@ -11,8 +11,8 @@
 #include <tuple>
 
 #include "games/sixers/sixers_exact.h"
-#include "sixers_strategies.h"
-#include "stats.h"
+#include "games/sixers/sixers_strategies.h"
+#include "math/stats.h"
 
 namespace dicesim::sixers {
 namespace {

@@ -4,10 +4,11 @@
 
 #include <cmath>
 
-#include "game.h"
+#include "games/game.h"
+#include "games/registry.h"
 #include "games/sixers/sixers.h"
 #include "games/sixers/sixers_exact.h"
-#include "sixers_strategies.h"
+#include "games/sixers/sixers_strategies.h"
 
 namespace dicesim::sixers {
 namespace {

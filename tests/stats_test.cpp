@@ -1,11 +1,11 @@
-#include "stats.h"
+#include "math/stats.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "json_input.h"
-#include "rng.h"
+#include "config/json_input.h"
+#include "engine/rng.h"
 
 namespace dicesim {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <sstream>
 
-#include "stats.h"
+#include "math/stats.h"
+#include "results/text_table.h"
 #include "test_util.h"
-#include "text_table.h"
 
 namespace dicesim {
 namespace {

@@ -1,7 +1,7 @@
 // Sweeps (sim/sweep.h): an entry with lists or ranges of parameter values
 // expands into one strategy per combination, named from its template, and
 // every expansion error is a one-line error at the entry's JSON path.
-#include "sweep.h"
+#include "strategies/sweep.h"
 
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <set>
 
-#include "exit_codes.h"
-#include "h5.h"
-#include "run_config.h"
+#include "app/exit_codes.h"
+#include "plan/run_config.h"
+#include "results/h5.h"
 #include "test_util.h"
 
 namespace dicesim {

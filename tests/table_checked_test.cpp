@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "table.h"
+#include "engine/table.h"
 
 namespace dicesim {
 namespace {

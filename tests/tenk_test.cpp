@@ -13,8 +13,8 @@
 
 #include "games/tenk/tenk_exact.h"
 #include "games/tenk/tenk_rules.h"
-#include "stats.h"
-#include "tenk_strategies.h"
+#include "games/tenk/tenk_strategies.h"
+#include "math/stats.h"
 #include "tenk_test_util.h"
 #include "test_util.h"
 

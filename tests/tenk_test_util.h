@@ -2,10 +2,10 @@
 // config would give them.
 #pragma once
 
+#include "config/json_input.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_rules.h"
-#include "json_input.h"
-#include "tenk_strategies.h"
+#include "games/tenk/tenk_strategies.h"
 
 namespace dicesim::tenk::helpers {
 

@@ -8,7 +8,7 @@
 
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
-#include "stats.h"
+#include "math/stats.h"
 #include "tenk_test_util.h"
 
 namespace dicesim::tenk {

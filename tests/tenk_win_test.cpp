@@ -12,10 +12,10 @@
 #include <numeric>
 #include <sstream>
 
+#include "engine/rng.h"
+#include "games/tenk/tenk_strategies.h"
 #include "games/tenk/tenk_win_cache.h"
-#include "rng.h"
-#include "stats.h"
-#include "tenk_strategies.h"
+#include "math/stats.h"
 #include "tenk_test_util.h"
 #include "test_util.h"
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "h5.h"
+#include "results/h5.h"
 
 namespace dicesim::testing {
 

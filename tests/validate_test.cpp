@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "exit_codes.h"
+#include "app/exit_codes.h"
 #include "test_util.h"
 
 namespace dicesim {

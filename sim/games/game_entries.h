@@ -2,7 +2,7 @@
 // sim/games/<game>/<game>_game.cpp. Adding a game: one declaration here.
 #pragma once
 
-#include "game.h"
+#include "games/game.h"
 
 namespace dicesim {
 namespace sixers {

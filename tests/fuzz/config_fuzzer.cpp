@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "run_config.h"
+#include "plan/run_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

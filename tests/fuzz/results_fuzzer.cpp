@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "h5.h"
-#include "run_state.h"
+#include "results/h5.h"
+#include "results/run_state.h"
 
 namespace {
 

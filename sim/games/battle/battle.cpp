@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "dice.h"
+#include "engine/dice.h"
 
 namespace dicesim::battle {
 

@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "dice.h"
-#include "rng.h"
-#include "side_by_side.h"
+#include "engine/dice.h"
+#include "engine/rng.h"
+#include "engine/side_by_side.h"
 
 namespace dicesim::battle {
 

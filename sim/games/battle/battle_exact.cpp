@@ -6,8 +6,8 @@
 #include <cmath>
 #include <map>
 
-#include "progress.h"
-#include "race.h"
+#include "engine/progress.h"
+#include "math/race.h"
 
 namespace dicesim::battle {
 namespace {

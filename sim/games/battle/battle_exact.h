@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "games/battle/battle.h"
-#include "matrix_game.h"
+#include "math/matrix_game.h"
 
 namespace dicesim::battle {
 

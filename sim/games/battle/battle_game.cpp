@@ -7,12 +7,12 @@
 #include <iostream>
 #include <sstream>
 
-#include "battle_strategies.h"
-#include "game.h"
+#include "app/help_examples.h"
 #include "games/battle/battle.h"
 #include "games/battle/battle_exact.h"
+#include "games/battle/battle_strategies.h"
+#include "games/game.h"
 #include "games/game_entries.h"
-#include "help_examples.h"
 
 namespace dicesim::battle {
 namespace {

@@ -15,10 +15,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "dice.h"
-#include "rng.h"
-#include "side_by_side.h"
-#include "table.h"
+#include "engine/dice.h"
+#include "engine/rng.h"
+#include "engine/side_by_side.h"
+#include "engine/table.h"
 
 namespace dicesim::pig {
 

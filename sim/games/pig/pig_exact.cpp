@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "progress.h"
+#include "engine/progress.h"
 
 namespace dicesim::pig {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "games/pig/pig.h"
-#include "race.h"
+#include "math/race.h"
 
 namespace dicesim::pig {
 

@@ -6,17 +6,17 @@
 #include <iostream>
 #include <mutex>
 
-#include "engine.h"
-#include "game.h"
+#include "app/help_examples.h"
+#include "engine/engine.h"
+#include "engine/jobs.h"
+#include "engine/progress.h"
+#include "games/game.h"
 #include "games/game_entries.h"
 #include "games/pig/pig.h"
 #include "games/pig/pig_exact.h"
-#include "help_examples.h"
-#include "jobs.h"
-#include "pig_strategies.h"
-#include "progress.h"
-#include "run_config.h"
-#include "strategy_matrix.h"
+#include "games/pig/pig_strategies.h"
+#include "plan/run_config.h"
+#include "results/strategy_matrix.h"
 
 namespace dicesim::pig {
 namespace {

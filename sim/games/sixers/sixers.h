@@ -8,8 +8,8 @@
 #include <limits>
 #include <vector>
 
-#include "dice.h"
-#include "rng.h"
+#include "engine/dice.h"
+#include "engine/rng.h"
 
 namespace dicesim::sixers {
 

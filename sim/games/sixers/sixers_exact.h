@@ -5,8 +5,8 @@
 
 #include <vector>
 
+#include "engine/table.h"
 #include "games/sixers/sixers.h"
-#include "table.h"
 
 namespace dicesim::sixers {
 

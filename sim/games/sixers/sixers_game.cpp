@@ -7,15 +7,15 @@
 #include <iomanip>
 #include <iostream>
 
-#include "game.h"
+#include "app/help_examples.h"
+#include "games/game.h"
 #include "games/game_entries.h"
 #include "games/sixers/sixers.h"
 #include "games/sixers/sixers_exact.h"
-#include "help_examples.h"
-#include "run_config.h"
-#include "sixers_strategies.h"
-#include "stats.h"
-#include "strategy_matrix.h"
+#include "games/sixers/sixers_strategies.h"
+#include "math/stats.h"
+#include "plan/run_config.h"
+#include "results/strategy_matrix.h"
 
 namespace dicesim::sixers {
 namespace {

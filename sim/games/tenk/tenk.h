@@ -6,9 +6,9 @@
 #include <memory>
 #include <vector>
 
+#include "engine/rng.h"
 #include "games/tenk/tenk_rules.h"
 #include "games/tenk/tenk_win_policy.h"
-#include "rng.h"
 
 namespace dicesim::tenk {
 

@@ -8,16 +8,16 @@
 #include <iostream>
 #include <mutex>
 
-#include "game.h"
+#include "app/help_examples.h"
+#include "games/game.h"
 #include "games/game_entries.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
+#include "games/tenk/tenk_strategies.h"
 #include "games/tenk/tenk_win.h"
 #include "games/tenk/tenk_win_cache.h"
-#include "help_examples.h"
-#include "run_config.h"
-#include "stats.h"
-#include "tenk_strategies.h"
+#include "math/stats.h"
+#include "plan/run_config.h"
 
 namespace dicesim::tenk {
 namespace {

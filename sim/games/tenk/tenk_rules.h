@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "dice.h"
-#include "json_input.h"
-#include "rng.h"
+#include "config/json_input.h"
+#include "engine/dice.h"
+#include "engine/rng.h"
 
 namespace dicesim::tenk {
 

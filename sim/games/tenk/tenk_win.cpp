@@ -13,8 +13,8 @@
 #include <string>
 #include <tuple>
 
-#include "progress.h"
-#include "race.h"
+#include "engine/progress.h"
+#include "math/race.h"
 
 namespace dicesim::tenk {
 namespace {

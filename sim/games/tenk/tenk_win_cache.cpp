@@ -11,7 +11,7 @@
 #include <sstream>
 #include <type_traits>
 
-#include "rng.h"
+#include "engine/rng.h"
 
 namespace dicesim::tenk {
 namespace {

@@ -1,0 +1,245 @@
+#include "app/bench.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "engine/engine.h"
+#include "plan/run_config.h"
+
+namespace dicesim {
+namespace {
+
+struct BenchCase {
+  const char* label;
+  const char* config;
+};
+
+// Reference configs: change them and every published figure changes.
+const BenchCase kCases[] = {
+    {"sixers dv(2,2) distribution",
+     R"J({"game":"sixers","seed":1,"games":1,"strategies":[
+         {"name":"dv(2,2)","family":"dice_value_threshold","per_roll":[2,2]}]})J"},
+    {"sixers dv(2,2) vs ts(5,5) head to head",
+     R"J({"game":"sixers","seed":1,"games":1,"strategies":[
+         {"name":"dv(2,2)","family":"dice_value_threshold","per_roll":[2,2]},
+         {"name":"ts(5,5)","family":"turn_score_threshold","per_roll":[5,5]}],
+        "contests":{"distributions":false,"headtohead":true}})J"},
+    {"sixers optimal_mean then target_aware, sequential",
+     R"J({"game":"sixers","seed":1,"games":1,"strategies":[
+         {"name":"best","family":"optimal_mean"},{"name":"aware","family":"target_aware"}],
+        "contests":{"distributions":false,"sequential_tables":[["best","aware"]]}})J"},
+    {"tenk ev_heuristic vs ev_heuristic, two players to 10,000",
+     R"J({"game":"tenk","seed":1,"games":1,"strategies":[
+         {"name":"a","family":"ev_heuristic"},{"name":"b","family":"ev_heuristic"}],
+        "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J"},
+    {"pig hold_at 20 vs hold_at 20, one die, sequential",
+     R"J({"game":"pig","seed":1,"games":1,"rules":{"dice":1,"goal":100},"strategies":[
+         {"name":"a","family":"hold_at","at":20},{"name":"b","family":"hold_at","at":20}],
+        "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J"},
+    {"pig hold_at 20 vs hold_at 20, two dice, sequential",
+     R"J({"game":"pig","seed":1,"games":1,"rules":{"dice":2,"goal":100},"strategies":[
+         {"name":"a","family":"hold_at","at":20},{"name":"b","family":"hold_at","at":20}],
+        "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J"},
+    {"battle optimal vs blind, sequential turns",
+     R"J({"game":"battle","seed":1,"games":1,"strategies":[
+         {"name":"optimal","family":"optimal"},{"name":"blind","family":"blind"}],
+        "contests":{"distributions":false,"sequential_tables":[["optimal","blind"]]}})J"},
+    {"battle optimal (mixed) vs blind, simultaneous turns",
+     R"J({"game":"battle","seed":1,"games":1,"rules":{"turns":"simultaneous"},"strategies":[
+         {"name":"optimal","family":"optimal"},{"name":"blind","family":"blind"}],
+        "contests":{"distributions":false,"sequential_tables":[["optimal","blind"]]}})J"},
+};
+
+using Clock = std::chrono::steady_clock;
+
+std::uint64_t signature(const EngineOutput& output) {
+  Fnv1a h;
+  for (const auto& counters : output.counters)
+    for (std::int64_t c : counters) h.add_word(static_cast<std::uint64_t>(c));
+  return h.value();
+}
+
+// 16 hex digits, leading zeros included, so that a signature reads the same everywhere.
+std::string hex16(std::uint64_t value) {
+  std::ostringstream out;
+  out << std::hex << std::setw(16) << std::setfill('0') << value;
+  return out.str();
+}
+
+EngineOutput run_case(const BenchCase& c, std::uint64_t games, int threads) {
+  RunConfig config = load_run_config(json::parse(c.config), c.label);
+  config.games = games;
+  EngineOptions options;
+  options.seed = config.seed;
+  options.threads = threads;
+  return run_contests(make_contests(config), options);
+}
+
+// Games per second of a case, the best of up to 3 runs within about a
+// second (at least one run): a short run (Sixers at 2e7 games lasts a fifth
+// of a second) is the most disturbed by other work on a shared machine.
+// Every run gives the same counters; the signature is theirs.
+std::pair<double, std::uint64_t> timed_case(const BenchCase& c, std::uint64_t games, int threads) {
+  double best = 0, spent = 0;
+  std::uint64_t sig = 0;
+  for (int run = 0; run < 3 && (run == 0 || spent < 1.0); ++run) {
+    const EngineOutput output = run_case(c, games, threads);
+    best = std::max(best, double(games) / output.wall_seconds);
+    spent += output.wall_seconds;
+    sig = signature(output);
+  }
+  return {best, sig};
+}
+
+// The floor of every case: pcg64 draws per second on one thread, the
+// generator alone (its output folded into a sink the compiler must keep).
+double pcg64_draws_per_second(std::uint64_t draws) {
+  Rng rng = block_rng(1, 1, 0);
+  std::uint64_t sink = 0;
+  const Clock::time_point start = Clock::now();
+  for (std::uint64_t i = 0; i < draws; ++i) sink ^= rng();
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  volatile std::uint64_t keep = sink;
+  (void)keep;
+  return double(draws) / seconds;
+}
+
+// The draws a game of the case takes on average, counted rather than assumed:
+// how far each contest's stream moved (PCG's distance between two states)
+// while it played `games` games.
+double draws_per_game(const BenchCase& c, std::uint64_t games) {
+  RunConfig config = load_run_config(json::parse(c.config), c.label);
+  config.games = games;
+  std::uint64_t draws = 0, played = 0;
+  for (const Contest& contest : make_contests(config)) {
+    std::vector<std::int64_t> counters(contest.counters, 0);
+    Rng rng = block_rng(config.seed, contest.id, 0);
+    const Rng start = rng;
+    contest.play(contest.games, rng, counters.data());
+    draws += static_cast<std::uint64_t>(rng - start);
+    played += contest.games;
+  }
+  return double(draws) / double(played);
+}
+
+// The floor at `threads` threads: pcg64 draws per second of that many
+// threads drawing at once, each its own stream (the best of 3). The machine
+// sets it: on a shared host two cores do not give twice one, even for the
+// generator alone, and a case's 2-thread scaling is to be read against it.
+double pcg64_floor(std::uint64_t draws, int threads) {
+  double best = 0;
+  for (int run = 0; run < 3; ++run) {
+    std::vector<double> rate(threads);
+    std::vector<std::thread> workers;
+    for (int t = 1; t < threads; ++t) workers.emplace_back([&, t] { rate[t] = pcg64_draws_per_second(draws); });
+    rate[0] = pcg64_draws_per_second(draws);
+    for (std::thread& w : workers) w.join();
+    best = std::max(best, std::accumulate(rate.begin(), rate.end(), 0.0));
+  }
+  return best;
+}
+
+// The straightforward implementation the README compares against: a
+// Mersenne Twister, std::uniform_int_distribution, a vector and a sort per
+// roll, keeping dice that score 2 or less (f^dv(2,2)).
+double naive_sixers_rate(std::uint64_t games) {
+  std::mt19937 rng(1);
+  std::uniform_int_distribution<int> die(1, 6);
+  std::vector<std::int64_t> histogram(37);
+  const Clock::time_point start = Clock::now();
+  for (std::uint64_t g = 0; g < games; ++g) {
+    int dice = 6, score = 0;
+    for (int roll = 0; roll < 3 && dice > 0; ++roll) {
+      std::vector<int> scores;
+      for (int d = 0; d < dice; ++d) {
+        const int face = die(rng);
+        scores.push_back(face == 3 ? 0 : face);
+      }
+      std::sort(scores.begin(), scores.end());
+      int keep = roll == 2 ? dice : 0;
+      if (roll < 2)
+        while (keep < dice && scores[keep] <= 2) ++keep;
+      keep = std::max(keep, 1);
+      for (int k = 0; k < keep; ++k) score += scores[k];
+      dice -= keep;
+    }
+    ++histogram[score];
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  volatile std::int64_t sink = histogram[10];  // keep the loop
+  (void)sink;
+  return double(games) / seconds;
+}
+
+}  // namespace
+
+void add_bench_options(CLI::App* cmd, BenchOptions& options) {
+  cmd->add_option("--games", options.games, "games per case (accepts 1e8)");
+  cmd->add_option("--threads", options.threads, "thread counts to measure (default: 1 and all CPUs)");
+  cmd->add_flag("--skip-naive", options.skip_naive, "do not time the straightforward implementation");
+}
+
+int run_bench(const BenchOptions& options) {
+  const std::optional<std::uint64_t> games = parse_count(options.games);
+  if (!games || *games == 0 || *games > kMaxGames)
+    throw InputError("--games: expected a whole number, got " + options.games);
+  std::vector<int> threads = options.threads;
+  if (threads.empty()) threads = {1, available_cpus()};
+  threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
+
+  std::map<int, double> floor;
+  std::cout << "floor: pcg64 alone, draws/s";
+  for (int t : threads) {
+    floor[t] = pcg64_floor(*games * 10, t);
+    std::cout << (t == threads.front() ? " " : ", ") << std::setprecision(4) << std::scientific << floor[t] << " on "
+              << t << (t == 1 ? " thread" : " threads");
+    if (t != threads.front())
+      std::cout << " (" << std::fixed << std::setprecision(2) << floor[t] / floor[threads.front()] << "x)";
+  }
+  std::cout << std::fixed << "; a case's floor is that / its draws per game\n";
+  std::cout << std::left << std::setw(58) << "case" << std::right << std::setw(8) << "threads" << std::setw(14)
+            << "games/s" << std::setw(10) << "speedup" << std::setw(12) << "draws/game" << std::setw(10) << "of floor"
+            << "  signature\n";
+  std::uint64_t bench_signature = 0;
+  bool consistent = true;
+  double first_case_rate = 0;
+  for (const BenchCase& c : kCases) {
+    double one_thread = 0;
+    std::uint64_t first_signature = 0;
+    const double draws = draws_per_game(c, std::min<std::uint64_t>(*games, 1 << 20));
+    for (int t : threads) {
+      const auto [rate, sig] = timed_case(c, *games, t);
+      if (one_thread == 0) {
+        one_thread = rate;
+        first_signature = sig;
+      }
+      if (first_case_rate == 0) first_case_rate = rate;
+      consistent = consistent && sig == first_signature;
+      std::cout << std::left << std::setw(58) << c.label << std::right << std::setw(8) << t << std::setw(14)
+                << std::setprecision(4) << std::scientific << rate << std::fixed << std::setprecision(2)
+                << std::setw(10) << rate / one_thread << std::setw(12) << draws << std::setw(9)
+                << 100 * rate * draws / floor[t] << "%  " << hex16(sig) << "\n";
+    }
+    bench_signature = bench_signature * 31 + first_signature;
+  }
+  if (!options.skip_naive) {
+    const double naive = naive_sixers_rate(std::max<std::uint64_t>(*games / 10, 1));
+    std::cout << std::left << std::setw(58) << "naive sixers dv(2,2) (mt19937, vector, sort)" << std::right
+              << std::setw(8) << 1 << std::setw(14) << std::setprecision(4) << std::scientific << naive << std::fixed
+              << "\n"
+              << "engine / naive, one thread: " << std::setprecision(1) << first_case_rate / naive << "x\n";
+  }
+  std::cout << "signature: " << hex16(bench_signature) << (consistent ? "" : "  (MISMATCH across thread counts)")
+            << "\n";
+  return consistent ? 0 : 1;
+}
+
+}  // namespace dicesim

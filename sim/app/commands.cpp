@@ -1,0 +1,433 @@
+#include "app/commands.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <thread>
+
+#include "app/exit_codes.h"
+#include "app/validate.h"
+#include "engine/dice.h"
+#include "engine/engine.h"
+#include "engine/interrupt.h"
+#include "engine/progress.h"
+#include "games/game.h"
+#include "games/registry.h"
+#include "git_revision.h"  // generated at build time
+#include "plan/run_config.h"
+#include "results/h5.h"
+#include "results/output_file.h"
+#include "results/results_file.h"
+#include "results/run_state.h"
+#include "results/summary.h"
+#include "results/text_table.h"
+#include "strategies/sweep.h"
+
+#ifndef DICESIM_VERSION
+#define DICESIM_VERSION "unknown"
+#endif
+
+namespace dicesim {
+namespace {
+
+extern "C" void on_stop_signal(int signal) {
+  stop_requested().store(true);
+  std::signal(signal, SIG_DFL);  // a second one ends the process at once
+}
+
+std::uint64_t parse_option_count(const std::string& name, const std::string& text, std::uint64_t lo, std::uint64_t hi,
+                                 const std::string& range) {
+  const std::optional<std::uint64_t> value = parse_count(text);
+  if (!value || *value < lo || *value > hi)
+    throw InputError(name + ": expected a whole number from " + range + ", got \"" + text + "\"");
+  return *value;
+}
+
+// The config's document with --precision in it, so that the results file
+// records the target the run played to.
+json with_precision_override(json document, const std::string& text) {
+  char* end = nullptr;
+  const double rate = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(rate > 0 && rate < 0.5))
+    throw InputError("--precision: expected a 95% half-width of the win rates, a number above 0 and below 0.5, got \"" +
+                     text + "\"");
+  if (!document.is_object()) return document;  // the config's own error follows
+  json& precision = document["precision"];
+  if (precision.is_null()) precision = json::object();
+  if (precision.is_object()) precision["rate"] = rate;  // anything else: the config's error, at /precision
+  return document;
+}
+
+RunConfig load_with_overrides(const RunOptions& options) {
+  RunConfig config = options.precision.empty()
+                         ? load_run_config(options.config)
+                         : load_run_config(with_precision_override(parse_json_file(options.config), options.precision),
+                                           options.config);
+  if (!options.games.empty()) config.games = parse_option_count("--games", options.games, 1, kMaxGames, "1 to 1e15");
+  if (!options.seed.empty()) config.seed = parse_option_count("--seed", options.seed, 0, UINT64_MAX, "0 to 2^64-1");
+  return config;
+}
+
+// "K/N" -> the blocks of shard K; "" -> every block.
+BlockRange planned_range(const std::string& shard, std::uint64_t total_blocks) {
+  if (shard.empty()) return {0, total_blocks};
+  const std::size_t slash = shard.find('/');
+  const std::optional<std::uint64_t> k = parse_count(shard.substr(0, slash));
+  const std::optional<std::uint64_t> n =
+      slash == std::string::npos ? std::nullopt : parse_count(shard.substr(slash + 1));
+  if (!k || !n || *n < 1 || *k < 1 || *k > *n || *n > 1'000'000)
+    throw InputError("--shard: expected K/N with 1 <= K <= N <= 1000000, got \"" + shard + "\"");
+  return shard_range(total_blocks, *k, *n);
+}
+
+// A planned range as the joined list every file stores: empty for an empty shard.
+std::vector<BlockRange> planned_list(BlockRange planned) {
+  std::vector<BlockRange> ranges{planned};
+  join_ranges(ranges);
+  return ranges;
+}
+
+// Files written by another dicesim may count differently: refuse them, and
+// warn when only the git revision differs (a rebuild, a local change).
+void require_this_version(const RunState& state, const std::string& path) {
+  if (state.program_version != DICESIM_VERSION)
+    throw InputError(path + ": written by dicesim " + state.program_version + ", this is " + DICESIM_VERSION);
+  if (state.git_revision != DICESIM_GIT_REVISION)
+    std::cerr << "warning: " << path << " was written by revision " << state.git_revision << ", this is "
+              << DICESIM_GIT_REVISION << "\n";
+}
+
+std::string describe_range(BlockRange r) { return "[" + std::to_string(r.begin) + ", " + std::to_string(r.end) + ")"; }
+
+// A saved run that this one may continue: the same run (`what` names what
+// must match), die and version, and the shard asked for (taken from the file
+// when none is); sets the shard and its planned blocks.
+RunState saved_run_of(const std::string& path, const RunConfig& config, const std::string& what, std::string& shard,
+                      BlockRange& planned) {
+  RunState state = read_run_state(path);
+  if (!same_run(state.config, config)) throw InputError(path + ": was written by another " + what + " than this run");
+  require_same_die(state.config, path, config, "this run");
+  require_this_version(state, path);
+  if (!shard.empty() && shard != state.shard)
+    throw InputError(path + ": holds shard \"" + state.shard + "\", not \"" + shard + "\"");
+  shard = state.shard;
+  planned = planned_range(shard, state.output.total_blocks);
+  return state;
+}
+
+// The saved run that --resume continues, checked against this one. The
+// engine plays blocks in order, so what a file holds must be a prefix of what
+// is left to play: a shard file continues its shard; any other file (a run,
+// or a merge of neighbouring shards starting with the first) continues the
+// whole run.
+RunState resumable(const std::string& path, const RunConfig& config, std::string& shard, BlockRange& planned) {
+  RunState state = saved_run_of(path, config, "config, seed or game count", shard, planned);
+  const std::vector<BlockRange>& done = state.output.done;
+  if (done.size() > 1)
+    throw InputError(path +
+                     ": holds several separate block ranges (a merge of shards that are not neighbours, or an "
+                     "interrupted MPI run); merge it with the missing shards instead");
+  if (!done.empty() && done.front().begin != planned.begin)
+    throw InputError(path + ": holds blocks " + describe_range(done.front()) + ", which do not start at block " +
+                     std::to_string(planned.begin) +
+                     "; a run resumes from its first blocks: merge it with the missing shards instead");
+  if (!shard.empty() && state.planned != planned_list(planned))
+    throw InputError(path + ": its planned blocks are not those of shard " + shard);
+  return state;
+}
+
+// The saved precision run that --resume continues: each table's blocks are a
+// prefix of its own, which the stages go on from.
+RunState resumable_precision(const std::string& path, const RunConfig& config, const std::vector<Contest>& contests,
+                             std::string& shard, BlockRange& planned) {
+  RunState state = saved_run_of(path, config, "config, seed, game count or precision", shard, planned);
+  blocks_played(contests, state.output, path);
+  return state;
+}
+
+std::string output_path(const RunOptions& options, const RunConfig& config, const std::string& shard) {
+  if (!options.output.empty()) return options.output;
+  if (!options.resume.empty()) return options.resume;
+  std::string suffix;
+  if (const std::size_t slash = shard.find('/'); slash != std::string::npos)
+    suffix = ".shard-" + shard.substr(0, slash) + "-of-" + shard.substr(slash + 1);
+  return "results/" + config.name + suffix + ".h5";
+}
+
+// oneTBB runs at most its global limit of threads, whatever a task arena
+// asks for: the file and the summary record the threads actually used.
+int worker_threads(const RunOptions& options) {
+  const int wanted = options.threads > 0 ? options.threads : available_cpus();
+  const int used = usable_threads(wanted);
+  if (used < wanted && !options.quiet)
+    std::cerr << "note: --threads " << wanted << ": oneTBB runs at most " << used << " here, using " << used << "\n";
+  return used;
+}
+
+// Test only (--test-pause-at): waits at a phase until a stop is requested (a
+// minute at most), so that a test can signal the process exactly there.
+void pause_for_test(const RunOptions& options, const std::string& phase) {
+  if (options.test_pause_at != phase) return;
+  std::cerr << "paused at " << phase << std::endl;
+  for (int i = 0; i < 6000 && !stop_requested().load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+}
+
+int report(const RunConfig& config, const EngineOutput& output, RunInfo info, const std::string& path,
+           const RunOptions& options, bool check, std::ostream& out) {
+  std::optional<ExactTables> exact;
+  std::vector<Check> checks;
+  if (check) {
+    try {
+      pause_for_test(options, "exact");
+      exact = exact_tables(config, info.threads);
+      checks = compare(config, output, *exact);
+    } catch (const Interrupted&) {  // a stop request before or during the exact solve: skip it
+      exact.reset();
+      checks.clear();
+      info.exact_skipped = true;
+    }
+  }
+  write_results(path, config, output, info, exact ? &*exact : nullptr, exact ? &checks : nullptr);
+  print_summary(out, config, output);
+  if (exact) print_checks(out, checks);
+  out << "\nwrote " << path << " (" << std::setprecision(2) << output.wall_seconds << " s, " << info.threads
+      << " threads" << (info.ranks > 1 ? " x " + std::to_string(info.ranks) + " ranks" : "")
+      << (info.shard.empty() ? "" : ", shard " + info.shard) << ")\n";
+  if (output.done != info.planned) {
+    std::cerr << "interrupted: the results hold the games played so far and are marked incomplete\n";
+    return kExitInterrupted;
+  }
+  if (info.exact_skipped) {
+    std::cerr << "interrupted: the results hold the whole simulation, without the comparison with the exact "
+                 "solver (exact_skipped = 1)\n";
+    return kExitInterrupted;
+  }
+  const bool failed = std::any_of(checks.begin(), checks.end(), [](const Check& c) { return !c.passed(); });
+  return failed ? kExitFailedCheck : kExitOk;
+}
+
+int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::ostream& out) {
+  bias_dice_for_testing(options.biased_die);
+  const RunConfig config = load_with_overrides(options);
+  if (options.dry_run) {
+    print_plan(config, out);
+    return kExitOk;
+  }
+  const std::vector<Contest> contests = make_contests(config);
+  BlockRange planned = planned_range(options.shard, first_blocks(contests).back());
+  std::optional<RunState> resumed;
+  if (!options.resume.empty())
+    resumed = config.precision ? resumable_precision(options.resume, config, contests, options.shard, planned)
+                               : resumable(options.resume, config, options.shard, planned);
+  if (cluster.size() > 1 && (resumed || options.checkpoint_every > 0))
+    throw InputError("--resume and --checkpoint-every need a single process; under MPI use --shard runs instead");
+  const std::string path = output_path(options, config, options.shard);
+  std::optional<OutputLock> lock;
+  if (cluster.leader()) {
+    if (options.output.empty() && options.resume.empty()) std::filesystem::create_directories("results");
+    lock.emplace(path, std::vector<std::string>{options.config});
+  }
+
+  RunInfo info{check ? "check" : "run", worker_threads(options), cluster.size(), planned_list(planned), options.shard};
+  pause_for_test(options, "setup");
+  EngineOptions engine;
+  engine.seed = config.seed;
+  engine.threads = info.threads;
+  engine.progress = options.quiet || !cluster.leader() ? EngineOptions::Progress::none
+                    : ::isatty(STDERR_FILENO)          ? EngineOptions::Progress::terminal
+                                                       : EngineOptions::Progress::log;
+  engine.log_every = options.progress_every;
+  set_progress_quiet(options.quiet || !cluster.leader());  // the exact solves' progress (check)
+  set_progress_log_every(options.progress_every);
+  engine.stop = &stop_requested();
+  engine.range = cluster.size() > 1 ? cluster.part(planned) : planned;
+  if (resumed) engine.resume = &resumed->output;
+  if (options.checkpoint_every > 0) {
+    engine.checkpoint_seconds = options.checkpoint_every;
+    engine.checkpoint = [&](const EngineOutput& so_far) {
+      write_results(path, config, so_far, info, nullptr, nullptr);
+    };
+  }
+  EngineOutput output;
+  if (config.precision) {
+    PrecisionRun run = run_to_precision(contests, engine, cluster, planned, resumed ? &resumed->output : nullptr,
+                                        precise_enough(config));
+    output = std::move(run.output);
+    // Finished, the run set out to play what the target asked for; else it
+    // is incomplete, against the blocks of the caps.
+    if (run.finished) info.planned = output.done;
+  } else {
+    output = run_contests(contests, engine);
+    cluster.gather(output);
+    output.games_done = games_in(contests, output.done);
+  }
+  return cluster.agree(cluster.leader() ? report(config, output, info, path, options, check, out) : kExitOk);
+}
+
+}  // namespace
+
+StopOnSignals::StopOnSignals() {
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);  // how Slurm preempts or ends a job at its time limit
+}
+
+StopOnSignals::~StopOnSignals() {
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+}
+
+int run_command(RunOptions options, bool check, const Cluster& cluster, std::ostream& out) {
+  try {
+    return run_or_check(std::move(options), check, cluster, out);
+  } catch (const Interrupted&) {  // a long setup step (solving a policy) saw the stop request
+    std::cerr << "interrupted before any game was played: nothing written\n";
+    return kExitInterrupted;
+  }
+}
+
+int merge_command(const MergeOptions& options, std::ostream& out) {
+  const OutputLock lock(options.output, {});
+  std::vector<RunState> states;
+  for (const std::string& path : options.inputs) states.push_back(read_run_state(path));
+  const RunState& first = states.front();
+  EngineOutput merged = first.output;
+  std::vector<BlockRange> planned = first.planned;
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    const RunState& s = states[i];
+    const std::string& name = options.inputs[i];
+    if (!same_run(s.config, first.config))
+      throw InputError(name + ": not from the same run as " + options.inputs[0] +
+                       " (the config, seed or game count differ)");
+    require_same_die(s.config, name, first.config, options.inputs[0]);
+    if (s.output.done != s.planned) throw InputError(name + ": is an interrupted run; resume it before merging");
+    require_this_version(s, name);
+    for (std::size_t j = 0; j < i; ++j) {
+      std::vector<BlockRange> both = s.planned;
+      both.insert(both.end(), states[j].planned.begin(), states[j].planned.end());
+      if (!join_ranges(both))
+        throw InputError(name + ": overlaps " + options.inputs[j] + " (the same blocks would count twice)");
+    }
+    if (i == 0) continue;
+    for (std::size_t t = 0; t < merged.counters.size(); ++t)
+      for (std::size_t c = 0; c < merged.counters[t].size(); ++c) merged.counters[t][c] += s.output.counters[t][c];
+    merged.done.insert(merged.done.end(), s.output.done.begin(), s.output.done.end());
+    planned.insert(planned.end(), s.planned.begin(), s.planned.end());
+    merged.wall_seconds += s.output.wall_seconds;
+  }
+  join_ranges(merged.done);
+  join_ranges(planned);
+  const std::vector<Contest> contests = make_contests(first.config);
+  merged.games_done = games_in(contests, merged.done);
+  write_results(options.output, first.config, merged, {"merge", 0, 1, planned, ""}, nullptr, nullptr);
+  print_summary(out, first.config, merged);
+  std::uint64_t blocks = 0;
+  for (const BlockRange& r : merged.done) blocks += r.end - r.begin;
+  out << "\nmerged " << states.size() << " files into " << options.output << ": " << blocks << " of "
+      << merged.total_blocks << " blocks" << (run_complete(first.config, merged) ? ", complete" : ", not complete yet")
+      << "\n";
+  return kExitOk;
+}
+
+namespace {
+
+// What `show` says of a file besides its summary, as (name, value) pairs.
+std::vector<std::pair<std::string, json>> run_facts(const std::string& path, const RunState& state) {
+  const h5::Reader file(path);
+  const std::vector<std::int64_t> version = file.int_array_attribute("/", "format_version");
+  std::uint64_t blocks_done = 0, blocks_planned = 0, games_played = 0;
+  for (const BlockRange& r : state.output.done) blocks_done += r.end - r.begin;
+  for (const BlockRange& r : state.planned) blocks_planned += r.end - r.begin;
+  for (std::uint64_t g : state.output.games_done) games_played += g;
+  std::vector<std::pair<std::string, json>> facts{
+      {"file", path},
+      {"format_version", std::to_string(version.at(0)) + "." + std::to_string(version.at(1))},
+      {"program_version", state.program_version},
+      {"git_revision", state.git_revision},
+      {"command", file.string_attribute("/", "command")},
+      {"game", std::string(state.config.entry->name)},
+      {"name", state.config.name},
+      {"seed", state.config.seed},
+      {"games per table", state.config.games},
+      {"tables", state.config.plan.tables.size()},
+      {"games played", games_played},
+      {"blocks done", std::to_string(blocks_done) + " of " + std::to_string(blocks_planned) + " planned (" +
+                          std::to_string(state.output.total_blocks) + " in the whole run)"},
+      {"complete", state.output.done == state.planned && run_complete(state.config, state.output)},
+      {"shard", state.shard.empty() ? json("none") : json(state.shard)},
+      {"threads", file.int_attribute("/", "threads")},
+      {"wall seconds", state.output.wall_seconds},
+      {"biased die", state.config.biased_die}};
+  if (file.exists("/checks/z")) {
+    const std::vector<double> z = file.doubles("/checks/z");
+    double worst = 0;
+    for (double v : z) worst = std::max(worst, std::abs(v));
+    facts.emplace_back("exact checks", std::to_string(z.size()) + " numbers, largest |z| " + fixed_text(worst, 2));
+  }
+  return facts;
+}
+
+void write_text_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream file(path);
+  file << text;
+  if (!file.flush()) throw InputError(path.string() + ": cannot write it");
+}
+
+}  // namespace
+
+int show_command(const ShowOptions& options, std::ostream& out) {
+  const RunState state = read_run_state(options.file);
+  const std::vector<std::pair<std::string, json>> facts = run_facts(options.file, state);
+  const std::vector<SummaryTable> tables = summary_tables(state.config, state.output);
+  if (options.json) {
+    json facts_object = json::object();
+    for (const auto& [name, value] : facts) facts_object[name] = value;
+    out << json{{"run", facts_object}, {"tables", summary_json(tables)}}.dump(2) << "\n";
+    return kExitOk;
+  }
+  if (!options.csv_dir.empty()) {
+    const std::filesystem::path dir(options.csv_dir);
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    if (!std::filesystem::is_directory(dir)) throw InputError(options.csv_dir + ": not a directory (--csv)");
+    std::string run = "fact,value\n";
+    for (const auto& [name, value] : facts)
+      run += name + "," + (value.is_string() ? value.get<std::string>() : value.dump()) + "\n";
+    write_text_file(dir / "run.csv", run);
+    for (const SummaryTable& table : tables) write_text_file(dir / (table.name + ".csv"), summary_csv(table));
+    out << "wrote " << tables.size() + 1 << " CSV files to " << options.csv_dir << "\n";
+    return kExitOk;
+  }
+  for (const auto& [name, value] : facts)
+    out << std::left << std::setw(17) << name << std::right
+        << (value.is_string() ? value.get<std::string>() : value.dump()) << "\n";
+  out << "\n";
+  print_summary(out, state.config, state.output);
+  return kExitOk;
+}
+
+void list_games(std::ostream& out) {
+  for (const GameEntry& g : games()) {
+    out << g.name << ": " << g.description << "\n";
+    g.describe(out);
+    out << describe_tables(g);
+    out << "\n";
+  }
+  out << "contests (all games): distributions (default true), headtohead, sequential,\n"
+         "  nway [[names...]], sequential_tables [[names...]]; see configs/README.md\n"
+         "sweeps (all families): a numeric parameter may be a list [300, 500] or a range\n"
+         "  {\"from\": 300, \"to\": 3000, \"step\": 50}, and each element of a per_ array likewise;\n"
+         "  one strategy per combination, named by a template such as \"bank{total}\" (at most "
+      << kMaxStrategies
+      << " strategies);\n"
+         "  `dicesim run --dry-run CONFIG` lists them; see configs/README.md\n";
+}
+
+}  // namespace dicesim

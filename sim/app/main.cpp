@@ -1,0 +1,218 @@
+// dicesim's command line: parses the options (CLI11) and calls the commands
+// (commands.h, bench.h, each game's solve command).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <iostream>
+
+#include "app/bench.h"
+#include "app/commands.h"
+#include "app/exit_codes.h"
+#include "app/help_examples.h"
+#include "app/validate.h"
+#include "config/json_input.h"
+#include "config/suggest.h"
+#include "engine/cluster.h"
+#include "games/game.h"
+#include "games/registry.h"
+
+#ifndef DICESIM_VERSION
+#define DICESIM_VERSION "unknown"
+#endif
+
+namespace dicesim {
+namespace {
+
+// A positive, finite number of seconds (CLI::PositiveNumber lets nan through).
+const CLI::Validator kPositiveSeconds(
+    [](const std::string& text) -> std::string {
+      try {
+        std::size_t used = 0;
+        const double seconds = std::stod(text, &used);
+        if (used == text.size() && std::isfinite(seconds) && seconds > 0) return "";
+      } catch (const std::exception&) {
+      }
+      return "expected a positive number of seconds, got \"" + text + "\"";
+    },
+    "SECONDS");
+
+void add_run_options(CLI::App* cmd, RunOptions& options) {
+  cmd->add_option("config", options.config, "JSON config (see configs/README.md)")->required();
+  cmd->add_option("-o,--output", options.output, "results file (default results/<name>.h5)");
+  cmd->add_option("--games", options.games, "games per table, overriding the config (accepts 1e9)");
+  cmd->add_option("--seed", options.seed, "seed, overriding the config");
+  cmd->add_flag("--dry-run", options.dry_run,
+                "print the strategies (sweeps expanded), the tables and the games, and play nothing");
+  cmd->add_option("--precision", options.precision,
+                  "play each table until the 95% half-width of its win rates is at most this (e.g. 0.002), "
+                  "--games at most; overrides the config's precision.rate");
+  cmd->add_option("--threads", options.threads, "worker threads per process (default: the CPUs it may use)")
+      ->check(CLI::Range(0, 4096));
+  cmd->add_option("--shard", options.shard, "play only shard K of N (K/N, 1-based); merge the files afterwards");
+  cmd->add_option("--checkpoint-every", options.checkpoint_every,
+                  "rewrite the results file (marked incomplete) every SECONDS")
+      ->check(kPositiveSeconds);
+  cmd->add_option("--resume", options.resume, "continue the run saved in this results file");
+  cmd->add_flag("--quiet", options.quiet, "no progress line");
+  cmd->add_option("--progress-every", options.progress_every,
+                  "when stderr is not a terminal, a progress line every SECONDS (default 60, 0: none)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--test-biased-die", options.biased_die, "test only: load the die (check must then fail)")->group("");
+  cmd->add_option("--test-pause-at", options.test_pause_at, "test only: wait at setup or exact for a signal")
+      ->check(CLI::IsMember({"setup", "exact"}))
+      ->group("");
+}
+
+// Rules for every option of every command, present and future: an empty
+// value is refused (it would silently mean "not given"), and so is a negative
+// number for an unsigned option (the conversion would wrap it around).
+void refuse_empty_and_negative_values(CLI::App* command) {
+  for (CLI::Option* option : command->get_options()) {
+    if (option->get_type_size() == 0) continue;  // a flag
+    option->check(CLI::Validator(
+        [](const std::string& value) -> std::string { return value.empty() ? "an empty value is not allowed" : ""; },
+        ""));
+    if (option->get_type_name().find("UINT") != std::string::npos)
+      option->check(CLI::Validator(
+          [](const std::string& value) -> std::string {
+            return value.find_first_not_of(" \t") != std::string::npos && value[value.find_first_not_of(" \t")] == '-'
+                       ? "expected a number from 0 up, got " + value
+                       : "";
+          },
+          ""));
+  }
+  for (CLI::App* sub : command->get_subcommands({})) refuse_empty_and_negative_values(sub);
+}
+
+// For a command line CLI11 refused: a one-line error naming a mistyped
+// command or option with the nearest known one, or "" to keep CLI11's.
+std::string mistyped_word(CLI::App& app, int argc, char** argv) {
+  CLI::App* command = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.rfind("--", 0) == 0) {
+      const std::string name = word.substr(0, word.find('='));
+      if (command->get_option_no_throw(name)) continue;
+      std::vector<std::string> longs;
+      for (const CLI::Option* option : command->get_options())
+        for (const std::string& l : option->get_lnames()) longs.push_back("--" + l);
+      longs.push_back("--help");
+      const std::string hint = did_you_mean(name, {longs.begin(), longs.end()});
+      return command->get_name() + ": unknown option " + name + hint;
+    }
+    const std::vector<CLI::App*> subcommands = command->get_subcommands({});
+    if (subcommands.empty() || word.rfind('-', 0) == 0) continue;  // a value or a positional
+    const auto found = std::find_if(subcommands.begin(), subcommands.end(),
+                                    [&](const CLI::App* sub) { return sub->get_name() == word; });
+    if (found != subcommands.end()) {
+      command = *found;
+      continue;
+    }
+    std::vector<std::string_view> names;
+    for (const CLI::App* sub : subcommands) names.push_back(sub->get_name());
+    std::string known;
+    for (std::string_view n : names) known += (known.empty() ? "" : ", ") + std::string(n);
+    const std::string where = command == &app ? "" : command->get_name() + ": ";
+    return where + "unknown command \"" + word + "\" (known: " + known + ")" + did_you_mean(word, names);
+  }
+  return "";
+}
+
+int main_checked(int argc, char** argv, const Cluster& cluster) {
+  CLI::App app{"dicesim: Monte Carlo dice games checked against exact solvers"};
+  app.set_version_flag("--version", std::string("dicesim ") + DICESIM_VERSION);
+  app.require_subcommand(1);
+
+  RunOptions run_options;
+  CLI::App* run_cmd = app.add_subcommand("run", "play a config's contests and write results/<name>.h5");
+  run_cmd->footer(help_examples({"dicesim run configs/sixers.json",
+                                 "dicesim run configs/tenk_seed000.json --games 1e4 --threads 2 -o tenk.h5",
+                                 "dicesim run configs/pig_one_die.json --precision 0.01 --games 1e6 -o pig.h5"}));
+  add_run_options(run_cmd, run_options);
+  CLI::App* check_cmd = app.add_subcommand("check", "run, and compare every number with the exact solver");
+  check_cmd->footer(help_examples({"dicesim check configs/sixers.json --games 1e5",
+                                   "dicesim check configs/battle_sequential.json --games 1e4 -o battle.h5"}));
+  add_run_options(check_cmd, run_options);
+  CLI::App* solve_cmd = app.add_subcommand("solve", "exact numbers of a game, no simulation");
+  solve_cmd->footer(help_examples({"dicesim solve sixers --headtohead", "dicesim solve pig --dice 2 --turns 4"}));
+  solve_cmd->require_subcommand(1);
+  for (const GameEntry& g : games()) g.add_solve_command(*solve_cmd);
+  CLI::App* list_cmd = app.add_subcommand("list", "games, rules, strategy families and their parameters");
+  list_cmd->footer(help_examples({"dicesim list", "dicesim list | grep -A3 '^pig'"}));
+  MergeOptions merge_options;
+  CLI::App* merge_cmd = app.add_subcommand("merge", "add up shard files of one run into one results file");
+  merge_cmd->footer(help_examples({"dicesim run configs/pig_one_die.json --games 1e4 --shard 1/2 -o pig-1.h5",
+                                   "dicesim run configs/pig_one_die.json --games 1e4 --shard 2/2 -o pig-2.h5",
+                                   "dicesim merge pig-1.h5 pig-2.h5 -o pig.h5"}));
+  merge_cmd->add_option("inputs", merge_options.inputs, "results files of the shards")->required();
+  merge_cmd->add_option("-o,--output", merge_options.output, "the merged results file")->required();
+  ShowOptions show_options;
+  CLI::App* show_cmd = app.add_subcommand("show", "the facts and summary of a results file, without playing");
+  show_cmd->footer(help_examples(
+      {"dicesim show results/sixers.h5", "dicesim show pig.h5 --csv pig-tables", "dicesim show pig.h5 --json"}));
+  show_cmd->add_option("file", show_options.file, "results file (complete or not, a shard or a merge)")->required();
+  CLI::Option* json_flag =
+      show_cmd->add_flag("--json", show_options.json, "print the facts and the summary tables as JSON");
+  show_cmd->add_option("--csv", show_options.csv_dir, "write the summary tables as CSV files into this directory")
+      ->excludes(json_flag);
+  std::vector<std::string> validate_configs;
+  CLI::App* validate_cmd =
+      app.add_subcommand("validate", "report every error of each config (run stops at the first), without playing");
+  validate_cmd->footer(help_examples(
+      {"dicesim validate configs/sixers.json configs/pig_one_die.json", "dicesim validate configs/tenk_seed000.json"}));
+  validate_cmd->add_option("configs", validate_configs, "config files")->required();
+  BenchOptions bench_options;
+  CLI::App* bench_cmd = app.add_subcommand("bench", "games per second of reference configs, and a signature");
+  bench_cmd->footer(
+      help_examples({"dicesim bench --games 1e6 --skip-naive", "dicesim bench --games 1e6 --threads 1 --skip-naive"}));
+  add_bench_options(bench_cmd, bench_options);
+
+  // --version on every command, as --help is.
+  const std::function<void(CLI::App*)> add_version = [&](CLI::App* command) {
+    for (CLI::App* sub : command->get_subcommands({})) {
+      sub->set_version_flag("--version", std::string("dicesim ") + DICESIM_VERSION);
+      add_version(sub);
+    }
+  };
+  add_version(&app);
+  refuse_empty_and_negative_values(&app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    const std::string mistyped = mistyped_word(app, argc, argv);
+    std::cerr << (mistyped.empty() ? e.what() : mistyped) << "\n";  // one line, as for any bad input
+    return kExitBadInput;
+  }
+  if (run_cmd->parsed() || check_cmd->parsed()) {
+    const StopOnSignals stop_on_signals;  // for the whole command: setup, play, exact solve, writing
+    return run_command(run_options, check_cmd->parsed(), cluster, std::cout);
+  }
+  if (merge_cmd->parsed()) return merge_command(merge_options, std::cout);
+  if (show_cmd->parsed()) return show_command(show_options, std::cout);
+  if (validate_cmd->parsed()) return validate_command(validate_configs, std::cout, std::cerr);
+  if (list_cmd->parsed()) list_games(std::cout);
+  if (bench_cmd->parsed()) return run_bench(bench_options);
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace dicesim
+
+int main(int argc, char** argv) {
+  // Past a file size limit, a write should fail with EFBIG (reported, the
+  // temporary file removed) rather than kill the process mid-write.
+  std::signal(SIGXFSZ, SIG_IGN);
+  const dicesim::Cluster cluster(argc, argv);
+  try {
+    return dicesim::main_checked(argc, argv, cluster);
+  } catch (const dicesim::InputError& e) {
+    std::cerr << e.what() << "\n";
+    return cluster.abort(dicesim::kExitBadInput);
+  } catch (const std::exception& e) {
+    std::cerr << "dicesim: error: " << e.what() << "\n";
+    return cluster.abort(dicesim::kExitInternal);
+  }
+}

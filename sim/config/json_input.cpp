@@ -1,0 +1,385 @@
+#include "config/json_input.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <set>
+#include <vector>
+
+#include "config/suggest.h"
+
+namespace dicesim {
+namespace {
+
+std::string pointer_token(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string join(std::initializer_list<std::string_view> words) {
+  std::string out;
+  for (std::string_view w : words) {
+    if (!out.empty()) out += ", ";
+    out += w;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string describe(const json& value) {
+  std::string text = value.dump();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
+// The parser recurses once per level of nesting: refuse absurd depths before
+// they overflow the stack. No config comes near this.
+constexpr int kMaxNesting = 256;
+
+namespace {
+
+// Calls code(i) for every character of a JSON text outside strings (the
+// quotes included), so that brackets and digits inside strings never count.
+// code returns how many characters to skip after this one.
+template <class Code>
+void scan_outside_strings(std::string_view text, Code code) {
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else {
+      i += code(i);
+    }
+  }
+}
+
+void check_nesting(const std::string& text, const std::string& source_name) {
+  int depth = 0;
+  scan_outside_strings(text, [&](std::size_t i) -> std::size_t {
+    const char c = text[i];
+    if ((c == '[' || c == '{') && ++depth > kMaxNesting) {
+      const std::size_t line = 1 + std::count(text.begin(), text.begin() + std::ptrdiff_t(i), '\n');
+      throw InputError(source_name + ":" + std::to_string(line) + ": malformed JSON: nested deeper than " +
+                       std::to_string(kMaxNesting) + " levels");
+    }
+    if (c == ']' || c == '}') --depth;
+    return 0;
+  });
+}
+
+// The number literals of a JSON text, in document order (the order in which
+// the parser reports its values).
+std::vector<std::string_view> number_literals(std::string_view text) {
+  std::vector<std::string_view> out;
+  scan_outside_strings(text, [&](std::size_t i) -> std::size_t {
+    const char c = text[i];
+    if (c != '-' && !std::isdigit(static_cast<unsigned char>(c))) return 0;
+    const std::size_t end = std::min(text.find_first_not_of("0123456789+-.eE", i), text.size());
+    out.push_back(text.substr(i, end - i));
+    return end - i - 1;
+  });
+  return out;
+}
+
+}  // namespace
+
+// Refuses a key repeated within one object, which nlohmann/json would
+// otherwise resolve silently (the last one wins): {"games": 10, "games": 20}
+// is almost certainly a mistake. Tracks the JSON path as the parser goes.
+class DuplicateKeyCheck {
+ public:
+  DuplicateKeyCheck(const std::string& source_name, std::vector<std::string_view> numbers)
+      : source_name_(source_name), numbers_(std::move(numbers)) {}
+
+  bool operator()(int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start:
+        next_element();
+        frames_.push_back({event == json::parse_event_t::array_start, -1, {}, {}});
+        break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        frames_.pop_back();
+        break;
+      case json::parse_event_t::key: {
+        Frame& object = frames_.back();
+        object.key = parsed.get<std::string>();
+        if (!object.keys.insert(object.key).second)
+          throw InputError(source_name_ + ": " + path() + ": duplicate key \"" + object.key + "\"");
+        break;
+      }
+      case json::parse_event_t::value:
+        next_element();
+        if (parsed.is_number()) read_exponent_integer(parsed);
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool array;
+    int index;
+    std::set<std::string> keys;
+    std::string key;
+  };
+  void next_element() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+  }
+  std::string path() const {
+    std::string out;
+    for (const Frame& f : frames_) {
+      out.push_back('/');  // appended piecewise: GCC 12 misreports "/" + string under -Wrestrict
+      out.append(f.array ? std::to_string(f.index) : pointer_token(f.key));
+    }
+    return out;
+  }
+  // 1e6 or 2.5e6 becomes the integer it denotes; 2.0 stays a double.
+  void read_exponent_integer(json& parsed) {
+    if (next_number_ >= numbers_.size()) return;
+    const std::string_view literal = numbers_[next_number_++];
+    if (!parsed.is_number_float() || literal.find_first_of("eE") == std::string_view::npos) return;
+    if (const std::optional<std::uint64_t> value = parse_count(literal)) parsed = *value;
+  }
+  std::string source_name_;
+  std::vector<Frame> frames_;
+  std::vector<std::string_view> numbers_;
+  std::size_t next_number_ = 0;
+};
+
+json parse_json_text(const std::string& text, const std::string& source_name) {
+  check_nesting(text, source_name);
+  try {
+    return json::parse(text, DuplicateKeyCheck(source_name, number_literals(text)));
+  } catch (const json::parse_error& e) {
+    // nlohmann reports a byte offset; people want line and column.
+    std::size_t line = 1, column = 1;
+    const std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    for (std::size_t i = 0; i < end; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    std::string reason = e.what();
+    const std::size_t colon = reason.find("syntax error");
+    if (colon != std::string::npos) reason = reason.substr(colon);
+    throw InputError(source_name + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                     ": malformed JSON: " + reason);
+  } catch (const json::exception& e) {  // e.g. a number too large for a double
+    std::string reason = e.what();
+    reason = reason.substr(reason.find(']') + 2);
+    throw InputError(source_name + ": malformed JSON: " + reason);
+  }
+}
+
+namespace {
+
+// Closes a file descriptor on every way out.
+struct FileDescriptor {
+  int fd;
+  ~FileDescriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+std::string too_large(const std::string& file) {
+  return file + ": larger than the " + std::to_string(kMaxJsonFileBytes >> 20) + " MiB a JSON file may have";
+}
+
+}  // namespace
+
+json parse_json_file(const std::string& file) {
+  // O_NONBLOCK: opening a FIFO without a writer must not hang.
+  const FileDescriptor in{::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (in.fd < 0) throw InputError(file + ": cannot read the file (" + std::strerror(errno) + ")");
+  struct stat st;
+  if (::fstat(in.fd, &st) != 0) throw InputError(file + ": cannot read the file (" + std::strerror(errno) + ")");
+  if (S_ISDIR(st.st_mode)) throw InputError(file + ": is a directory, not a JSON file");
+  if (!S_ISREG(st.st_mode)) throw InputError(file + ": is not a regular file (a device, FIFO or socket)");
+  if (st.st_size > static_cast<off_t>(kMaxJsonFileBytes)) throw InputError(too_large(file));
+  std::string text(kMaxJsonFileBytes + 1, '\0');  // one byte more: a file that grew past the limit
+  std::size_t size = 0;
+  while (size < text.size()) {
+    const ssize_t n = ::read(in.fd, text.data() + size, text.size() - size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw InputError(file + ": cannot read the file (" + std::strerror(errno) + ")");
+    if (n == 0) break;
+    size += static_cast<std::size_t>(n);
+  }
+  if (size > kMaxJsonFileBytes) throw InputError(too_large(file));
+  text.resize(size);
+  return parse_json_text(text, file);
+}
+
+namespace {
+thread_local ErrorCollector* current_collector = nullptr;
+}  // namespace
+
+ErrorCollector::ErrorCollector() : outer_(current_collector) { current_collector = this; }
+ErrorCollector::~ErrorCollector() { current_collector = outer_; }
+ErrorCollector* active_error_collector() { return current_collector; }
+
+void JsonNode::fail(const std::string& message) const { throw InputError(file_ + ": " + path() + ": " + message); }
+
+void JsonNode::only_keys(std::initializer_list<std::string_view> allowed) const {
+  if (!value_->is_object()) fail("expected an object, got " + describe(*value_));
+  for (const auto& item : value_->items()) {
+    const std::string key = item.key();  // not a structured binding: the lambda below captures it (clang 14)
+    const json& value = item.value();
+    bool known = false;
+    for (std::string_view a : allowed) known = known || a == key;
+    if (!known) {
+      independently([&] {  // under `validate`, every unknown key is reported
+        JsonNode(value, file_, path_ + "/" + pointer_token(key))
+            .fail("unknown key (expected one of: " + join(allowed) + ")" +
+                  did_you_mean(key, std::vector<std::string_view>(allowed)));
+      });
+    }
+  }
+}
+
+bool JsonNode::has(const std::string& key) const { return value_->is_object() && value_->contains(key); }
+
+JsonNode JsonNode::at(const std::string& key) const {
+  if (!value_->is_object()) fail("expected an object, got " + describe(*value_));
+  if (!value_->contains(key)) fail("missing key \"" + key + "\"");
+  return JsonNode((*value_)[key], file_, path_ + "/" + pointer_token(key));
+}
+
+std::optional<JsonNode> JsonNode::find(const std::string& key) const {
+  if (!has(key)) return std::nullopt;
+  return at(key);
+}
+
+std::vector<JsonNode> JsonNode::elements(std::size_t min_size) const {
+  if (!value_->is_array()) fail("expected an array, got " + describe(*value_));
+  if (value_->size() < min_size)
+    fail("expected at least " + std::to_string(min_size) + " element" + (min_size == 1 ? "" : "s"));
+  std::vector<JsonNode> out;
+  for (std::size_t i = 0; i < value_->size(); ++i)
+    out.emplace_back((*value_)[i], file_, path_ + "/" + std::to_string(i));
+  return out;
+}
+
+std::int64_t JsonNode::integer(std::int64_t lo, std::int64_t hi) const {
+  const auto message = [&] {
+    return "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
+           describe(*value_);
+  };
+  if (!value_->is_number_integer()) fail(message());
+  if (value_->is_number_unsigned() && value_->get<std::uint64_t>() > std::uint64_t(INT64_MAX)) fail(message());
+  const std::int64_t v = value_->get<std::int64_t>();
+  if (v < lo || v > hi) fail(message());
+  return v;
+}
+
+std::uint64_t JsonNode::unsigned_integer(std::uint64_t lo, std::uint64_t hi) const {
+  const auto message = [&] {
+    return "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
+           describe(*value_);
+  };
+  std::optional<std::uint64_t> v;
+  if (value_->is_number_unsigned())
+    v = value_->get<std::uint64_t>();
+  else if (value_->is_number_integer() && value_->get<std::int64_t>() == 0)
+    v = 0;  // -0
+  if (!v || *v < lo || *v > hi) fail(message());
+  return *v;
+}
+
+std::string JsonNode::string() const {
+  if (!value_->is_string()) fail("expected a string, got " + describe(*value_));
+  return value_->get<std::string>();
+}
+
+bool JsonNode::boolean() const {
+  if (!value_->is_boolean()) fail("expected true or false, got " + describe(*value_));
+  return value_->get<bool>();
+}
+
+bool has_control_character(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte < 0x20 || byte == 0x7f) return true;
+    // U+0080..U+009F are 0xC2 0x80..0x9F in UTF-8.
+    if (byte == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) <= 0x9f &&
+        static_cast<unsigned char>(text[i + 1]) >= 0x80)
+      return true;
+  }
+  return false;
+}
+
+std::optional<std::uint64_t> parse_count(std::string_view text) {
+  // Mantissa digits and a decimal exponent, evaluated exactly in integers.
+  std::size_t i = 0;
+  std::string digits;
+  int fraction_digits = 0;
+  bool point = false;
+  for (; i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'); ++i) {
+    if (text[i] == '.') {
+      if (point) return std::nullopt;
+      point = true;
+    } else {
+      digits += text[i];
+      fraction_digits += point;
+    }
+  }
+  if (digits.empty() || digits.size() > 20) return std::nullopt;
+  long exponent = 0;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    bool negative = false;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
+    if (i == text.size()) return std::nullopt;
+    for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
+      exponent = exponent * 10 + (text[i] - '0');
+      if (exponent > 100) return std::nullopt;
+    }
+    if (negative) exponent = -exponent;
+  }
+  if (i != text.size()) return std::nullopt;
+  exponent -= fraction_digits;
+  // Strip trailing zeros that a negative exponent divides away.
+  while (exponent < 0 && digits.size() > 1 && digits.back() == '0') {
+    digits.pop_back();
+    ++exponent;
+  }
+  if (exponent < 0) return std::nullopt;  // not an integer (or 0.x)
+  unsigned __int128 value = 0;
+  for (char d : digits) value = value * 10 + unsigned(d - '0');  // at most 20 digits: no overflow
+  if (value > UINT64_MAX) return std::nullopt;
+  for (long e = 0; e < exponent; ++e) {
+    value *= 10;
+    if (value > UINT64_MAX) return std::nullopt;
+  }
+  return static_cast<std::uint64_t>(value);
+}
+
+}  // namespace dicesim

@@ -1,0 +1,91 @@
+#include "games/pig/pig_strategies.h"
+
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+#include <string>
+
+namespace dicesim::pig {
+
+const std::vector<StrategyFamily>& families() {
+  static const std::vector<StrategyFamily> all = {
+      {"hold_at", "at: smallest throw (2 one die, 4 two dice)..goal (a smaller goal: the goal)",
+       "hold once the turn total reaches `at` (and, as every strategy, when the goal is reached)"},
+      {"optimal_turns", "turns: 1..50",
+       "maximise P(reach the goal within `turns` turns) (the seed's stop numbers); then plan the next `turns`"},
+      {"optimal_win", "(none)", "maximise P(win) against a player who does the same (Neller and Presser)"},
+  };
+  return all;
+}
+
+const WinSolution& Solutions::optimal_win() {
+  if (!win_) win_ = solve_optimal_win(rules_);
+  return *win_;
+}
+
+const TurnsSolution& Solutions::turns(int turns) {
+  if (!turns_ || static_cast<int>(turns_->reach.size()) <= turns) turns_ = solve_turns(rules_, turns);
+  return *turns_;
+}
+
+Policy hold_at(const Rules& rules, int at) {
+  Policy policy(rules, 1);
+  std::vector<std::uint8_t> hold(rules.goal);
+  for (int k = 0; k < rules.goal; ++k) hold[k] = k >= at;
+  for (int i = 0; i < rules.goal; ++i)
+    for (int j = 0; j < rules.goal; ++j) policy.set_row(0, i, j, hold);
+  return policy;
+}
+
+// Turn t of the plan (0-based) has turns - t turns left; the opponent's
+// score does not matter. After the last turn of a plan, a new plan starts.
+Policy optimal_turns(const Rules& rules, const TurnsSolution& solution, int turns) {
+  Policy policy(rules, turns);
+  for (int phase = 0; phase < turns; ++phase)
+    for (int i = 0; i < rules.goal; ++i)
+      for (int j = 0; j < rules.goal; ++j) policy.set_row(phase, i, j, solution.hold[turns - phase][i]);
+  return policy;
+}
+
+namespace {
+
+// hold_at's `at`: a turn total the turn can stop at. Below the smallest
+// scoring throw it would act as that throw, above the goal as the goal; a
+// goal below the smallest throw leaves only `at` = goal (throw to the goal).
+int read_hold_at(const JsonNode& at, const Rules& rules) {
+  const std::int64_t value = at.integer(INT64_MIN, INT64_MAX);  // out-of-range values get the reason below
+  const int lowest = std::min(rules.smallest_throw(), rules.goal);
+  const std::string range = ": use " + std::to_string(lowest) + ".." + std::to_string(rules.goal);
+  if (value < lowest)
+    at.fail("hold_at " + std::to_string(value) + " is never reached with " + std::to_string(rules.dice) +
+            (rules.dice == 1 ? " die" : " dice") + " (a scoring throw adds at least " +
+            std::to_string(rules.smallest_throw()) + ")" + range);
+  if (value > rules.goal)
+    at.fail("hold_at " + std::to_string(value) + " is never reached: reaching the goal (" + std::to_string(rules.goal) +
+            ") ends the turn" + range);
+  return static_cast<int>(value);
+}
+
+}  // namespace
+
+Policy compile_strategy(const JsonNode& spec, const Rules& rules, Solutions& solutions) {
+  const JsonNode family_node = spec.at("family");
+  const std::string family = family_node.string();
+  if (family == "hold_at") {
+    spec.only_keys({"name", "family", "at"});
+    return hold_at(rules, read_hold_at(spec.at("at"), rules));
+  }
+  if (family == "optimal_turns") {
+    spec.only_keys({"name", "family", "turns"});
+    const int turns = static_cast<int>(spec.at("turns").integer(1, kMaxPhases));
+    return optimal_turns(rules, solutions.turns(turns), turns);
+  }
+  if (family == "optimal_win") {
+    spec.only_keys({"name", "family"});
+    return solutions.optimal_win().policy;
+  }
+  require_known_family(family_node, "pig", families());
+  throw std::logic_error("pig family " + family + " is listed but not compiled");
+}
+
+}  // namespace dicesim::pig

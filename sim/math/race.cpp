@@ -1,0 +1,114 @@
+#include "math/race.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace dicesim {
+namespace {
+
+double at(const std::vector<double>& v, std::size_t m) { return m < v.size() ? v[m] : 0.0; }
+
+RaceOdds empty_odds(int score_bins, int turn_bins) {
+  RaceOdds out;
+  out.win.assign(2, 0.0);
+  out.score.assign(2, std::vector<double>(score_bins, 0.0));
+  out.turns.assign(2, std::vector<double>(turn_bins, 0.0));
+  return out;
+}
+
+std::size_t bin(std::size_t turns, int turn_bins) { return std::min<std::size_t>(turns, turn_bins - 1); }
+
+// Seat `seat` is still below the goal after m turns while the game ends with
+// probability `ends`: its score is where it stands.
+void add_standing(RaceOdds& out, int seat, const Race& race, std::size_t m, double ends) {
+  if (m >= race.below.size() || ends == 0) return;
+  const std::vector<double>& below = race.below[m];
+  for (std::size_t s = 0; s < below.size(); ++s) out.score[seat][s] += below[s] * ends;
+}
+
+}  // namespace
+
+Race::Race(int scores, int final_scores) {
+  below.push_back(std::vector<double>(scores, 0.0));
+  below[0][0] = 1;
+  finished.emplace_back();
+  finished_from.push_back(std::size_t(final_scores));
+  going.push_back(1);
+  finishing.push_back(0);
+}
+
+void Race::add_turn(std::vector<double> below_after, std::vector<double> finished_at) {
+  going.push_back(std::accumulate(below_after.begin(), below_after.end(), 0.0));
+  finishing.push_back(std::accumulate(finished_at.begin(), finished_at.end(), 0.0));
+  while (!below_after.empty() && below_after.back() == 0) below_after.pop_back();
+  while (!finished_at.empty() && finished_at.back() == 0) finished_at.pop_back();
+  const std::size_t from =
+      std::find_if(finished_at.begin(), finished_at.end(), [](double p) { return p != 0; }) - finished_at.begin();
+  below.emplace_back(below_after.begin(), below_after.end());
+  finished.emplace_back(finished_at.begin() + from, finished_at.end());
+  finished_from.push_back(from);
+}
+
+RaceOdds race_in_turns(const Race& first, const Race& second, int score_bins, int turn_bins) {
+  RaceOdds out = empty_odds(score_bins, turn_bins);
+  const Race* seat[2] = {&first, &second};
+  // Seat s ends the game at its m-th turn if the other has not reached the
+  // goal: seat 1 has played m - 1 turns at seat 0's m-th, seat 0 m turns at
+  // seat 1's m-th.
+  for (int s = 0; s < 2; ++s) {
+    const Race& mover = *seat[s];
+    const Race& other = *seat[1 - s];
+    for (std::size_t m = 1; m < mover.finishing.size(); ++m) {
+      const std::size_t other_turns = s == 0 ? m - 1 : m;
+      const double other_going = at(other.going, other_turns);
+      const double ends = mover.finishing[m] * other_going;
+      if (ends == 0) continue;
+      out.win[s] += ends;
+      for (std::size_t i = 0; i < mover.finished[m].size(); ++i)
+        out.score[s][mover.finished_from[m] + i] += mover.finished[m][i] * other_going;
+      add_standing(out, 1 - s, other, other_turns, mover.finishing[m]);
+      out.turns[s][bin(m, turn_bins)] += ends;
+      out.turns[1 - s][bin(other_turns, turn_bins)] += ends;
+    }
+  }
+  return out;
+}
+
+RaceOdds race_at_once(const Race& first, const Race& second, int score_bins, int turn_bins) {
+  RaceOdds out = empty_odds(score_bins, turn_bins);
+  const std::size_t turns = std::max(first.finishing.size(), second.finishing.size());
+  for (std::size_t m = 1; m < turns; ++m) {
+    const double f0 = at(first.finishing, m), f1 = at(second.finishing, m);
+    const double g0 = at(first.going, m), g1 = at(second.going, m);
+    const double ends = f0 * g1 + g0 * f1 + f0 * f1;
+    if (ends == 0) continue;
+    out.win[0] += f0 * g1;
+    out.win[1] += g0 * f1;
+    add_standing(out, 0, first, m, f1);
+    add_standing(out, 1, second, m, f0);
+    const auto final_score = [&](const Race& race, std::size_t f) {
+      return m < race.finished.size() && f >= race.finished_from[m] ? at(race.finished[m], f - race.finished_from[m])
+                                                                    : 0.0;
+    };
+    for (int f = 0; f < score_bins; ++f) {
+      out.score[0][f] += final_score(first, f) * (g1 + f1);
+      out.score[1][f] += final_score(second, f) * (g0 + f0);
+    }
+    if (f0 > 0 && f1 > 0) {             // both reach the goal: the higher final score wins
+      double a_below = 0, b_below = 0;  // P(the final score is below f)
+      for (int f = 0; f < score_bins; ++f) {
+        const double a_here = final_score(first, f), b_here = final_score(second, f);
+        out.win[0] += a_here * b_below;
+        out.win[1] += b_here * a_below;
+        out.tie += a_here * b_here;
+        a_below += a_here;
+        b_below += b_here;
+      }
+    }
+    out.turns[0][bin(m, turn_bins)] += ends;
+    out.turns[1][bin(m, turn_bins)] += ends;
+  }
+  return out;
+}
+
+}  // namespace dicesim

@@ -1,0 +1,273 @@
+#include "plan/contest_plan.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <unordered_map>
+
+#include "config/suggest.h"
+
+namespace dicesim {
+namespace {
+
+// The most tables one group of sets may stand for.
+constexpr std::size_t kMaxGroups = 1'000'000;
+
+// "2 to 8", "1 or 2"
+std::string seat_range(const TableLimits& limits) {
+  return std::to_string(limits.min_seats) + (limits.max_seats == limits.min_seats + 1 ? " or " : " to ") +
+         std::to_string(limits.max_seats);
+}
+
+// Whether pairs (headtohead, sequential) fit the game's tables.
+bool seats_pairs(const TableLimits& limits) { return limits.min_seats <= 2 && limits.max_seats >= 2; }
+
+std::string seats_message(const GameEntry& entry) {
+  return "a " + std::string(entry.title) + " table seats " + seat_range(entry.tables) + " players";
+}
+
+class Planner {
+ public:
+  Planner(const Game& game, const GameEntry& entry) : strategies_(game.strategies()), entry_(entry), game_(game) {
+    for (std::size_t s = 0; s < strategies_.size(); ++s) {
+      index_of_name_[strategies_[s].name] = int(s);
+      if (!strategies_[s].set.empty()) sets_[strategies_[s].set].push_back(int(s));
+    }
+  }
+
+  // The strategies a name stands for: a strategy, or a set (a sweep's).
+  std::vector<int> members(const JsonNode& name_node) const {
+    const std::string name = name_node.string();
+    if (const auto found = index_of_name_.find(name); found != index_of_name_.end()) return {found->second};
+    if (const auto found = sets_.find(name); found != sets_.end()) return found->second;
+    std::vector<std::string_view> known;
+    for (const auto& [set, members] : sets_) known.push_back(set);
+    for (const Strategy& s : strategies_) known.push_back(s.name);
+    name_node.fail("unknown strategy or set \"" + name + "\" (not in /strategies)" + did_you_mean(name, known));
+  }
+
+  // The strategies a list of names and sets stands for, each once, in order.
+  std::vector<int> members_of_list(const JsonNode& list) const {
+    std::vector<int> out;
+    std::vector<bool> seen(strategies_.size(), false);
+    for (const JsonNode& name : list.elements(1))
+      for (int s : members(name))
+        if (!seen[std::size_t(s)]) {
+          seen[std::size_t(s)] = true;
+          out.push_back(s);
+        }
+    return out;
+  }
+
+  int table(std::vector<int> seats, bool sequential) {
+    const auto [found, added] = index_.try_emplace({seats, sequential}, static_cast<int>(plan.tables.size()));
+    if (!added) return found->second;
+    // The names as a JSON array: no two tables can share a key, whatever
+    // characters their strategies' names hold.
+    json names = json::array();
+    for (int s : seats) names.push_back(strategies_[s].name);
+    const std::string key = (sequential ? "sequential" : "independent") + names.dump();
+    plan.tables.push_back({key, Table{std::move(seats), sequential}});
+    return static_cast<int>(plan.tables.size()) - 1;
+  }
+
+  // The seatings a group stands for: one per combination of its sets'
+  // members (a plain name is a set of one), skipping those that would seat a
+  // strategy twice.
+  std::vector<std::vector<int>> groups(const JsonNode& node) const {
+    const std::vector<JsonNode> names = node.elements(2);
+    if (names.size() < std::size_t(entry_.tables.min_seats) || names.size() > std::size_t(entry_.tables.max_seats))
+      node.fail(seats_message(entry_));
+    std::vector<std::vector<int>> seat_options;
+    for (const JsonNode& name_node : names) {
+      seat_options.push_back(members(name_node));
+      for (int s : seat_options.back())
+        if (const int most = game_.most_seats(s); int(names.size()) > most)
+          name_node.fail("\"" + strategies_[std::size_t(s)].name + "\" plays only at tables of at most " +
+                         std::to_string(most) + " players");
+      if (seat_options.back().size() == 1 && names.size() > 1)
+        for (std::size_t earlier = 0; earlier + 1 < seat_options.size(); ++earlier)
+          if (seat_options[earlier].size() == 1 && seat_options[earlier][0] == seat_options.back()[0])
+            name_node.fail("\"" + name_node.string() + "\" is already at this table");
+    }
+    std::vector<std::vector<int>> out;
+    std::vector<int> seats;
+    const std::function<void(std::size_t)> seat_from = [&](std::size_t k) {
+      if (k == seat_options.size()) {
+        if (out.size() >= kMaxGroups) node.fail("the sets make more than " + std::to_string(kMaxGroups) + " tables");
+        out.push_back(seats);
+        return;
+      }
+      for (int s : seat_options[k]) {
+        if (std::find(seats.begin(), seats.end(), s) != seats.end()) continue;
+        seats.push_back(s);
+        seat_from(k + 1);
+        seats.pop_back();
+      }
+    };
+    seat_from(0);
+    return out;
+  }
+
+  ContestPlan plan;
+
+ private:
+  const std::vector<Strategy>& strategies_;
+  const GameEntry& entry_;
+  const Game& game_;
+  std::map<std::pair<std::vector<int>, bool>, int> index_;  // (seats, sequential) -> table: each table once
+  std::unordered_map<std::string, int> index_of_name_;
+  std::map<std::string, std::vector<int>> sets_;
+};
+
+bool flag(const JsonNode& contests, const std::string& key, bool fallback) {
+  const std::optional<JsonNode> node = contests.find(key);
+  return node ? node->boolean() : fallback;
+}
+
+// "headtohead" or "sequential": true (every strategy), false, or a list of
+// names and sets (every pair of their strategies).
+std::optional<std::vector<int>> round_robin(const JsonNode& contests, const std::string& key, const Planner& planner,
+                                            int count) {
+  const std::optional<JsonNode> node = contests.find(key);
+  if (!node) return std::nullopt;
+  if (node->value().is_array()) return planner.members_of_list(*node);
+  if (!node->boolean()) return std::nullopt;
+  std::vector<int> all(static_cast<std::size_t>(count));
+  for (int s = 0; s < count; ++s) all[std::size_t(s)] = s;
+  return all;
+}
+
+// The node to blame for a contest the game cannot play: its key, or the
+// contests themselves when the contest is on by default.
+JsonNode culprit(const JsonNode& contests, const std::string& key) { return contests.find(key).value_or(contests); }
+
+void refuse_blind(const JsonNode& contests, const std::string& key, const GameEntry& entry,
+                  const std::string& instead) {
+  culprit(contests, key)
+      .fail(std::string(entry.tables.why_not_blind) + ": no blind tables; use " + instead + " instead");
+}
+
+}  // namespace
+
+ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const Game& game) {
+  const std::vector<Strategy>& strategies = game.strategies();
+  const TableLimits& limits = entry.tables;
+  const bool blind = limits.blind_allowed(game.rules());
+  const json empty = json::object();
+  const JsonNode contests = config.find("contests").value_or(JsonNode(empty, config.file(), "/contests"));
+  contests.only_keys({"distributions", "headtohead", "sequential", "against", "nway", "sequential_tables"});
+  const int count = static_cast<int>(strategies.size());
+  Planner planner(game, entry);
+  ContestPlan& plan = planner.plan;
+
+  // Under `validate` each contest (and each group) reports its own error.
+  const std::size_t errors_before = errors_so_far();
+  plan.distribution.assign(count, -1);
+  independently([&] {
+    if (!flag(contests, "distributions", true)) return;
+    if (limits.min_seats > 1)
+      culprit(contests, "distributions")
+          .fail(seats_message(entry) + ": set \"distributions\": false (a distribution plays each strategy alone)");
+    for (int s = 0; s < count; ++s) plan.distribution[s] = planner.table({s}, false);
+  });
+  const bool pairs = seats_pairs(limits);
+
+  // A pair asked for twice (by a round robin and a rectangle) is one table;
+  // the lists are made unique and sorted at the end.
+  const auto add_blind_pair = [&](int a, int b) {
+    if (a > b) std::swap(a, b);
+    plan.headtohead.push_back({a, b, planner.table({a, b}, false)});
+  };
+  const auto add_ordered_pair = [&](int a, int b) { plan.sequential.push_back({a, b, planner.table({a, b}, true)}); };
+  independently([&] {
+    const std::optional<std::vector<int>> members = round_robin(contests, "headtohead", planner, count);
+    if (!members) return;
+    if (!blind) refuse_blind(contests, "headtohead", entry, "\"sequential\" (both seatings)");
+    if (!pairs) contests.at("headtohead").fail(seats_message(entry));
+    for (std::size_t i = 0; i < members->size(); ++i)
+      for (std::size_t j = i + 1; j < members->size(); ++j) add_blind_pair((*members)[i], (*members)[j]);
+  });
+  independently([&] {
+    const std::optional<std::vector<int>> members = round_robin(contests, "sequential", planner, count);
+    if (!members) return;
+    if (!pairs) contests.at("sequential").fail(seats_message(entry));
+    for (int a : *members)
+      for (int b : *members)
+        if (a != b) add_ordered_pair(a, b);
+  });
+  if (const std::optional<JsonNode> against = contests.find("against")) {
+    const std::vector<JsonNode> rectangles =
+        against->value().is_array() ? against->elements(1) : std::vector<JsonNode>{*against};
+    for (const JsonNode& rectangle : rectangles)
+      independently([&] {
+        rectangle.only_keys({"players", "opponents", "sequential"});
+        const std::vector<int> players = planner.members_of_list(rectangle.at("players"));
+        const std::vector<int> opponents = planner.members_of_list(rectangle.at("opponents"));
+        const std::optional<JsonNode> order = rectangle.find("sequential");
+        const bool sequential = order ? order->boolean() : true;  // both seatings unless asked otherwise
+        if (!sequential && !blind) refuse_blind(rectangle, "sequential", entry, "\"sequential\": true (the default)");
+        if (!pairs) rectangle.fail(seats_message(entry));
+        for (int p : players)
+          for (int o : opponents) {
+            if (p == o) continue;
+            if (!sequential) {
+              add_blind_pair(p, o);
+              continue;
+            }
+            add_ordered_pair(p, o);  // in both seats
+            add_ordered_pair(o, p);
+          }
+      });
+  }
+
+  for (const auto& section : {std::pair{"nway", false}, std::pair{"sequential_tables", true}}) {
+    // Named copies: clang 14 (the fuzzing build) cannot capture structured bindings.
+    const std::string key = section.first;
+    const bool sequential = section.second;
+    independently([&] {
+      const std::optional<JsonNode> groups = contests.find(key);
+      if (!groups) return;
+      if (!sequential && !blind && !groups->elements().empty())
+        refuse_blind(contests, key, entry, "\"sequential_tables\"");
+      for (const JsonNode& group : groups->elements())
+        independently([&] {
+          for (std::vector<int>& seats : planner.groups(group))
+            (sequential ? plan.sequential_tables : plan.nway).push_back(planner.table(std::move(seats), sequential));
+        });
+    });
+  }
+  for (std::vector<PlannedPair>* list : {&plan.headtohead, &plan.sequential}) {
+    std::sort(list->begin(), list->end());
+    list->erase(std::unique(list->begin(), list->end()), list->end());
+  }
+  if (errors_since(errors_before)) return plan;
+  if (plan.tables.empty()) contests.fail("no contest to play (enable distributions, headtohead, ... )");
+  return plan;
+}
+
+int pair_table(const std::vector<PlannedPair>& pairs, int first, int second) {
+  const auto found = std::lower_bound(pairs.begin(), pairs.end(), PlannedPair{first, second, -1});
+  return found != pairs.end() && found->first == first && found->second == second ? found->table : -1;
+}
+
+std::string describe_tables(const GameEntry& entry) {
+  const TableLimits& limits = entry.tables;
+  std::string contests;
+  const auto add = [&contests](const std::string& name) { contests += (contests.empty() ? "" : ", ") + name; };
+  if (limits.min_seats == 1) add("distributions");
+  const bool pairs = seats_pairs(limits);
+  if (pairs && limits.blind) add("headtohead");
+  if (pairs) add("sequential");
+  if (limits.blind) add("nway");
+  add("sequential_tables");
+  std::string text = "  contests: " + contests + "; " + seat_range(limits) + " players at a table";
+  if (!limits.blind)
+    text += "; no blind tables (" + std::string(limits.why_not_blind) + ")";
+  else if (!limits.blind_rule.empty())
+    text += "; headtohead and nway only with \"" + std::string(limits.blind_rule) + "\": \"" +
+            std::string(limits.blind_rule_value) + "\" (" + std::string(limits.why_not_blind) + ")";
+  return text + "\n";
+}
+
+}  // namespace dicesim

@@ -1,0 +1,123 @@
+#include "plan/run_config.h"
+
+#include <filesystem>
+
+#include "config/suggest.h"
+#include "engine/dice.h"
+#include "games/registry.h"
+
+namespace dicesim {
+
+RunConfig load_run_config(const std::string& file) { return load_run_config(parse_json_file(file), file); }
+
+namespace {
+
+const GameEntry& read_game(const JsonNode& game) {
+  if (const GameEntry* entry = find_game(game.string())) return *entry;
+  std::string known;
+  std::vector<std::string_view> names;
+  for (const GameEntry& g : games()) {
+    known += (known.empty() ? "" : ", ") + std::string(g.name);
+    names.push_back(g.name);
+  }
+  game.fail("unknown game \"" + game.string() + "\" (known: " + known + ")" + did_you_mean(game.string(), names));
+}
+
+}  // namespace
+
+RunConfig load_run_config(json document, const std::string& file) {
+  RunConfig config;
+  config.file = file;
+  config.document = std::move(document);
+  const JsonNode root(config.document, file);
+  // "$schema" points editors at configs/schema.json; the program ignores it.
+  root.only_keys(
+      {"$schema", "name", "description", "game", "rules", "seed", "games", "precision", "strategies", "contests"});
+
+  config.name = std::filesystem::path(file).stem().string();
+  independently([&] {
+    if (const std::optional<JsonNode> name = root.find("name")) {
+      config.name = name->string();
+      if (config.name.empty() || config.name.find_first_of("/\\") != std::string::npos || config.name[0] == '.' ||
+          has_control_character(config.name))
+        name->fail("a name must be a plain file name (no slashes or control characters, not starting with a dot)");
+    }
+  });
+  independently([&] {
+    if (const std::optional<JsonNode> schema = root.find("$schema")) schema->string();
+  });
+  independently([&] {
+    if (const std::optional<JsonNode> description = root.find("description")) description->string();
+  });
+  independently([&] { config.entry = &read_game(root.at("game")); });
+  independently([&] {
+    if (const std::optional<JsonNode> seed = root.find("seed")) config.seed = seed->unsigned_integer(0, UINT64_MAX);
+  });
+  independently([&] { config.games = root.at("games").unsigned_integer(1, kMaxGames); });
+
+  // The rest depends on the game and its rules: an error there ends the reading.
+  if (!config.entry) return config;  // only when validating: the error is recorded
+  const std::size_t errors_before_strategies = errors_so_far();
+  config.game = config.entry->load(root);
+  independently([&] {
+    if (const std::optional<JsonNode> precision = root.find("precision"))
+      config.precision = read_precision_target(*precision, config.game->measures());
+  });
+  // Contests name strategies: with a strategy in error they are not checked.
+  if (!errors_since(errors_before_strategies)) config.plan = plan_contests(root, *config.entry, *config.game);
+  config.biased_die = dice_biased_for_testing();  // the die the game's samplers were just built with
+  return config;
+}
+
+RunConfig load_run_config_of_game(json document, const std::string& source, std::string_view game) {
+  // Another game's config is refused before it is loaded, with the command
+  // that solves it.
+  if (const std::optional<JsonNode> node = JsonNode(document, source).find("game");
+      node && node->value().is_string() && node->string() != game) {
+    const std::string other = node->string();
+    node->fail(find_game(other) ? "this is a " + other + " config; use solve " + other
+                                : "not a " + std::string(game) + " config");
+  }
+  return load_run_config(std::move(document), source);
+}
+
+TableCountsView table_counts(const RunConfig& config, const EngineOutput& output, int t) {
+  return {output.counters[t].data(), static_cast<int>(config.plan.tables[t].table.seats.size()),
+          config.game->measure_bins()};
+}
+
+std::vector<Contest> make_contests(const RunConfig& config) {
+  std::vector<Contest> contests;
+  const std::vector<int> bins = config.game->measure_bins();
+  for (const PlannedTable& planned : config.plan.tables) {
+    const int seats = static_cast<int>(planned.table.seats.size());
+    contests.push_back({stable_hash(planned.key), config.games, TableCounts::size(seats, bins),
+                        [game = config.game.get(), table = &planned.table, seats, bins](std::uint64_t n, Rng& rng,
+                                                                                        std::int64_t* counters) {
+                          game->play(*table, n, rng, TableCounts(counters, seats, bins));
+                        }});
+  }
+  return contests;
+}
+
+PreciseEnough precise_enough(const RunConfig& config) {
+  return [&config](std::size_t t, const std::vector<std::int64_t>& counters) {
+    const TableCountsView counts(counters.data(), static_cast<int>(config.plan.tables[t].table.seats.size()),
+                                 config.game->measure_bins());
+    return meets(*config.precision, half_widths(counts, config.game->measures()));
+  };
+}
+
+bool run_complete(const RunConfig& config, const EngineOutput& output) {
+  if (!config.precision) return output.complete();
+  const std::vector<Contest> contests = make_contests(config);
+  const std::vector<std::uint64_t> played = blocks_played(contests, output, config.file);
+  const PreciseEnough precise = precise_enough(config);
+  for (std::size_t t = 0; t < contests.size(); ++t) {
+    const std::uint64_t cap = block_count(contests[t].games);
+    if (played[t] != cap && !(at_stage_boundary(played[t], cap) && precise(t, output.counters[t]))) return false;
+  }
+  return true;
+}
+
+}  // namespace dicesim

@@ -1,0 +1,28 @@
+// The HDF5 results file of a run, a merge or a check (layout in sim/README.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "plan/run_config.h"
+#include "results/exact_checks.h"
+#include "results/run_state.h"
+
+namespace dicesim {
+
+struct RunInfo {
+  std::string command;  // run | check | merge
+  int threads = 1;
+  int ranks = 1;
+  std::vector<BlockRange> planned;  // the blocks this file set out to cover
+  std::string shard;                // "K/N", or empty
+  bool exact_skipped = false;       // check: a stop request came before the exact comparison was done
+};
+
+// Writes to a temporary name in the same directory, then renames: the final
+// name only ever holds a complete file.
+void write_results(const std::string& path, const RunConfig& config, const EngineOutput& output, const RunInfo& info,
+                   const ExactTables* exact, const std::vector<Check>* checks);
+
+}  // namespace dicesim

@@ -1,0 +1,49 @@
+// A config's "strategies" array as a game reads it: every entry, each sweep
+// expanded (strategies/sweep.h), named uniquely, compiled by the game.
+#pragma once
+
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "config/json_input.h"
+#include "engine/table.h"
+#include "strategies/sweep.h"
+
+namespace dicesim {
+
+struct Strategy {
+  std::string name;
+  json spec;        // as written in the config (a sweep's: this combination's), without "set"
+  std::string set;  // the set contests may name it by: the entry's "set", a sweep's name template, or ""
+};
+
+// Reads the "strategies" array, each sweep expanded (sim/sweep.h): names
+// (unique, usable as HDF5 group names), with compile(spec) called for each; a
+// game's load uses it.
+template <class Compile>
+std::vector<Strategy> read_strategies(const JsonNode& config, Compile compile) {
+  std::vector<Strategy> out;
+  std::unordered_set<std::string> names;  // a set, not a scan: thousands of strategies stay linear
+  for (const JsonNode& entry : config.at("strategies").elements(1)) {
+    independently([&] {  // under `validate`, each entry's error is reported
+      if (out.size() >= kMaxStrategies)
+        entry.fail("more than " + std::to_string(kMaxStrategies) + " strategies (sweeps expanded)");
+      const std::string set = strategy_set(entry);
+      for (json& expanded : expand_strategy_entry(entry, kMaxStrategies - out.size())) {
+        expanded.erase("set");
+        const JsonNode spec(expanded, entry.file(), entry.path());  // errors name the entry as written
+        const JsonNode name_node = spec.at("name");
+        const std::string name = name_node.string();
+        if (name.empty() || name == "." || name.find('/') != std::string::npos || has_control_character(name))
+          name_node.fail("a strategy name must be non-empty, not \".\", and contain no \"/\" or control characters");
+        if (!names.insert(name).second) name_node.fail("duplicate strategy name \"" + name + "\"");
+        compile(spec);
+        out.push_back({name, expanded, set});
+      }
+    });
+  }
+  return out;
+}
+
+}  // namespace dicesim

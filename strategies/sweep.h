@@ -1,0 +1,33 @@
+// Sweeps: a strategy entry of a config whose numeric parameters are lists of
+// values or ranges stands for one strategy per combination.
+//   {"name": "bank{total}", "family": "bank_at", "total": {"from": 300, "to": 3000, "step": 50}}
+//   {"family": "dice_value_threshold", "per_roll": [[1, 2, 3], {"from": 1, "to": 6}]}
+// A parameter whose name starts with "per_" is an array (one value per roll,
+// per number of dice): each of its elements may be swept. Any other array is a
+// list of values. configs/README.md documents the syntax.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "config/json_input.h"
+
+namespace dicesim {
+
+// The most strategies a config may hold, sweeps expanded.
+constexpr std::size_t kMaxStrategies = 10000;
+
+// The strategies an entry stands for, each a plain spec with its "name",
+// in the order of the combinations (the first swept parameter slowest). An
+// entry without a sweep is returned as it is. Names come from the entry's
+// template ("bank{total}", "dv{per_roll[0]}_{per_roll[1]}") or, without a
+// name, from the family and the swept values ("bank_at(total=300)"). Fails
+// at the offending node for an empty list or range, a step of 0, a template
+// that misses a swept parameter, or more than `most` strategies.
+std::vector<json> expand_strategy_entry(const JsonNode& entry, std::size_t most);
+
+// The set an entry's strategies belong to, which contests may name: its
+// "set" key, else a sweep's name template ("bank{total}"), else "".
+std::string strategy_set(const JsonNode& entry);
+
+}  // namespace dicesim
