@@ -1,3 +1,8 @@
+// strategies/: what every game's strategy families share: the family list, a config's "strategies" array read and its
+// sweeps expanded. A game's own families live in its folder (sim/games/<game>/).
+//
+// may include: engine, config
+//
 // What every game's strategy families share: the table `dicesim list` prints
 // and the one-line error for a family the game does not know.
 #pragma once

@@ -1,3 +1,8 @@
+// app/: the program: the command line (main.cpp, the only user of CLI11), the commands, bench, validate, the solve
+// commands.
+//
+// may include: engine, math, config, strategies, games, plan, results
+//
 // The commands run, check and merge as library functions: main.cpp parses the
 // command line and calls them, tests call them directly. Each returns an exit
 // code (exit_codes.h); bad input throws InputError before anything is written.

@@ -1,3 +1,8 @@
+// config/: reading hostile JSON input (errors that name the file and the JSON path), and the did-you-mean of every
+// name.
+//
+// may include: nothing else
+//
 // Reading JSON input with errors that name the file and the JSON path:
 //   sixers.json: /strategies/2/per_roll/0: expected an integer from 0 to 6, got "two"
 #pragma once

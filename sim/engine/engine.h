@@ -1,3 +1,8 @@
+// engine/: the Monte Carlo core. Random streams, dice samplers, a table's counters, blocks and threads, MPI ranks,
+// jobs, progress and the stop flag. Knows no game and no config.
+//
+// may include: nothing else
+//
 // The Monte Carlo engine: plays every contest's games in fixed blocks, each
 // block on its own random stream, and adds integer counters. The result
 // depends only on (seed, contests, games), never on threads or scheduling.

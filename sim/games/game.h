@@ -1,3 +1,8 @@
+// games/: what a game provides (this header) and the list of games (registry.h); each game in its own folder
+// games/<game>/ (rules, exact solver, strategy families, the Game it gives the engine), which includes no other game.
+//
+// may include: engine, math, config, strategies
+//
 // What the engine needs from a game, and nothing more: how to play a block
 // of games at a table, and (where the game allows) the exact odds.
 // Adding a game: see sim/README.md.

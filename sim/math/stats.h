@@ -1,3 +1,8 @@
+// math/: the mathematics any game may use: statistics, races to a goal, zero-sum matrix games.
+//
+//
+// may include: nothing else
+//
 // The statistics of the cross-check: Monte Carlo counts against exact
 // probabilities, as z-scores and chi-square tests.
 #pragma once

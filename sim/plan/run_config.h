@@ -1,3 +1,8 @@
+// plan/: a config loaded for its game, its contests planned into tables within the game's limits, and precision
+// targets.
+//
+// may include: engine, math, config, strategies, games
+//
 // A run config: the game, its rules and strategies, the seed, the number of
 // games and the contests. configs/README.md documents every key.
 #pragma once

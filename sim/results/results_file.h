@@ -1,3 +1,8 @@
+// results/: what a run leaves: the HDF5 results file and the engine state in it, the summary and other printed tables,
+// the exact checks.
+//
+// may include: engine, math, config, strategies, games, plan
+//
 // The HDF5 results file of a run, a merge or a check (layout in sim/README.md).
 #pragma once
 
