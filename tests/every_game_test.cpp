@@ -6,7 +6,8 @@
 //     table's win and tie odds);
 //   - fail `check` with a loaded die.
 // And every game in games() must have a shipped config, so a new game is held
-// to all of this as soon as it ships one.
+// to all of this as soon as it ships one, and every other part that sim/README.md's
+// "Adding a game" lists.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -155,12 +156,32 @@ TEST_P(EveryConfig, ALoadedDieMakesCheckFail) {
 
 INSTANTIATE_TEST_SUITE_P(Shipped, EveryConfig, ::testing::ValuesIn(shipped_configs()), test_name);
 
-TEST(EveryGame, HasAShippedConfig) {
+std::string file_text(const std::string& relative) {
+  std::ifstream in(testing::source_path(relative));
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// What sim/README.md's "Adding a game" lists, checked for every game in
+// games(), each missing part named with the step that adds it.
+TEST(EveryGame, HasEveryPartThatAddingAGameLists) {
   std::set<std::string> shipped;
   for (const std::string& stem : shipped_configs())
     shipped.insert(json::parse(std::ifstream(config_path(stem))).at("game").get<std::string>());
-  for (const GameEntry& g : games())
-    EXPECT_TRUE(shipped.count(std::string(g.name))) << "no config in configs/ plays " << g.name;
+  const std::string schema = file_text("configs/schema.json");
+  const std::string reference = file_text("configs/README.md");
+  for (const GameEntry& g : games()) {
+    const std::string name(g.name);
+    EXPECT_TRUE(std::filesystem::is_directory(testing::source_path("sim/games/" + name)))
+        << name << ": its code belongs in sim/games/" << name << "/";
+    EXPECT_TRUE(shipped.count(name)) << name << ": no config in configs/ plays it (it is what the shared suite runs)";
+    EXPECT_NE(schema.find("\"const\": \"" + name + "\""), std::string::npos)
+        << name << ": configs/schema.json has no branch for it (build/dicesim schema > configs/schema.json)";
+    EXPECT_NE(reference.find("(`\"game\": \"" + name + "\"`)"), std::string::npos)
+        << name << ": configs/README.md has no section `## " << g.title << " (`\"game\": \"" << name << "\"`)`";
+    EXPECT_EQ(dicesim("solve " + name + " --help").exit_code, 0)
+        << name << ": no `dicesim solve " << name << "` (sim/app/solve_" << name
+        << ".cpp and its line in sim/app/solve.cpp)";
+  }
 }
 
 }  // namespace
