@@ -1,5 +1,5 @@
 // dicesim's command line: parses the options (CLI11) and calls the commands
-// (commands.h, bench.h, each game's solve command).
+// (commands.h, bench.h, solve.h).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
@@ -10,12 +10,11 @@
 #include "app/commands.h"
 #include "app/exit_codes.h"
 #include "app/help_examples.h"
+#include "app/solve.h"
 #include "app/validate.h"
 #include "config/json_input.h"
 #include "config/suggest.h"
 #include "engine/cluster.h"
-#include "games/game.h"
-#include "games/registry.h"
 
 #ifndef DICESIM_VERSION
 #define DICESIM_VERSION "unknown"
@@ -137,7 +136,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   CLI::App* solve_cmd = app.add_subcommand("solve", "exact numbers of a game, no simulation");
   solve_cmd->footer(help_examples({"dicesim solve sixers --headtohead", "dicesim solve pig --dice 2 --turns 4"}));
   solve_cmd->require_subcommand(1);
-  for (const GameEntry& g : games()) g.add_solve_command(*solve_cmd);
+  add_solve_commands(*solve_cmd);
   CLI::App* list_cmd = app.add_subcommand("list", "games, rules, strategy families and their parameters");
   list_cmd->footer(help_examples({"dicesim list", "dicesim list | grep -A3 '^pig'"}));
   MergeOptions merge_options;

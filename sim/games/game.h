@@ -22,10 +22,6 @@
 #include "engine/table.h"
 #include "strategies/read_strategies.h"
 
-namespace CLI {
-class App;
-}
-
 namespace dicesim {
 
 // A quantity the game records as a histogram per seat: bin i counts the
@@ -101,8 +97,6 @@ struct GameEntry {
   std::unique_ptr<Game> (*load)(const JsonNode& config);
   // `dicesim list`: rules with their defaults, strategy families.
   void (*describe)(std::ostream& out);
-  // `dicesim solve <game>`: adds the game's subcommand.
-  void (*add_solve_command)(CLI::App& solve);
 };
 
 }  // namespace dicesim

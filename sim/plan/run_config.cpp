@@ -23,9 +23,8 @@ const GameEntry& read_game(const JsonNode& game) {
   game.fail("unknown game \"" + game.string() + "\" (known: " + known + ")" + did_you_mean(game.string(), names));
 }
 
-}  // namespace
-
-RunConfig load_run_config(json document, const std::string& file) {
+// load_run_config, the game read by load_game if given, else by its entry.
+RunConfig read_run_config(json document, const std::string& file, const GameLoader& load_game) {
   RunConfig config;
   config.file = file;
   config.document = std::move(document);
@@ -58,7 +57,7 @@ RunConfig load_run_config(json document, const std::string& file) {
   // The rest depends on the game and its rules: an error there ends the reading.
   if (!config.entry) return config;  // only when validating: the error is recorded
   const std::size_t errors_before_strategies = errors_so_far();
-  config.game = config.entry->load(root);
+  config.game = load_game ? load_game(root) : config.entry->load(root);
   independently([&] {
     if (const std::optional<JsonNode> precision = root.find("precision"))
       config.precision = read_precision_target(*precision, config.game->measures());
@@ -69,7 +68,14 @@ RunConfig load_run_config(json document, const std::string& file) {
   return config;
 }
 
-RunConfig load_run_config_of_game(json document, const std::string& source, std::string_view game) {
+}  // namespace
+
+RunConfig load_run_config(json document, const std::string& file) {
+  return read_run_config(std::move(document), file, {});
+}
+
+RunConfig load_run_config_of_game(json document, const std::string& source, std::string_view game,
+                                  const GameLoader& load_game) {
   // Another game's config is refused before it is loaded, with the command
   // that solves it.
   if (const std::optional<JsonNode> node = JsonNode(document, source).find("game");
@@ -78,7 +84,7 @@ RunConfig load_run_config_of_game(json document, const std::string& source, std:
     node->fail(find_game(other) ? "this is a " + other + " config; use solve " + other
                                 : "not a " + std::string(game) + " config");
   }
-  return load_run_config(std::move(document), source);
+  return read_run_config(std::move(document), source, load_game);
 }
 
 TableCountsView table_counts(const RunConfig& config, const EngineOutput& output, int t) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,10 +44,35 @@ RunConfig load_run_config(json document, const std::string& source);
 
 // Read access to planned table t's counters in an engine output.
 TableCountsView table_counts(const RunConfig& config, const EngineOutput& output, int t);
+// A config's game, read from the config's root.
+using GameLoader = std::function<std::unique_ptr<Game>(const JsonNode& config)>;
 // `dicesim solve <game> --config`: the same loading as `run` (so a solve
 // refuses whatever run refuses, with the same message), and a config of
-// another game is refused at /game.
-RunConfig load_run_config_of_game(json document, const std::string& source, std::string_view game);
+// another game is refused at /game. The game is read by load_game if given,
+// else by its GameEntry::load.
+RunConfig load_run_config_of_game(json document, const std::string& source, std::string_view game,
+                                  const GameLoader& load_game = {});
+
+// A config loaded as above, its game read by the game's own typed loader
+// (sim/games/<game>/<game>_game.h): a solve command asks it for the game's
+// numbers through that type, never by casting a Game down.
+template <class G>
+struct RunConfigOf {
+  RunConfig config;         // owns the game
+  const G* game = nullptr;  // config.game, as the loader typed it
+};
+template <class G>
+RunConfigOf<G> load_run_config_of_game(json document, const std::string& source, std::string_view game,
+                                       std::unique_ptr<G> (*load_game)(const JsonNode& config)) {
+  RunConfigOf<G> loaded;
+  loaded.config =
+      load_run_config_of_game(std::move(document), source, game, [&](const JsonNode& config) -> std::unique_ptr<Game> {
+        std::unique_ptr<G> typed = load_game(config);
+        loaded.game = typed.get();
+        return typed;
+      });
+  return loaded;
+}
 
 // The engine's view of a config: one contest per planned table.
 std::vector<Contest> make_contests(const RunConfig& config);

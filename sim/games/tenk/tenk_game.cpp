@@ -1,32 +1,27 @@
 // 10,000 on the engine: config -> rules and compiled strategies, a block of
-// games at a table, the exact first-turn odds, `dicesim list` and
-// `dicesim solve tenk`.
-#include <CLI/CLI.hpp>
-#include <cmath>
-#include <fstream>
-#include <iomanip>
-#include <iostream>
-#include <mutex>
+// games at a table, the exact first-turn odds and `dicesim list` (`dicesim
+// solve tenk`: sim/app/solve_tenk.cpp).
+#include "games/tenk/tenk_game.h"
 
-#include "app/help_examples.h"
+#include <iomanip>
+#include <mutex>
+#include <ostream>
+
 #include "games/game.h"
 #include "games/game_entries.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
 #include "games/tenk/tenk_strategies.h"
 #include "games/tenk/tenk_win.h"
-#include "games/tenk/tenk_win_cache.h"
-#include "math/stats.h"
-#include "plan/run_config.h"
 
 namespace dicesim::tenk {
 namespace {
 
 constexpr int kTurnBins = 20000 / kPoint + 1;  // single-turn scores 0..20000, higher clamped into the last bin
 
-class TenkGame final : public Game {
+class TenkGameImpl final : public TenkGame {
  public:
-  TenkGame(const Rules& rules, const JsonNode& config) : rules_(rules), scoring_(rules) {
+  TenkGameImpl(const Rules& rules, const JsonNode& config) : rules_(rules), scoring_(rules) {
     Solutions solutions(scoring_);
     strategies_ = read_strategies(
         config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, scoring_, solutions)); });
@@ -139,8 +134,8 @@ class TenkGame final : public Game {
 
   int most_seats(int strategy) const override { return policies_[strategy].plays_to_win ? 2 : kMaxPlayers; }
 
-  const Scoring& scoring() const { return scoring_; }
-  const Policy& policy(int strategy) const { return policies_[strategy]; }
+  const Scoring& scoring() const override { return scoring_; }
+  const Policy& policy(int strategy) const override { return policies_[strategy]; }
 
  private:
   // optimal_win strategies get their solution when the game is first played
@@ -169,10 +164,6 @@ class TenkGame final : public Game {
   mutable std::unique_ptr<std::once_flag[]> sampler_built_;
 };
 
-std::unique_ptr<Game> load(const JsonNode& config) {
-  return std::make_unique<TenkGame>(read_rules(config.find("rules")), config);
-}
-
 void describe(std::ostream& out) {
   out << "  rules (all optional): \"preset\", then any key of the preset's rules. Presets:\n";
   for (const PresetName& p : kPresets)
@@ -187,240 +178,11 @@ void describe(std::ostream& out) {
       << "    target), cached, then about 3 s per pair it plays in\n";
 }
 
-struct SolveOptions {
-  std::string rules = "game_of_dice";
-  std::string config;
-  bool win = false;
-  std::string policy_csv;
-};
-
-void print_throw_tables(const Scoring& scoring) {
-  const int dice = scoring.rules().dice;
-  std::cout << "Table 1: one throw of I dice, every scoring die set aside; K = dice of the next throw\n"
-            << "(K = " << dice << " after hot dice), K = 0 nothing scores; \"any\" = something scores\n"
-            << std::setw(4) << "I" << std::setw(8) << "";
-  for (int k = 1; k <= dice; ++k) std::cout << std::setw(10) << ("K=" + std::to_string(k));
-  std::cout << std::setw(10) << "K=0" << std::setw(10) << "any"
-            << "\n"
-            << std::fixed << std::setprecision(2);
-  for (int n = 1; n <= dice; ++n) {
-    const ThrowStats t = throw_stats(scoring, n);
-    std::cout << std::setw(4) << n << std::setw(8) << "P %";
-    for (int k = 1; k <= dice; ++k) std::cout << std::setw(10) << 100 * t.p[k];
-    std::cout << std::setw(10) << 100 * t.p[0] << std::setw(10) << 100 * t.any_p << "\n";
-    std::cout << std::setw(4) << "" << std::setw(8) << "S";
-    for (int k = 1; k <= dice; ++k) std::cout << std::setw(10) << t.s[k];
-    std::cout << std::setw(10) << "" << std::setw(10) << t.any_s << "\n";
-  }
-  const CriticalScores critical = critical_scores(scoring);
-  std::cout << "\nTable 2: W(I) mean score throwing I dice until a zero; Cs(I) = W(I)(1-P(I,0))/P(I,0)\n"
-            << std::setw(4) << "I" << std::setw(12) << "W(I)" << std::setw(12) << "Cs(I)"
-            << "\n";
-  for (int n = 1; n <= dice; ++n)
-    std::cout << std::setw(4) << n << std::setw(12) << critical.w[n] << std::setw(12) << critical.cs[n] << "\n";
-}
-
-void print_pattern_tables(const Scoring& scoring) {
-  const Rules& r = scoring.rules();
-  std::cout << "\nSuccess and failure (seed 003), ordered outcomes of 6^I\n"
-            << std::setw(6) << "dice" << std::setw(8) << "triple" << std::setw(12) << "successes" << std::setw(10)
-            << "success%" << std::setw(10) << "failure%"
-            << "\n";
-  for (int pending = 0; pending < r.pending_faces(); ++pending)
-    for (int n = r.dice; n >= 1; --n) {
-      if (!r.reachable(n, pending)) continue;
-      const std::uint64_t outcomes = scoring.outcomes(n), success = scoring_outcomes(scoring, n, pending);
-      std::cout << std::setw(6) << n << std::setw(8) << (pending == 0 ? "-" : std::to_string(pending) + "s")
-                << std::setw(12) << success << std::setw(10) << 100.0 * double(success) / double(outcomes)
-                << std::setw(10) << 100.0 * double(outcomes - success) / double(outcomes) << "\n";
-    }
-  std::cout << "\nCombinations by dice pattern (seed 003's rows): outcomes, %, mean points of the best move,\n"
-            << "and for \"Add to 3-of-a-kind\" the mean number of dice of the triple's face\n";
-  for (int pending = 0; pending < r.pending_faces(); ++pending)
-    for (int n = r.dice; n >= 1; --n) {
-      if (!r.reachable(n, pending)) continue;
-      const std::uint64_t outcomes = scoring.outcomes(n);
-      std::cout << "Rolling " << n << " dice" << (pending ? " with a triple of " + std::to_string(pending) + "s" : "")
-                << "\n";
-      const auto stats = pattern_stats(scoring, n, pending);
-      for (int p = 0; p < kPatterns; ++p) {
-        if (stats[p].outcomes == 0 || p == static_cast<int>(Pattern::nothing)) continue;
-        std::cout << "  " << std::left << std::setw(20) << pattern_name(static_cast<Pattern>(p)) << std::right
-                  << std::setw(8) << stats[p].outcomes << std::setw(8)
-                  << 100.0 * double(stats[p].outcomes) / double(outcomes) << std::setw(10) << stats[p].mean_points;
-        if (p == static_cast<int>(Pattern::add)) std::cout << "   adds " << std::setprecision(4) << stats[p].mean_adds;
-        std::cout << std::setprecision(2) << "\n";
-      }
-    }
-}
-
-// What each compiled strategy does: the least turn total at which it banks,
-// by dice for the next throw (a fresh turn: nothing banked, no pending
-// triple), the bank minimum, IV.1 and the target applied; "-" where it
-// throws on to the target.
-void print_bank_totals(const TenkGame& game) {
-  const Rules& r = game.scoring().rules();
-  std::cout << "\nBanks first at this turn total, by dice for the next throw (bank minimum " << r.bank_minimum
-            << ", target " << r.target << "; -: throws on to the target)\n"
-            << std::left << std::setw(24) << "strategy" << std::right;
-  for (int n = 1; n <= r.dice; ++n) std::cout << std::setw(9) << ("n=" + std::to_string(n));
-  std::cout << "\n";
-  for (std::size_t i = 0; i < game.strategies().size(); ++i) {
-    std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right;
-    for (int n = 1; n <= r.dice; ++n) {
-      const int total = first_bank_total(r, game.policy(static_cast<int>(i)), n);
-      std::cout << std::setw(9) << (total < 0 ? "-" : std::to_string(total));
-    }
-    std::cout << "\n";
-  }
-}
-
-// The head start (units) that comes closest to a fair game: given to the
-// first seat when the second is favoured, else to the second.
-void print_head_start(const WinSolution& solution) {
-  const double value = solution.at(0, 0, 0).utility();
-  const bool first_behind = value < 0.5;
-  const auto first_value = [&](int h) {
-    return (first_behind ? solution.at(0, h, 0) : solution.at(0, 0, h)).utility();
-  };
-  int h = 0;
-  while (h + 1 < solution.units() && (first_value(h) < 0.5) == first_behind) ++h;
-  if ((first_value(h) < 0.5) == first_behind) {
-    std::cout << "No head start below the target makes the game fair.\n";
-    return;
-  }
-  const int closer = std::abs(first_value(h) - 0.5) <= std::abs(first_value(h - 1) - 0.5) ? h : h - 1;
-  std::cout << "Head start for a fair game: " << closer * kPoint << " points to the "
-            << (first_behind ? "first" : "second") << " seat (the first seat's chance then " << std::setprecision(6)
-            << first_value(closer) << "; " << (h - 1) * kPoint << " points: " << first_value(h - 1) << ", "
-            << h * kPoint << " points: " << first_value(h) << ")\n";
-}
-
-// The odds of optimal_win against every other strategy, in both seats.
-void print_win_odds(const TenkGame& game, const WinSolution& solution) {
-  const Scoring& scoring = game.scoring();
-  const double value = solution.at(0, 0, 0).utility();
-  std::cout << "\nOptimal play against each strategy (P(win) + P(tie)/2 of the optimal player; the game's value is "
-            << std::setprecision(6) << value << " first, " << 1 - value << " second):\n"
-            << std::left << std::setw(24) << "strategy" << std::right << std::setw(14) << "optimal 1st" << std::setw(12)
-            << "gain" << std::setw(14) << "optimal 2nd" << std::setw(12) << "gain"
-            << "\n";
-  const WinRule optimal(solution.policy);
-  for (std::size_t i = 0; i < game.strategies().size(); ++i) {
-    const Policy& policy = game.policy(static_cast<int>(i));
-    if (policy.plays_to_win) continue;
-    const PolicyRule other(scoring.rules(), policy);
-    const double first = evaluate_win(scoring, optimal, other).at(0, 0, 0).utility();
-    const double second = 1 - evaluate_win(scoring, other, optimal).at(0, 0, 0).utility();
-    std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right << std::setw(14) << first
-              << std::setw(12) << first - value << std::setw(14) << second << std::setw(12) << second - (1 - value)
-              << "\n";
-  }
-}
-
-// For plots: the least turn total at which the optimal player banks, per
-// seat, banked scores and dice for the next throw (no pending face).
-void write_policy_csv(const std::string& path, const Scoring& scoring, const WinSolution& solution) {
-  std::ofstream out(path);
-  if (!out) throw InputError("--policy-csv: cannot write " + path);
-  const Rules& rules = scoring.rules();
-  const Landings landings(rules);
-  out << "seat,mine,theirs,dice,banks_from\n";
-  for (int seat = 0; seat < 2; ++seat)
-    for (int mine = 0; mine < solution.units(); ++mine)
-      for (int theirs = 0; theirs < solution.units(); ++theirs)
-        for (int dice = 1; dice <= rules.dice; ++dice) {
-          const int kind = landings.of(dice, kNoPending, false);
-          int t = 1;
-          const int top = solution.policy.top(seat, mine, theirs) + 1;
-          while (t <= top && !(t * kPoint >= rules.bank_minimum_at(mine * kPoint) &&
-                               solution.policy.banks(seat, mine, theirs, t, kind)))
-            ++t;
-          out << seat << ',' << mine * kPoint << ',' << theirs * kPoint << ',' << dice << ',';
-          if (t <= top) out << t * kPoint;
-          out << '\n';
-        }
-  if (!out.flush()) throw InputError("--policy-csv: cannot write " + path);
-}
-
-void print_win(const TenkGame& game, const SolveOptions& options) {
-  const Scoring& scoring = game.scoring();
-  Solutions solutions(scoring);
-  const std::shared_ptr<const WinSolution> solution = solutions.win_solution();
-  const WinSolveStats& stats = solution->stats;
-  std::cout << "\nWin-optimal play, two players (P(win) + P(tie)/2 maximised; the max_rounds cap ignored)\n"
-            << std::setprecision(6) << "first seat wins " << solution->first_wins() << ", second seat wins "
-            << solution->second_wins() << ", tie " << solution->tie() << "\n"
-            << "solved in " << std::setprecision(2) << stats.seconds << " s (cached in "
-            << win_cache_path(scoring.rules()) << "): " << stats.positions << " turn starts, " << stats.turn_states
-            << " (turn total, dice) states visited, peak memory " << stats.peak_bytes / (1 << 20) << " MiB, policy "
-            << solution->policy.bytes() / 1024 << " KiB\n";
-  print_head_start(*solution);
-  print_win_odds(game, *solution);
-  if (!options.policy_csv.empty()) {
-    write_policy_csv(options.policy_csv, scoring, *solution);
-    std::cout << "wrote " << options.policy_csv << "\n";
-  }
-}
-
-// The strategies `solve tenk` shows without a config.
-json default_solve_config(const std::string& preset) {
-  return {{"game", "tenk"},
-          {"games", std::uint64_t{1}},
-          {"rules", {{"preset", preset}}},
-          {"strategies", json::array({{{"name", "critical_score"}, {"family", "critical_score"}},
-                                      {{"name", "ev_heuristic"}, {"family", "ev_heuristic"}},
-                                      {{"name", "optimal_expected"}, {"family", "optimal_expected"}}})},
-          {"contests", {{"distributions", false}, {"sequential", true}}}};
-}
-
-void print_solution(const SolveOptions& options) {
-  const RunConfig config = options.config.empty()
-                               ? load_run_config_of_game(default_solve_config(options.rules), "command line", "tenk")
-                               : load_run_config_of_game(parse_json_file(options.config), options.config, "tenk");
-  const auto& game = static_cast<const TenkGame&>(*config.game);
-  const Scoring& scoring = game.scoring();
-  std::cout << "10,000 rules: " << rules_json(scoring.rules()).dump() << "\n";
-  std::cout << std::fixed;
-  if (options.win) return print_win(game, options);
-  std::cout << "\n";
-  print_throw_tables(scoring);
-  if (scoring.rules().add_to_triple || scoring.rules().three_pairs > 0) print_pattern_tables(scoring);
-  Solutions solutions(scoring);
-  std::cout << "\noptimal_expected: the most a turn can score on average (value iteration, target ignored): "
-            << solutions.optimal_mean() << "\n";
-  std::cout << "\nOne turn from a fresh start (exact, a total reaching the target banks): mean score and P(zero turn)\n"
-            << std::left << std::setw(24) << "strategy" << std::right << std::setw(12) << "mean" << std::setw(12)
-            << "sd" << std::setw(12) << "P(0)"
-            << "\n";
-  for (std::size_t i = 0; i < game.strategies().size(); ++i) {
-    const std::vector<double> p = turn_distribution(scoring, game.policy(static_cast<int>(i)));
-    const stats::Moments m = stats::exact_moments(p, 0);
-    std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right << std::setw(12)
-              << m.mean * kPoint << std::setw(12) << m.sd * kPoint << std::setw(12) << std::setprecision(6) << p[0]
-              << std::setprecision(2) << "\n";
-  }
-  print_bank_totals(game);
-}
-
-void add_solve_command(CLI::App& solve) {
-  auto options = std::make_shared<SolveOptions>();
-  CLI::App* cmd = solve.add_subcommand("tenk", "10,000: seed 000's Tables 1 and 2, seed 003's tables, turn odds");
-  cmd->footer(help_examples(
-      {"dicesim solve tenk --rules game_of_dice", "dicesim solve tenk --rules ai_blog", "dicesim solve tenk --win"}));
-  std::vector<std::string> names;
-  for (const PresetName& p : kPresets) names.insert(names.end(), {std::string(p.name), std::string(p.file_name)});
-  cmd->add_option("--rules", options->rules, "a preset: " + preset_names() + "; default game_of_dice")
-      ->check(CLI::IsMember(names));
-  cmd->add_option("--config", options->config, "take rules and strategies from a config");
-  cmd->add_flag("--win", options->win,
-                "two players: the win-optimal policy, the game's value for both seats, the fair head start and the "
-                "odds of optimal play against each strategy (solved once per rule set, cached)");
-  cmd->add_option("--policy-csv", options->policy_csv, "with --win: write where the optimal player banks, as CSV");
-  cmd->callback([options] { print_solution(*options); });
-}
-
 }  // namespace
+
+std::unique_ptr<TenkGame> load_game(const JsonNode& config) {
+  return std::make_unique<TenkGameImpl>(read_rules(config.find("rules")), config);
+}
 
 GameEntry tenk_entry() {
   // A game alone has no meaning (no distributions); blind tables are played
@@ -432,9 +194,8 @@ GameEntry tenk_entry() {
           .title = "10,000",
           .description = "10,000: six dice, set scoring dice aside, bank or throw on, first to 10,000 wins",
           .tables = tables,
-          .load = load,
-          .describe = describe,
-          .add_solve_command = add_solve_command};
+          .load = [](const JsonNode& config) -> std::unique_ptr<Game> { return load_game(config); },
+          .describe = describe};
 }
 
 }  // namespace dicesim::tenk

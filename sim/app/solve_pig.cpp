@@ -1,0 +1,105 @@
+// `dicesim solve pig`: the seed's reach-the-goal tables and stop numbers,
+// optimal_win's P(win), and with --config every pair's exact P(win).
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+
+#include "app/help_examples.h"
+#include "app/solve.h"
+#include "engine/engine.h"
+#include "engine/jobs.h"
+#include "games/pig/pig.h"
+#include "games/pig/pig_exact.h"
+#include "games/pig/pig_game.h"
+#include "plan/run_config.h"
+#include "results/strategy_matrix.h"
+
+namespace dicesim::pig {
+namespace {
+
+struct SolveOptions {
+  Rules rules;
+  int turns = 0;
+  bool optimal = false;
+  std::string config;
+};
+
+void print_turns_tables(const Rules& rules, int turns) {
+  const TurnsSolution solution = solve_turns(rules, turns);
+  const auto table = [&](const std::string& title, auto cell, int precision) {
+    std::cout << title << "\n" << std::setw(6) << "score";
+    for (int n = 1; n <= turns; ++n) std::cout << std::setw(7) << n;
+    std::cout << "\n" << std::fixed << std::setprecision(precision);
+    for (int s = rules.goal - 1; s >= 0; --s) {
+      std::cout << std::setw(6) << s;
+      for (int n = 1; n <= turns; ++n) std::cout << std::setw(7) << cell(n, s);
+      std::cout << "\n";
+    }
+  };
+  table(
+      "P(reach " + std::to_string(rules.goal) +
+          " within N turns), percent, by banked score at the start of a turn (columns: N)",
+      [&](int n, int s) { return 100 * solution.reach[n][s]; }, 1);
+  std::cout << "\n";
+  table(
+      "Stop numbers: hold once the turn total reaches this (columns: N turns left)",
+      [&](int n, int s) { return solution.stop[n][s]; }, 0);
+  if (!solution.thresholds) std::cout << "(some rows are not thresholds: a stop number is the last switch to hold)\n";
+}
+
+void print_optimal(const Rules& rules) {
+  const auto start = std::chrono::steady_clock::now();
+  const WinSolution solution = solve_optimal_win(rules);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << "optimal_win (both players play it):\n"
+            << std::fixed << std::setprecision(6) << "  P(first player wins)  " << solution.win(0, 0) << "\n"
+            << "  P(second player wins) " << 1 - solution.win(0, 0) << "\n"
+            << std::setprecision(3) << "  solved in " << seconds << " s (" << solution.passes
+            << (solution.passes == 1 ? " pass" : " passes") << " over the " << rules.goal * rules.goal
+            << " turn-start states), " << solution.policy.distinct_rows() << " distinct policy rows\n";
+}
+
+void print_matrix(const std::string& file) {
+  const RunConfigOf<PigGame> config = load_run_config_of_game(parse_json_file(file), file, "pig", load_game);
+  const PigGame& game = *config.game;
+  const std::size_t count = game.strategies().size();
+  std::vector<double> win(count * count);
+  // Every pair first, so that the progress line never interleaves with the table.
+  run_jobs(win.size(), usable_threads(available_cpus()), "solve pig: pair",
+           [&](std::size_t pair) { win[pair] = game.win_probability(int(pair / count), int(pair % count)); });
+  print_strategy_matrix(
+      std::cout, "P(row wins), the row playing first (exact):", game.strategies(), 6,
+      [&](std::size_t i, std::size_t j) -> std::optional<MatrixCell> { return MatrixCell{win[i * count + j]}; });
+}
+
+void solve(SolveOptions options) {
+  if (!options.config.empty()) {
+    print_matrix(options.config);
+    return;
+  }
+  const Rules& rules = options.rules;  // in range: the options check them
+  std::cout << "Pig: " << rules.dice << (rules.dice == 1 ? " die" : " dice") << ", goal " << rules.goal << "\n\n";
+  if (options.turns == 0 && !options.optimal) options.turns = 4;
+  if (options.turns > 0) print_turns_tables(rules, options.turns);
+  if (options.turns > 0 && options.optimal) std::cout << "\n";
+  if (options.optimal) print_optimal(rules);
+}
+
+}  // namespace
+
+void add_solve_command(CLI::App& solve_cmd) {
+  auto options = std::make_shared<SolveOptions>();
+  CLI::App* cmd = solve_cmd.add_subcommand("pig", "the seed's reach-the-goal tables and the optimal win probability");
+  cmd->footer(help_examples({"dicesim solve pig --dice 2 --turns 4", "dicesim solve pig --dice 1 --optimal",
+                             "dicesim solve pig --config configs/pig_two_dice.json"}));
+  cmd->add_option("--dice", options->rules.dice, "1 or 2 (default 1)")->check(CLI::Range(1, 2));
+  cmd->add_option("--goal", options->rules.goal, "the goal (default 100)")->check(CLI::Range(1, kMaxGoal));
+  cmd->add_option("--turns", options->turns, "print P(reach the goal within N turns) and stop numbers, N = 1..turns")
+      ->check(CLI::Range(1, kMaxPhases));
+  cmd->add_flag("--optimal", options->optimal, "print the first player's P(win) under optimal play");
+  cmd->add_option("--config", options->config, "print the exact P(win) of every ordered pair of a config's strategies");
+  cmd->callback([options] { solve(*options); });
+}
+
+}  // namespace dicesim::pig

@@ -1,0 +1,27 @@
+// Sixers on the engine as the rest of dicesim sees it: a Game, and what
+// `dicesim solve sixers` asks of it (sim/app/solve_sixers.cpp).
+#pragma once
+
+#include <memory>
+
+#include "config/json_input.h"
+#include "games/game.h"
+#include "games/sixers/sixers.h"
+#include "games/sixers/sixers_strategies.h"
+
+namespace dicesim::sixers {
+
+class SixersGame : public Game {
+ public:
+  virtual const Hands& hands() const = 0;
+  // The compiled policy of a config's strategy.
+  virtual const Policy& policy(int strategy) const = 0;
+  // optimal_win's policies per number of seats after it, solved on first use.
+  virtual Solutions& solutions() const = 0;
+};
+
+// Reads "rules" and "strategies" of a config: GameEntry::load, and the game
+// of `solve sixers`.
+std::unique_ptr<SixersGame> load_game(const JsonNode& config);
+
+}  // namespace dicesim::sixers
