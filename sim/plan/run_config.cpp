@@ -25,9 +25,10 @@ const GameEntry& read_game(const JsonNode& game) {
 
 }  // namespace
 
-RunConfig load_run_config(json document, const std::string& file) {
+RunConfig load_run_config(json document, const std::string& file, bool biased_die) {
   RunConfig config;
   config.file = file;
+  config.biased_die = biased_die;
   config.document = std::move(document);
   const JsonNode root(config.document, file);
   // "$schema" points editors at configs/schema.json; the program ignores it.
@@ -58,14 +59,13 @@ RunConfig load_run_config(json document, const std::string& file) {
   // The rest depends on the game and its rules: an error there ends the reading.
   if (!config.entry) return config;  // only when validating: the error is recorded
   const std::size_t errors_before_strategies = errors_so_far();
-  config.game = config.entry->load(root);
+  config.game = config.entry->load(root, biased_die ? loaded_die() : fair_die());
   independently([&] {
     if (const std::optional<JsonNode> precision = root.find("precision"))
       config.precision = read_precision_target(*precision, config.game->measures());
   });
   // Contests name strategies: with a strategy in error they are not checked.
   if (!errors_since(errors_before_strategies)) config.plan = plan_contests(root, *config.entry, *config.game);
-  config.biased_die = dice_biased_for_testing();  // the die the game's samplers were just built with
   return config;
 }
 

@@ -33,8 +33,10 @@ struct RunConfig {
 };
 
 RunConfig load_run_config(const std::string& file);
-// The same from a JSON document; source names it in error messages.
-RunConfig load_run_config(json document, const std::string& source);
+// The same from a JSON document; source names it in error messages. With
+// biased_die the game's samplers throw the loaded test die
+// (--test-biased-die), which RunConfig::biased_die records.
+RunConfig load_run_config(json document, const std::string& source, bool biased_die = false);
 
 // Read access to planned table t's counters in an engine output.
 TableCountsView table_counts(const RunConfig& config, const EngineOutput& output, int t);

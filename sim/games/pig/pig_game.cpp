@@ -36,7 +36,7 @@ constexpr int kGamesSideBySide = 4;
 
 class PigGame final : public Game {
  public:
-  PigGame(const Rules& rules, const JsonNode& config) : rules_(rules) {
+  PigGame(const Rules& rules, const JsonNode& config, const Die& die) : rules_(rules), die_(die) {
     Solutions solutions(rules_);
     strategies_ = read_strategies(
         config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, rules_, solutions)); });
@@ -141,7 +141,7 @@ class PigGame final : public Game {
   }
 
   Rules rules_;
-  const Die& die_ = sampling_die();  // the die in force when the game was loaded
+  const Die& die_;  // the die the game was loaded with
   std::vector<Policy> policies_;
   std::vector<TurnSampler> samplers_;  // per strategy, pointing into policies_
   mutable std::mutex processes_mutex_;
@@ -150,7 +150,9 @@ class PigGame final : public Game {
   mutable std::vector<std::optional<TurnOutcomes>> outcomes_;  // per strategy, on demand
 };
 
-std::unique_ptr<Game> load(const JsonNode& config) { return std::make_unique<PigGame>(read_rules(config), config); }
+std::unique_ptr<Game> load(const JsonNode& config, const Die& die) {
+  return std::make_unique<PigGame>(read_rules(config), config, die);
+}
 
 void describe(std::ostream& out) {
   out << "  rules (all optional):\n"

@@ -37,7 +37,8 @@ json rules_json(const Rules& rules) {
 
 class SixersGame final : public Game {
  public:
-  SixersGame(const Rules& rules, const JsonNode& config) : rules_(rules), hands_(rules), solutions_(hands_) {
+  SixersGame(const Rules& rules, const JsonNode& config, const Die& die)
+      : rules_(rules), hands_(rules, die), solutions_(hands_) {
     strategies_ = read_strategies(config, [&](const JsonNode& spec) {
       policies_.push_back(compile_strategy(spec, hands_, solutions_));
       samplers_.push_back(PolicySampler(hands_, policies_.back()));
@@ -141,7 +142,9 @@ class SixersGame final : public Game {
   std::vector<bool> by_seat_;
 };
 
-std::unique_ptr<Game> load(const JsonNode& config) { return std::make_unique<SixersGame>(read_rules(config), config); }
+std::unique_ptr<Game> load(const JsonNode& config, const Die& die) {
+  return std::make_unique<SixersGame>(read_rules(config), config, die);
+}
 
 void describe(std::ostream& out) {
   out << "  rules (all optional):\n"

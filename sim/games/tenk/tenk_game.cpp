@@ -26,7 +26,7 @@ constexpr int kTurnBins = 20000 / kPoint + 1;  // single-turn scores 0..20000, h
 
 class TenkGame final : public Game {
  public:
-  TenkGame(const Rules& rules, const JsonNode& config) : rules_(rules), scoring_(rules) {
+  TenkGame(const Rules& rules, const JsonNode& config, const Die& die) : rules_(rules), scoring_(rules, die) {
     Solutions solutions(scoring_);
     strategies_ = read_strategies(
         config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, scoring_, solutions)); });
@@ -169,8 +169,8 @@ class TenkGame final : public Game {
   mutable std::unique_ptr<std::once_flag[]> sampler_built_;
 };
 
-std::unique_ptr<Game> load(const JsonNode& config) {
-  return std::make_unique<TenkGame>(read_rules(config.find("rules")), config);
+std::unique_ptr<Game> load(const JsonNode& config, const Die& die) {
+  return std::make_unique<TenkGame>(read_rules(config.find("rules")), config, die);
 }
 
 void describe(std::ostream& out) {
