@@ -141,7 +141,7 @@ class PigGame final : public Game {
   }
 
   Rules rules_;
-  const Die& die_;  // the die the game was loaded with
+  Die die_;  // the die the game was loaded with
   std::vector<Policy> policies_;
   std::vector<TurnSampler> samplers_;  // per strategy, pointing into policies_
   mutable std::mutex processes_mutex_;
