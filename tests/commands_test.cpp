@@ -221,7 +221,7 @@ TEST(Commands, RunAndMergeCalledFromTheLibraryGiveTheBinarysFile) {
     options.config = config;
     options.shard = shard;
     options.output = dir.file(std::string("shard") + shard[0] + ".h5");
-    options.quiet = true;
+    options.progress.quiet = true;
     std::ostringstream out;
     EXPECT_EQ(run_command(options, false, single_process(), out), kExitOk);
     EXPECT_NE(out.str().find("wrote " + options.output), std::string::npos) << out.str();

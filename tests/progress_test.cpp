@@ -4,9 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "engine/interrupt.h"
+#include "engine/jobs.h"
 #include "games/battle/battle_exact.h"
 #include "games/battle/battle_strategies.h"
 #include "games/pig/pig_exact.h"
@@ -59,6 +64,51 @@ TEST(Progress, ElsewhereWholeLinesAndNothingBeforeTheFirstInterval) {
   const std::string text = contents(file);
   std::fclose(file);
   EXPECT_EQ(text, "tables 1/3  0 s\n");
+}
+
+// The run's settings reach a solver's Progress through the scope the command
+// opens: the outermost level shows on the scope's output, a nested one on
+// its enclosing level's.
+TEST(Progress, AThreadsScopeDecidesWhereItsLevelsShow) {
+  std::FILE* file = std::tmpfile();
+  {
+    const ProgressScope scope(Progress::Output{file, false, 0, 3600});
+    Progress outer("tables", 3);
+    outer.advance();
+    {
+      const ProgressScope quiet(ProgressSettings{.quiet = true, .log_every = 60});
+      Progress inner("throw", 0);  // nested: on its enclosing level's output, whatever the scope
+      EXPECT_EQ(inner.output().file, file);
+    }
+    const ProgressScope quiet(ProgressSettings{.quiet = true, .log_every = 60});
+    EXPECT_EQ(Progress("alone", 0).output().file, file);  // still nested in outer
+  }
+  {
+    const ProgressScope quiet(ProgressSettings{.quiet = true, .log_every = 60});
+    EXPECT_EQ(Progress("tables", 3).output().file, nullptr);
+  }
+  const std::string text = contents(file);
+  std::fclose(file);
+  EXPECT_EQ(text, "tables 1/3  0 s\n");
+}
+
+// The job runner's worker threads show their jobs' progress where the
+// caller's thread shows its own.
+TEST(Progress, JobsOnEveryThreadShowWhereTheCallerDoes) {
+  std::FILE* file = std::tmpfile();
+  std::mutex mutex;
+  std::vector<std::FILE*> shown_on;
+  {
+    const ProgressScope scope(Progress::Output{file, false, 3600, 3600});
+    run_jobs(64, 4, "jobs", [&](std::size_t) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));  // long enough for every thread to take jobs
+      const Progress job("job", 0);
+      const std::lock_guard lock(mutex);
+      shown_on.push_back(job.output().file);
+    });
+  }
+  std::fclose(file);
+  EXPECT_EQ(shown_on, std::vector<std::FILE*>(64, file));
 }
 
 TEST(Progress, AStopRequestThrowsInterrupted) {

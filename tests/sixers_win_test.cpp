@@ -125,7 +125,7 @@ TEST(SixersOptimalWin, MonteCarloOfASequentialTableMatchesTheExactOdds) {
                        {"strategies",
                         {{{"name", "win"}, {"family", "optimal_win"}},
                          {{"name", "dv(2,2)"}, {"family", "dice_value_threshold"}, {"per_roll", {2, 2}}}}}};
-  const std::unique_ptr<Game> game = find_game("sixers")->load(JsonNode(config, "test"));
+  const std::unique_ptr<Game> game = find_game("sixers")->load(JsonNode(config, "test"), fair_die());
   for (bool sequential : {true, false}) {
     const Table table{{0, 1, 0, 0}, sequential};
     const int players = static_cast<int>(table.seats.size());
@@ -150,7 +150,7 @@ TEST(SixersOptimalWin, EachSeatPlaysThePolicyOfTheSeatsAfterIt) {
   const Hands hands(Rules{});
   Solutions solutions(hands);
   const json config = {{"game", "sixers"}, {"strategies", {{{"name", "win"}, {"family", "optimal_win"}}}}};
-  const std::unique_ptr<Game> game = find_game("sixers")->load(JsonNode(config, "test"));
+  const std::unique_ptr<Game> game = find_game("sixers")->load(JsonNode(config, "test"), fair_die());
   std::vector<const Policy*> seats;
   for (int seat = 0; seat < 4; ++seat) seats.push_back(&solutions.optimal_win(3 - seat).policy);
   const TableOdds expected = table_odds(hands, seats, true);

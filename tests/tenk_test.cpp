@@ -421,9 +421,7 @@ double turns_mean_z(const Scoring& s, const Policy& policy, std::uint64_t seed) 
 
 // The same comparison sees a die that shows 1 with 2/7 instead of 1/6.
 TEST(TenkExact, TheComparisonCatchesABiasedDie) {
-  bias_dice_for_testing(true);
-  const Scoring biased(preset("seed000"));
-  bias_dice_for_testing(false);
+  const Scoring biased(preset("seed000"), loaded_die());
   EXPECT_GT(turns_mean_z(biased, compile(biased, {{"family", "optimal_expected"}}), 5), 5);
 }
 

@@ -88,9 +88,7 @@ TEST(TenkTurnSampler, TurnsLeftToDecideStayExact) {
 // The comparison sees a die that shows 1 with 2/7 instead of 1/6.
 TEST(TenkTurnSampler, TheComparisonCatchesABiasedDie) {
   const Scoring fair(preset("seed000"));
-  bias_dice_for_testing(true);
-  const Scoring biased(preset("seed000"));
-  bias_dice_for_testing(false);
+  const Scoring biased(preset("seed000"), loaded_die());
   const json strategy = {{"family", "ev_heuristic"}};
   const Policy policy = compile(biased, strategy);
   const std::unique_ptr<TurnSampler> sampler = TurnSampler::build(biased, policy);

@@ -1,7 +1,5 @@
 #include "app/commands.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -15,7 +13,6 @@
 
 #include "app/exit_codes.h"
 #include "app/validate.h"
-#include "engine/dice.h"
 #include "engine/engine.h"
 #include "engine/interrupt.h"
 #include "engine/progress.h"
@@ -67,10 +64,9 @@ json with_precision_override(json document, const std::string& text) {
 }
 
 RunConfig load_with_overrides(const RunOptions& options) {
-  RunConfig config = options.precision.empty()
-                         ? load_run_config(options.config)
-                         : load_run_config(with_precision_override(parse_json_file(options.config), options.precision),
-                                           options.config);
+  json document = parse_json_file(options.config);
+  if (!options.precision.empty()) document = with_precision_override(std::move(document), options.precision);
+  RunConfig config = load_run_config(std::move(document), options.config, options.biased_die);
   if (!options.games.empty()) config.games = parse_option_count("--games", options.games, 1, kMaxGames, "1 to 1e15");
   if (!options.seed.empty()) config.seed = parse_option_count("--seed", options.seed, 0, UINT64_MAX, "0 to 2^64-1");
   return config;
@@ -167,7 +163,7 @@ std::string output_path(const RunOptions& options, const RunConfig& config, cons
 int worker_threads(const RunOptions& options) {
   const int wanted = options.threads > 0 ? options.threads : available_cpus();
   const int used = usable_threads(wanted);
-  if (used < wanted && !options.quiet)
+  if (used < wanted && !options.progress.quiet)
     std::cerr << "note: --threads " << wanted << ": oneTBB runs at most " << used << " here, using " << used << "\n";
   return used;
 }
@@ -215,7 +211,11 @@ int report(const RunConfig& config, const EngineOutput& output, RunInfo info, co
 }
 
 int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::ostream& out) {
-  bias_dice_for_testing(options.biased_die);
+  // Progress lines of the leader only: of the games, and of every solve on
+  // the way (strategies solved while loading, the exact odds of check).
+  ProgressSettings progress = options.progress;
+  progress.quiet = progress.quiet || !cluster.leader();
+  const ProgressScope shown(progress);
   const RunConfig config = load_with_overrides(options);
   if (options.dry_run) {
     print_plan(config, out);
@@ -241,12 +241,7 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
   EngineOptions engine;
   engine.seed = config.seed;
   engine.threads = info.threads;
-  engine.progress = options.quiet || !cluster.leader() ? EngineOptions::Progress::none
-                    : ::isatty(STDERR_FILENO)          ? EngineOptions::Progress::terminal
-                                                       : EngineOptions::Progress::log;
-  engine.log_every = options.progress_every;
-  set_progress_quiet(options.quiet || !cluster.leader());  // the exact solves' progress (check)
-  set_progress_log_every(options.progress_every);
+  engine.progress = progress;
   engine.stop = &stop_requested();
   engine.range = cluster.size() > 1 ? cluster.part(planned) : planned;
   if (resumed) engine.resume = &resumed->output;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/cluster.h"
+#include "engine/progress.h"
 
 namespace dicesim {
 
@@ -25,11 +26,10 @@ struct RunOptions {
   std::string shard;      // "K/N", or empty
   std::string resume;     // a results file to continue
   double checkpoint_every = 0;
-  double progress_every = 60;  // seconds between progress lines when stderr is not a terminal (0: none)
-  int threads = 0;             // 0: the CPUs this process may use
-  bool quiet = false;
+  ProgressSettings progress;  // --quiet, --progress-every: of the games and of the exact solves
+  int threads = 0;            // 0: the CPUs this process may use
   bool dry_run = false;       // print the plan (strategies, tables, games) and play nothing
-  bool biased_die = false;    // test only
+  bool biased_die = false;    // test only: the game's samplers throw the loaded test die
   std::string test_pause_at;  // test only: "setup" or "exact" waits there for a stop request
 };
 

@@ -53,8 +53,8 @@ void add_run_options(CLI::App* cmd, RunOptions& options) {
                   "rewrite the results file (marked incomplete) every SECONDS")
       ->check(kPositiveSeconds);
   cmd->add_option("--resume", options.resume, "continue the run saved in this results file");
-  cmd->add_flag("--quiet", options.quiet, "no progress line");
-  cmd->add_option("--progress-every", options.progress_every,
+  cmd->add_flag("--quiet", options.progress.quiet, "no progress line");
+  cmd->add_option("--progress-every", options.progress.log_every,
                   "when stderr is not a terminal, a progress line every SECONDS (default 60, 0: none)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--test-biased-die", options.biased_die, "test only: load the die (check must then fail)")->group("");

@@ -7,8 +7,6 @@
 namespace dicesim {
 namespace {
 
-bool g_biased_for_testing = false;
-
 std::uint64_t factorial(int n) {
   std::uint64_t f = 1;
   for (int i = 2; i <= n; ++i) f *= i;
@@ -34,15 +32,12 @@ const Die& fair_die() {
   return fair;
 }
 
-const Die& sampling_die() {
+const Die& loaded_die() {
   static const Die loaded{kLoadedSides, {1, 1, 2, 3, 4, 5, 6}};
-  return g_biased_for_testing ? loaded : fair_die();
+  return loaded;
 }
 
-void bias_dice_for_testing(bool on) { g_biased_for_testing = on; }
-bool dice_biased_for_testing() { return g_biased_for_testing; }
-
-RollOutcomes::RollOutcomes(int dice) : dice_(dice), outcomes_(1) {
+RollOutcomes::RollOutcomes(int dice, const Die& sampling_die) : dice_(dice), outcomes_(1) {
   if (dice < 0 || dice > kMaxDice) throw std::invalid_argument("RollOutcomes: dice out of range");
   for (int i = 0; i < dice; ++i) outcomes_ *= kFaces;
   DiceMultiset current;
@@ -52,10 +47,10 @@ RollOutcomes::RollOutcomes(int dice) : dice_(dice), outcomes_(1) {
     for (int c : m.count) denominator *= factorial(c);
     m.ways = factorial(dice) / denominator;
   }
-  // Each multiset with the weight of its ordered outcomes on the die in
-  // force: ways times each face's sides per die. The loaded die's 7^dice
+  // Each multiset with the weight of its ordered outcomes on the sampling
+  // die: ways times each face's sides per die. The loaded die's 7^dice
   // outcomes must fit the 32-bit level: beyond 11 dice the table stays fair.
-  const Die& die = sampling_die().outcomes(dice) <= UINT32_MAX ? sampling_die() : fair_die();
+  const Die& die = sampling_die.outcomes(dice) <= UINT32_MAX ? sampling_die : fair_die();
   for (const DiceMultiset& m : multisets_) {
     std::uint64_t weight = m.ways;
     for (int f = 0; f < kFaces; ++f)

@@ -20,12 +20,14 @@ struct DiceMultiset {
   std::uint64_t ways = 0;                    // ordered outcomes giving this multiset
 };
 
-// The die that every sampler of every game throws: `sides` equally likely
-// sides, side s showing face face_of[s]. The fair die has 6. The loaded test
-// die (`--test-biased-die`) has 7, two of them showing a 1 (P(1) = 2/7),
-// while the exact solvers stay fair, so that a test can show `dicesim check`
-// catching a broken die in every game. Samplers bake the die into their
-// tables when they are built, so the hot loops never ask which die it is.
+// The die that a game's samplers throw, given to the game when it is loaded
+// (GameEntry::load) and by the game to each sampler's constructor: `sides`
+// equally likely sides, side s showing face face_of[s]. The fair die has 6.
+// The loaded test die (`--test-biased-die`) has 7, two of them showing a 1
+// (P(1) = 2/7), while the exact solvers stay fair, so that a test can show
+// `dicesim check` catching a broken die in every game. Samplers bake the die
+// into their tables when they are built, so the hot loops never ask which
+// die it is.
 struct Die {
   static constexpr int kMaxSides = 7;
   int sides = kFaces;
@@ -46,12 +48,7 @@ struct Die {
 };
 constexpr int kLoadedSides = 7;
 const Die& fair_die();
-// The die in force: fair unless the test switch is on. Read it when a game
-// is loaded; a game keeps the die its samplers were built with.
-const Die& sampling_die();
-// Test only, before any game is loaded: throw the loaded die from then on.
-void bias_dice_for_testing(bool on);
-bool dice_biased_for_testing();
+const Die& loaded_die();
 
 // Vose's alias method in exact integers, for every sampler of dicesim.
 // Column i keeps its own outcome when a level drawn uniformly in
@@ -64,9 +61,11 @@ struct AliasColumn {
 };
 std::vector<AliasColumn> alias_columns(const std::vector<std::uint64_t>& weights, std::uint64_t capacity);
 
+// The throws of `dice` dice: probability() on the fair die (the exact
+// solvers'), sample() and sampling_weight() on the die the samplers throw.
 class RollOutcomes {
  public:
-  explicit RollOutcomes(int dice);
+  explicit RollOutcomes(int dice, const Die& sampling_die = fair_die());
 
   int dice() const { return dice_; }
   std::uint64_t outcomes() const { return outcomes_; }  // 6^dice
@@ -105,7 +104,7 @@ class RollOutcomes {
   };
   Sampler sampler() const { return {alias_.data(), columns_, level_range_}; }
   std::uint32_t sample(Rng& rng) const { return sampler().sample(rng); }
-  // Multiset i's weight on the die in force (ways x its faces' sides per
+  // Multiset i's weight on the sampling die (ways x its faces' sides per
   // die), out of sides^dice: what the samplers draw.
   std::uint64_t sampling_weight(std::size_t i) const { return sampling_weight_[i]; }
 

@@ -27,16 +27,16 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 
 // Shows the games done, the rate and the time left until stopped: on a
 // terminal a line redrawn twice a second ("37.2%  1.23 G / 3.30 G games
-// 12.3 M/s  ETA 0:02:51"), else a log line every `every` seconds, so a
+// 12.3 M/s  ETA 0:02:51"), else a log line every log_every seconds, so a
 // week-long cluster job shows it is alive.
 class ProgressLine {
  public:
-  ProgressLine(EngineOptions::Progress style, double every, std::uint64_t total, const std::atomic<std::uint64_t>& done)
-      : terminal_(style == EngineOptions::Progress::terminal),
-        every_(terminal_ ? 0.5 : every),
+  ProgressLine(const ProgressSettings& settings, std::uint64_t total, const std::atomic<std::uint64_t>& done)
+      : output_(Progress::to_stderr(settings)),
+        every_(output_.terminal ? 0.5 : output_.every),
         total_(total),
         done_(done) {
-    if (style == EngineOptions::Progress::none || every_ <= 0) return;
+    if (!output_.file || every_ <= 0) return;
     thread_ = std::thread([this] { loop(); });
   }
   ~ProgressLine() {
@@ -47,7 +47,7 @@ class ProgressLine {
     }
     wake_.notify_all();
     thread_.join();
-    if (terminal_) std::fputs("\r\033[K", stderr);
+    if (output_.terminal) std::fputs("\r\033[K", output_.file);
   }
 
  private:
@@ -58,15 +58,15 @@ class ProgressLine {
     while (!wake_.wait_for(lock, period, [this] { return finished_; })) {
       const double elapsed = seconds_since(start);
       const std::string text = progress_text(double(done_.load(std::memory_order_relaxed)), double(total_), elapsed);
-      if (terminal_)
-        std::fprintf(stderr, "\r\033[K%s", text.c_str());
+      if (output_.terminal)
+        std::fprintf(output_.file, "\r\033[K%s", text.c_str());
       else
-        std::fprintf(stderr, "[%s] %s\n", clock_time(elapsed).c_str(), text.c_str());
-      std::fflush(stderr);
+        std::fprintf(output_.file, "[%s] %s\n", clock_time(elapsed).c_str(), text.c_str());
+      std::fflush(output_.file);
     }
   }
 
-  bool terminal_;
+  Progress::Output output_;
   double every_;
   std::uint64_t total_;
   const std::atomic<std::uint64_t>& done_;
@@ -191,8 +191,8 @@ EngineOutput run_contests(const std::vector<Contest>& contests, const EngineOpti
   tbb::enumerable_thread_specific<std::vector<std::int64_t>> local(
       [&] { return std::vector<std::int64_t>(offset.back() + 2 * kPad); });
   {
-    ProgressLine progress(options.progress, options.log_every,
-                          std::accumulate(range_games.begin(), range_games.end(), std::uint64_t(0)), games_done);
+    ProgressLine progress(options.progress, std::accumulate(range_games.begin(), range_games.end(), std::uint64_t(0)),
+                          games_done);
     tbb::task_arena arena(std::max(1, options.threads));
     // Chunks of about a quarter of a second: long enough to keep the threads
     // busy, short enough for prompt Ctrl-C and checkpoints.

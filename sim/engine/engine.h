@@ -13,6 +13,7 @@
 #include <functional>
 #include <vector>
 
+#include "engine/progress.h"
 #include "engine/rng.h"
 
 namespace dicesim {
@@ -56,10 +57,9 @@ struct EngineOptions {
   std::uint64_t seed = 0;
   int threads = 1;
   // Progress on stderr: a line redrawn in place on a terminal, else (Slurm
-  // logs, notebooks) one log line every log_every seconds (0: none).
-  enum class Progress { none, terminal, log };
-  Progress progress = Progress::none;
-  double log_every = 60;
+  // logs, notebooks) one log line every log_every seconds (0: none). None
+  // unless asked for.
+  ProgressSettings progress{.quiet = true};
   const std::atomic<bool>* stop = nullptr;  // set (by Ctrl-C) to stop early
   BlockRange range{0, UINT64_MAX};          // the blocks to play, clipped to the total
   // Blocks already played, whose counts are carried over: its done must be

@@ -31,10 +31,15 @@ void run_jobs(std::size_t jobs, int threads, const std::string& what, const std:
   };
   throw_if_interrupted();         // a stop requested before the jobs start
   Progress progress(what, jobs);  // polls the stop flag too
+  // The other threads' jobs show their progress where this thread's does.
+  const auto run_all_shown = [&] {
+    const ProgressScope shown(progress.output());
+    run_all();
+  };
   tbb::task_arena arena(std::max(1, threads));
   arena.execute([&] {
     tbb::task_group others;
-    for (int t = 1; t < threads; ++t) others.run(run_all);
+    for (int t = 1; t < threads; ++t) others.run(run_all_shown);
     try {
       // This thread shows the count as it finishes its own jobs.
       std::size_t shown = 0;

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 
 #include "engine/interrupt.h"
@@ -11,16 +10,12 @@
 namespace dicesim {
 namespace {
 
-std::atomic<bool> g_quiet{false};
-std::atomic<double> g_log_every{60};
-thread_local Progress* t_innermost = nullptr;  // the nesting of this thread's Progress objects
+thread_local Progress* t_innermost = nullptr;         // the nesting of this thread's Progress objects
+thread_local const ProgressScope* t_scope = nullptr;  // and of its scopes
 
 double seconds(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 }  // namespace
-
-void set_progress_quiet(bool quiet) { g_quiet = quiet; }
-void set_progress_log_every(double seconds) { g_log_every = seconds; }
 
 std::string readable_count(double count) {
   static const char* const kPrefixes[] = {"", " k", " M", " G", " T", " P"};
@@ -47,12 +42,22 @@ std::string progress_text(double done, double total, double elapsed_seconds) {
   return text + (rate > 0 ? clock_time((total - done) / rate) : std::string("-"));
 }
 
-Progress::Output Progress::standard() {
+Progress::Output Progress::to_stderr(const ProgressSettings& settings) {
   const bool terminal = ::isatty(STDERR_FILENO) == 1;
-  const double every = g_log_every;
-  const bool silent = g_quiet || (!terminal && every <= 0);
+  const double every = settings.log_every;
+  const bool silent = settings.quiet || (!terminal && every <= 0);
   return {silent ? nullptr : stderr, terminal, terminal ? 1.0 : every, terminal ? 0.2 : every};
 }
+
+ProgressScope::ProgressScope(const Progress::Output& output) : output_(output), outer_(t_scope) { t_scope = this; }
+ProgressScope::~ProgressScope() { t_scope = outer_; }
+
+Progress::Output ProgressScope::current() {
+  return t_scope ? t_scope->output_ : Progress::to_stderr(ProgressSettings{});
+}
+
+Progress::Progress(std::string what, std::uint64_t total)
+    : Progress(std::move(what), total, t_innermost ? t_innermost->output_ : ProgressScope::current()) {}
 
 Progress::Progress(std::string what, std::uint64_t total, Output output)
     : what_(std::move(what)), total_(total), output_(output), start_(Clock::now()), outer_(t_innermost) {

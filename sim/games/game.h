@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "config/json_input.h"
+#include "engine/dice.h"
 #include "engine/rng.h"
 #include "engine/table.h"
 #include "strategies/read_strategies.h"
@@ -94,7 +95,9 @@ struct GameEntry {
   // figure of the summary; in a race to a goal it means nothing.
   bool lowest_score_wins = false;
   // Reads "rules" and "strategies" of a config (the rest is the engine's).
-  std::unique_ptr<Game> (*load)(const JsonNode& config);
+  // The game's samplers throw `die` (the fair die, or the loaded test die of
+  // --test-biased-die); its exact odds stay the fair die's.
+  std::unique_ptr<Game> (*load)(const JsonNode& config, const Die& die);
   // `dicesim list`: rules with their defaults, strategy families.
   void (*describe)(std::ostream& out);
 };

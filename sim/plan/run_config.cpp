@@ -24,9 +24,10 @@ const GameEntry& read_game(const JsonNode& game) {
 }
 
 // load_run_config, the game read by load_game if given, else by its entry.
-RunConfig read_run_config(json document, const std::string& file, const GameLoader& load_game) {
+RunConfig read_run_config(json document, const std::string& file, bool biased_die, const GameLoader& load_game) {
   RunConfig config;
   config.file = file;
+  config.biased_die = biased_die;
   config.document = std::move(document);
   const JsonNode root(config.document, file);
   // "$schema" points editors at configs/schema.json; the program ignores it.
@@ -57,21 +58,21 @@ RunConfig read_run_config(json document, const std::string& file, const GameLoad
   // The rest depends on the game and its rules: an error there ends the reading.
   if (!config.entry) return config;  // only when validating: the error is recorded
   const std::size_t errors_before_strategies = errors_so_far();
-  config.game = load_game ? load_game(root) : config.entry->load(root);
+  const Die& die = biased_die ? loaded_die() : fair_die();
+  config.game = load_game ? load_game(root, die) : config.entry->load(root, die);
   independently([&] {
     if (const std::optional<JsonNode> precision = root.find("precision"))
       config.precision = read_precision_target(*precision, config.game->measures());
   });
   // Contests name strategies: with a strategy in error they are not checked.
   if (!errors_since(errors_before_strategies)) config.plan = plan_contests(root, *config.entry, *config.game);
-  config.biased_die = dice_biased_for_testing();  // the die the game's samplers were just built with
   return config;
 }
 
 }  // namespace
 
-RunConfig load_run_config(json document, const std::string& file) {
-  return read_run_config(std::move(document), file, {});
+RunConfig load_run_config(json document, const std::string& file, bool biased_die) {
+  return read_run_config(std::move(document), file, biased_die, {});
 }
 
 RunConfig load_run_config_of_game(json document, const std::string& source, std::string_view game,
@@ -84,7 +85,7 @@ RunConfig load_run_config_of_game(json document, const std::string& source, std:
     node->fail(find_game(other) ? "this is a " + other + " config; use solve " + other
                                 : "not a " + std::string(game) + " config");
   }
-  return read_run_config(std::move(document), source, load_game);
+  return read_run_config(std::move(document), source, false, load_game);
 }
 
 TableCountsView table_counts(const RunConfig& config, const EngineOutput& output, int t) {

@@ -39,16 +39,18 @@ struct RunConfig {
 };
 
 RunConfig load_run_config(const std::string& file);
-// The same from a JSON document; source names it in error messages.
-RunConfig load_run_config(json document, const std::string& source);
+// The same from a JSON document; source names it in error messages. With
+// biased_die the game's samplers throw the loaded test die
+// (--test-biased-die), which RunConfig::biased_die records.
+RunConfig load_run_config(json document, const std::string& source, bool biased_die = false);
 
 // Read access to planned table t's counters in an engine output.
 TableCountsView table_counts(const RunConfig& config, const EngineOutput& output, int t);
 // A config's game, read from the config's root.
-using GameLoader = std::function<std::unique_ptr<Game>(const JsonNode& config)>;
+using GameLoader = std::function<std::unique_ptr<Game>(const JsonNode& config, const Die& die)>;
 // `dicesim solve <game> --config`: the same loading as `run` (so a solve
 // refuses whatever run refuses, with the same message), and a config of
-// another game is refused at /game. The game is read by load_game if given,
+// another game is refused at /game. Solves throw the fair die. The game is read by load_game if given,
 // else by its GameEntry::load.
 RunConfig load_run_config_of_game(json document, const std::string& source, std::string_view game,
                                   const GameLoader& load_game = {});
@@ -63,11 +65,11 @@ struct RunConfigOf {
 };
 template <class G>
 RunConfigOf<G> load_run_config_of_game(json document, const std::string& source, std::string_view game,
-                                       std::unique_ptr<G> (*load_game)(const JsonNode& config)) {
+                                       std::unique_ptr<G> (*load_game)(const JsonNode& config, const Die& die)) {
   RunConfigOf<G> loaded;
   loaded.config =
-      load_run_config_of_game(std::move(document), source, game, [&](const JsonNode& config) -> std::unique_ptr<Game> {
-        std::unique_ptr<G> typed = load_game(config);
+      load_run_config_of_game(std::move(document), source, game, [&](const JsonNode& config, const Die& die) -> std::unique_ptr<Game> {
+        std::unique_ptr<G> typed = load_game(config, die);
         loaded.game = typed.get();
         return typed;
       });

@@ -129,14 +129,14 @@ RunState read_run_state(const std::string& path) {
       throw InputError(path + ": written with another block size");
 
     RunState state;
+    // Files older than the attribute were all thrown with a fair die.
+    const bool biased_die = file.has_attribute("/", "biased_die") && file.int_attribute("/", "biased_die") != 0;
     state.config = load_run_config(parse_json_text(file.string_attribute("/", "config"), path + " (stored config)"),
-                                   path + " (stored config)");
+                                   path + " (stored config)", biased_die);
     state.config.file = file.string_attribute("/", "config_file");
     state.config.name = file.string_attribute("/", "name");
     state.config.seed = std::stoull(file.string_attribute("/", "seed_text"));
     state.config.games = static_cast<std::uint64_t>(file.int_attribute("/", "games"));
-    // Files older than the attribute were all thrown with a fair die.
-    state.config.biased_die = file.has_attribute("/", "biased_die") && file.int_attribute("/", "biased_die") != 0;
     if (state.config.games < 1 || state.config.games > kMaxGames) throw InputError(path + ": games out of range");
 
     const std::vector<Contest> contests = make_contests(state.config);

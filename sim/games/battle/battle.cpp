@@ -30,9 +30,8 @@ std::vector<std::uint64_t> throw_ways(int dice, const Die& die) {
 // alias table in 64-bit integers (its columns' scores inline); and the table
 // of a uniform choice, which weighs each d's throws by die.outcomes(max_dice)
 // / die.outcomes(d), so that every d has the same total weight.
-ThrowSampler::ThrowSampler(int max_dice) : tables_(max_dice + 1), turn_tables_(max_dice + 2) {
+ThrowSampler::ThrowSampler(int max_dice, const Die& die) : tables_(max_dice + 1), turn_tables_(max_dice + 2) {
   if (max_dice < 1 || max_dice > kMaxDiceLimit) throw std::invalid_argument("ThrowSampler: dice out of range");
-  const Die& die = sampling_die();
   std::vector<std::uint64_t> uniform(6 * max_dice + 1, 0);
   for (int d = 1; d <= max_dice; ++d) {
     const std::vector<std::uint64_t> ways = throw_ways(d, die);

@@ -42,7 +42,8 @@ std::vector<std::uint64_t> throw_ways(int dice, const Die& die = fair_die());  /
 class Policy;
 
 // Samples the score of a throw of d dice with its exact probability
-// ways(d, k) / 6^d on the die in force when it is built (sampling_die()):
+// ways(d, k) / 6^d on the die it is built with (the loaded test die's weights
+// on that one):
 // one draw from a payload table where 6^d fits its 32-bit level with few
 // rejections (up to 10 dice), else Vose's alias method in 64-bit integers,
 // one 32-bit Lemire draw for the column and one 64-bit Lemire draw for the
@@ -50,7 +51,7 @@ class Policy;
 // draw where the choice is pure or uniform and its table fits as well.
 class ThrowSampler {
  public:
-  explicit ThrowSampler(int max_dice);
+  explicit ThrowSampler(int max_dice, const Die& die = fair_die());
 
   int throw_dice(int dice, Rng& rng) const {
     if (const TurnTable& turn = turn_tables_[dice]; turn.one_draw) return draw(turn, rng);

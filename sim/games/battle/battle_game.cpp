@@ -36,7 +36,7 @@ constexpr int kGamesSideBySide = 4;
 
 class BattleGame final : public Game {
  public:
-  BattleGame(const Rules& rules, const JsonNode& config) : rules_(rules), dice_(rules.max_dice) {
+  BattleGame(const Rules& rules, const JsonNode& config, const Die& die) : rules_(rules), dice_(rules.max_dice, die) {
     Solutions solutions(rules_);
     strategies_ = read_strategies(
         config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, rules_, solutions)); });
@@ -87,7 +87,9 @@ class BattleGame final : public Game {
   std::vector<Policy> policies_;
 };
 
-std::unique_ptr<Game> load(const JsonNode& config) { return std::make_unique<BattleGame>(read_rules(config), config); }
+std::unique_ptr<Game> load(const JsonNode& config, const Die& die) {
+  return std::make_unique<BattleGame>(read_rules(config), config, die);
+}
 
 void describe(std::ostream& out) {
   out << "  rules (all optional):\n"

@@ -31,7 +31,7 @@ constexpr int kGamesSideBySide = 4;
 
 class PigGameImpl final : public PigGame {
  public:
-  PigGameImpl(const Rules& rules, const JsonNode& config) : rules_(rules) {
+  PigGameImpl(const Rules& rules, const JsonNode& config, const Die& die) : rules_(rules), die_(die) {
     Solutions solutions(rules_);
     strategies_ = read_strategies(
         config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, rules_, solutions)); });
@@ -135,7 +135,7 @@ class PigGameImpl final : public PigGame {
   }
 
   Rules rules_;
-  const Die& die_ = sampling_die();  // the die in force when the game was loaded
+  Die die_;  // the die the game was loaded with
   std::vector<Policy> policies_;
   std::vector<TurnSampler> samplers_;  // per strategy, pointing into policies_
   mutable std::mutex processes_mutex_;
@@ -161,8 +161,8 @@ void describe(std::ostream& out) {
 
 }  // namespace
 
-std::unique_ptr<PigGame> load_game(const JsonNode& config) {
-  return std::make_unique<PigGameImpl>(read_rules(config), config);
+std::unique_ptr<PigGame> load_game(const JsonNode& config, const Die& die) {
+  return std::make_unique<PigGameImpl>(read_rules(config), config, die);
 }
 
 GameEntry pig_entry() {
@@ -173,7 +173,7 @@ GameEntry pig_entry() {
           .title = "Pig",
           .description = "Pig: throw one or two dice until you hold or throw a 1; first to bank the goal wins",
           .tables = tables,
-          .load = [](const JsonNode& config) -> std::unique_ptr<Game> { return load_game(config); },
+          .load = [](const JsonNode& config, const Die& die) -> std::unique_ptr<Game> { return load_game(config, die); },
           .describe = describe};
 }
 

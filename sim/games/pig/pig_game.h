@@ -17,6 +17,6 @@ class PigGame : public Game {
 
 // Reads "rules" and "strategies" of a config: GameEntry::load, and the game
 // of `solve pig --config`.
-std::unique_ptr<PigGame> load_game(const JsonNode& config);
+std::unique_ptr<PigGame> load_game(const JsonNode& config, const Die& die);
 
 }  // namespace dicesim::pig

@@ -6,10 +6,10 @@
 
 namespace dicesim::sixers {
 
-Hands::Hands(const Rules& rules) : rules_(rules), stride_(rules.dice + 1) {
+Hands::Hands(const Rules& rules, const Die& sampling_die) : rules_(rules), stride_(rules.dice + 1) {
   offset_.push_back(0);
   for (int n = 0; n <= rules.dice; ++n) {
-    tables_.emplace_back(n);
+    tables_.emplace_back(n, sampling_die);
     const RollOutcomes& table = tables_.back();
     for (std::size_t i = 0; i < table.size(); ++i) {
       std::vector<int> scores;

@@ -29,10 +29,11 @@ struct Rules {
 // Every hand of n dice (n = 0..dice) as a multiset with one global index, and
 // for each the score of its k lowest-scoring dice. Since keeping a lower die
 // is never worse than keeping a higher one, every strategy here is a choice
-// of k: how many of the lowest dice to set aside.
+// of k: how many of the lowest dice to set aside. The probabilities are the
+// fair die's; the samplers draw on `sampling_die` (outcomes()).
 class Hands {
  public:
-  explicit Hands(const Rules& rules);
+  explicit Hands(const Rules& rules, const Die& sampling_die = fair_die());
 
   const Rules& rules() const { return rules_; }
   int count() const { return static_cast<int>(multiset_dice_.size()); }

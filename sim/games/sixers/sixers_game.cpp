@@ -33,7 +33,8 @@ json rules_json(const Rules& rules) {
 
 class SixersGameImpl final : public SixersGame {
  public:
-  SixersGameImpl(const Rules& rules, const JsonNode& config) : rules_(rules), hands_(rules), solutions_(hands_) {
+  SixersGameImpl(const Rules& rules, const JsonNode& config, const Die& die)
+      : rules_(rules), hands_(rules, die), solutions_(hands_) {
     strategies_ = read_strategies(config, [&](const JsonNode& spec) {
       policies_.push_back(compile_strategy(spec, hands_, solutions_));
       samplers_.push_back(PolicySampler(hands_, policies_.back()));
@@ -149,8 +150,8 @@ void describe(std::ostream& out) {
 
 }  // namespace
 
-std::unique_ptr<SixersGame> load_game(const JsonNode& config) {
-  return std::make_unique<SixersGameImpl>(read_rules(config), config);
+std::unique_ptr<SixersGame> load_game(const JsonNode& config, const Die& die) {
+  return std::make_unique<SixersGameImpl>(read_rules(config), config, die);
 }
 
 GameEntry sixers_entry() {
@@ -159,7 +160,7 @@ GameEntry sixers_entry() {
           .description = "Sixers: six dice, three rolls, keep at least one die per roll, a 3 scores 0, lowest wins",
           .tables = {},
           .lowest_score_wins = true,
-          .load = [](const JsonNode& config) -> std::unique_ptr<Game> { return load_game(config); },
+          .load = [](const JsonNode& config, const Die& die) -> std::unique_ptr<Game> { return load_game(config, die); },
           .describe = describe};
 }
 

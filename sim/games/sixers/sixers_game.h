@@ -22,6 +22,6 @@ class SixersGame : public Game {
 
 // Reads "rules" and "strategies" of a config: GameEntry::load, and the game
 // of `solve sixers`.
-std::unique_ptr<SixersGame> load_game(const JsonNode& config);
+std::unique_ptr<SixersGame> load_game(const JsonNode& config, const Die& die);
 
 }  // namespace dicesim::sixers

@@ -21,7 +21,7 @@ constexpr int kTurnBins = 20000 / kPoint + 1;  // single-turn scores 0..20000, h
 
 class TenkGameImpl final : public TenkGame {
  public:
-  TenkGameImpl(const Rules& rules, const JsonNode& config) : rules_(rules), scoring_(rules) {
+  TenkGameImpl(const Rules& rules, const JsonNode& config, const Die& die) : rules_(rules), scoring_(rules, die) {
     Solutions solutions(scoring_);
     strategies_ = read_strategies(
         config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, scoring_, solutions)); });
@@ -180,8 +180,8 @@ void describe(std::ostream& out) {
 
 }  // namespace
 
-std::unique_ptr<TenkGame> load_game(const JsonNode& config) {
-  return std::make_unique<TenkGameImpl>(read_rules(config.find("rules")), config);
+std::unique_ptr<TenkGame> load_game(const JsonNode& config, const Die& die) {
+  return std::make_unique<TenkGameImpl>(read_rules(config.find("rules")), config, die);
 }
 
 GameEntry tenk_entry() {
@@ -194,7 +194,7 @@ GameEntry tenk_entry() {
           .title = "10,000",
           .description = "10,000: six dice, set scoring dice aside, bank or throw on, first to 10,000 wins",
           .tables = tables,
-          .load = [](const JsonNode& config) -> std::unique_ptr<Game> { return load_game(config); },
+          .load = [](const JsonNode& config, const Die& die) -> std::unique_ptr<Game> { return load_game(config, die); },
           .describe = describe};
 }
 

@@ -20,6 +20,6 @@ class TenkGame : public Game {
 
 // Reads "rules" and "strategies" of a config: GameEntry::load, and the game
 // of `solve tenk`.
-std::unique_ptr<TenkGame> load_game(const JsonNode& config);
+std::unique_ptr<TenkGame> load_game(const JsonNode& config, const Die& die);
 
 }  // namespace dicesim::tenk

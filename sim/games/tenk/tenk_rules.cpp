@@ -235,9 +235,9 @@ std::vector<Move> legal_moves(const Rules& rules, const DiceMultiset& thrown, in
 
 }  // namespace
 
-Scoring::Scoring(const Rules& rules) : rules_(rules) {
+Scoring::Scoring(const Rules& rules, const Die& sampling_die) : rules_(rules) {
   for (int n = 0; n <= kMaxHand; ++n) {
-    tables_.emplace_back(n);
+    tables_.emplace_back(n, sampling_die);
     stride_ = std::max(stride_, tables_.back().size());
   }
   for (int n = 0; n <= kMaxHand; ++n) samplers_.push_back(tables_[n].sampler());

@@ -98,9 +98,11 @@ inline Step make_step(int points, int dice, int pending, bool hot) {
   return Step(points / kPoint) | Step(dice) << 24 | Step(pending) << 27 | Step(hot) << 30;
 }
 
+// The probabilities are the fair die's; the samplers (roll(), throw_best,
+// TurnSampler) draw on `sampling_die`.
 class Scoring {
  public:
-  explicit Scoring(const Rules& rules);
+  explicit Scoring(const Rules& rules, const Die& sampling_die = fair_die());
   // The samplers point into the tables: a copy would point into the original.
   Scoring(const Scoring&) = delete;
   Scoring& operator=(const Scoring&) = delete;
@@ -132,7 +134,7 @@ class Scoring {
     return draw_payload(throw_columns_.data(), throwers_[dice * kDiceSlots + pending], rng);
   }
   // What throw_best draws from: each best move (kBust included) with its
-  // weight on the die in force, out of sides^dice.
+  // weight on the sampling die, out of sides^dice.
   const PayloadWeights& throw_weights(int dice, int pending) const {
     return throw_weights_[dice * kDiceSlots + pending];
   }
