@@ -13,8 +13,10 @@
 #include <vector>
 
 #include "config/json_input.h"
+#include "config/parameters.h"
 #include "engine/rng.h"
 #include "engine/table.h"
+#include "strategies/family.h"
 #include "strategies/read_strategies.h"
 
 namespace CLI {
@@ -94,6 +96,12 @@ struct GameEntry {
   bool lowest_score_wins = false;
   // Reads "rules" and "strategies" of a config (the rest is the engine's).
   std::unique_ptr<Game> (*load)(const JsonNode& config);
+  // The format of what load reads, as data (`dicesim list`, `dicesim schema`):
+  const std::vector<Parameter>& (*rules_parameters)();  // the keys of "rules"
+  const std::vector<StrategyFamily>& (*families)();     // the strategy families
+  // The names of Game::measures(), the same under any rules: the keys of
+  // "precision" besides "rate".
+  std::vector<std::string_view> measures;
   // `dicesim list`: rules with their defaults, strategy families.
   void (*describe)(std::ostream& out);
   // `dicesim solve <game>`: adds the game's subcommand.
