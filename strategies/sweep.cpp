@@ -34,14 +34,28 @@ bool is_array_parameter(std::string_view key) { return key.rfind("per_", 0) == 0
 
 bool is_range(const json& value) { return value.is_object(); }
 
+// A range's keys: {"from": a, "to": b, "step": s}.
+const std::vector<Parameter>& range_parameters() {
+  constexpr std::int64_t kBound = 1'000'000'000'000'000;
+  static const std::vector<Parameter> all = {
+      integer_parameter("from", -kBound, kBound, "the first value").as_required(),
+      integer_parameter("to", -kBound, kBound, "the last value, if a step lands on it").as_required(),
+      integer_parameter("step", -kBound, kBound, "may be negative, not 0")
+          .with_default(1)
+          .with_schema({{"not", {{"const", 0}}}}),
+  };
+  return all;
+}
+
 // {"from": a, "to": b, "step": s}: a, a + s, ... up to b (b itself only if reached).
 std::vector<json> range_values(const JsonNode& node) {
-  node.only_keys({"from", "to", "step"});
-  constexpr std::int64_t kBound = 1'000'000'000'000'000;
-  const std::int64_t from = node.at("from").integer(-kBound, kBound);
-  const std::int64_t to = node.at("to").integer(-kBound, kBound);
+  const std::vector<Parameter>& keys = range_parameters();
+  node.only_keys(keys_of(keys));
+  const std::int64_t from = named(keys, "from").read_integer(node.at("from"));
+  const std::int64_t to = named(keys, "to").read_integer(node.at("to"));
   const std::optional<JsonNode> step_node = node.find("step");
-  const std::int64_t step = step_node ? step_node->integer(-kBound, kBound) : 1;
+  const std::int64_t step =
+      step_node ? named(keys, "step").read_integer(*step_node) : named(keys, "step").default_value->get<std::int64_t>();
   if (step == 0) step_node->fail("a step of 0 never reaches \"to\"");
   if ((to - from) / step < 0 || (to != from && (to > from) != (step > 0)))
     node.fail("an empty range: from " + std::to_string(from) + " to " + std::to_string(to) + " in steps of " +
@@ -179,6 +193,35 @@ std::vector<json> expand_strategy_entry(const JsonNode& entry, std::size_t most)
     }
   }
   return specs;
+}
+
+const std::vector<Parameter>& strategy_entry_parameters() {
+  static const std::vector<Parameter> all = {
+      shaped_parameter("name", {{"$ref", "#/$defs/strategy_name"}}, ""),
+      string_parameter("set",
+                       "the name contests use for this entry's strategies (default: a sweep's name template, or its "
+                       "family without a name)")
+          .with_schema({{"minLength", 1}}),
+  };
+  return all;
+}
+
+ordered_json sweep_schema_definitions() {
+  const ordered_json integer = {{"type", "integer"}};
+  ordered_json range = object_schema(range_parameters());
+  return {{"strategy_name",
+           {{"type", "string"},
+            {"minLength", 1},
+            {"pattern", "^[^/]+$"},
+            {"description",
+             "unique; no \"/\" or control characters (it becomes an HDF5 group). In a sweep, a template such as "
+             "\"bank{total}\" or \"dv{per_roll[0]}_{per_roll[1]}\"; a sweep without a name is named after its "
+             "family and values"}}},
+          {std::string(kSweepableIntegerRef.substr(kSweepableIntegerRef.rfind('/') + 1)),
+           {{"description",
+             "an integer, or a sweep: a list of integers or a range {\"from\", \"to\", \"step\"} (one strategy "
+             "per value)"},
+            {"anyOf", {integer, {{"type", "array"}, {"minItems", 1}, {"items", integer}}, range}}}}};
 }
 
 std::string strategy_set(const JsonNode& entry) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config/json_input.h"
+#include "config/parameters.h"
 
 namespace dicesim {
 
@@ -29,5 +30,12 @@ std::vector<json> expand_strategy_entry(const JsonNode& entry, std::size_t most)
 // The set an entry's strategies belong to, which contests may name: its
 // "set" key, else a sweep's name template ("bank{total}"), else "".
 std::string strategy_set(const JsonNode& entry);
+
+// The keys every strategy entry may hold besides its family's: "name" (a
+// template in a sweep) and "set".
+const std::vector<Parameter>& strategy_entry_parameters();
+// The schema's definitions a strategies array refers to: "strategy_name" and
+// the sweepable integer (kSweepableIntegerRef: an integer, a list or a range).
+ordered_json sweep_schema_definitions();
 
 }  // namespace dicesim

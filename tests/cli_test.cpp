@@ -311,7 +311,8 @@ TEST(Cli, MistypedWordsGetASuggestion) {
   TempDir dir;
   const std::map<std::string, std::string> suggested = {
       {"rn",
-       "unknown command \"rn\" (known: run, check, solve, list, merge, show, validate, bench); did you mean \"run\"?"},
+       "unknown command \"rn\" (known: run, check, solve, list, schema, merge, show, validate, bench); did you mean "
+       "\"run\"?"},
       {"solve tnek", "solve: unknown command \"tnek\" (known: sixers, tenk, pig, battle); did you mean \"tenk\"?"},
       {"run " + testing::source_path("configs/sixers.json") + " --gams 10",
        "run: unknown option --gams; did you mean \"--games\"?"},
@@ -344,8 +345,9 @@ TEST(Cli, EveryHelpExampleWorksAsWritten) {
   TempDir dir;
   std::filesystem::create_directory_symlink(testing::source_path("configs"), dir.file("configs"));
   ::setenv("DICESIM_CACHE_DIR", dir.file("cache").c_str(), 1);
-  const std::vector<std::string> commands = {"run",          "check",      "merge",     "show",         "list", "solve",
-                                             "solve sixers", "solve tenk", "solve pig", "solve battle", "bench"};
+  const std::vector<std::string> commands = {"run",        "check",     "merge",        "show",
+                                             "list",       "schema",    "solve",        "solve sixers",
+                                             "solve tenk", "solve pig", "solve battle", "bench"};
   int examples = 0;
   for (const std::string& command : commands) {
     const std::string help = dicesim(command + " --help").out;

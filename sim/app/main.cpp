@@ -15,6 +15,9 @@
 #include "config/json_input.h"
 #include "config/suggest.h"
 #include "engine/cluster.h"
+#include "games/game.h"
+#include "games/registry.h"
+#include "plan/config_schema.h"
 
 #ifndef DICESIM_VERSION
 #define DICESIM_VERSION "unknown"
@@ -139,6 +142,9 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   add_solve_commands(*solve_cmd);
   CLI::App* list_cmd = app.add_subcommand("list", "games, rules, strategy families and their parameters");
   list_cmd->footer(help_examples({"dicesim list", "dicesim list | grep -A3 '^pig'"}));
+  CLI::App* schema_cmd =
+      app.add_subcommand("schema", "the JSON Schema of configs (configs/schema.json), from the readers' declarations");
+  schema_cmd->footer(help_examples({"dicesim schema", "dicesim schema | diff - configs/schema.json"}));
   MergeOptions merge_options;
   CLI::App* merge_cmd = app.add_subcommand("merge", "add up shard files of one run into one results file");
   merge_cmd->footer(help_examples({"dicesim run configs/pig_one_die.json --games 1e4 --shard 1/2 -o pig-1.h5",
@@ -193,6 +199,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   if (show_cmd->parsed()) return show_command(show_options, std::cout);
   if (validate_cmd->parsed()) return validate_command(validate_configs, std::cout, std::cerr);
   if (list_cmd->parsed()) list_games(std::cout);
+  if (schema_cmd->parsed()) std::cout << config_schema().dump(2) << "\n";
   if (bench_cmd->parsed()) return run_bench(bench_options);
   return kExitOk;
 }

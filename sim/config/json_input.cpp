@@ -30,7 +30,7 @@ std::string pointer_token(const std::string& key) {
   return out;
 }
 
-std::string join(std::initializer_list<std::string_view> words) {
+std::string join(const std::vector<std::string_view>& words) {
   std::string out;
   for (std::string_view w : words) {
     if (!out.empty()) out += ", ";
@@ -249,6 +249,10 @@ ErrorCollector* active_error_collector() { return current_collector; }
 void JsonNode::fail(const std::string& message) const { throw InputError(file_ + ": " + path() + ": " + message); }
 
 void JsonNode::only_keys(std::initializer_list<std::string_view> allowed) const {
+  only_keys(std::vector<std::string_view>(allowed));
+}
+
+void JsonNode::only_keys(const std::vector<std::string_view>& allowed) const {
   if (!value_->is_object()) fail("expected an object, got " + describe(*value_));
   for (const auto& item : value_->items()) {
     const std::string key = item.key();  // not a structured binding: the lambda below captures it (clang 14)
@@ -258,8 +262,7 @@ void JsonNode::only_keys(std::initializer_list<std::string_view> allowed) const 
     if (!known) {
       independently([&] {  // under `validate`, every unknown key is reported
         JsonNode(value, file_, path_ + "/" + pointer_token(key))
-            .fail("unknown key (expected one of: " + join(allowed) + ")" +
-                  did_you_mean(key, std::vector<std::string_view>(allowed)));
+            .fail("unknown key (expected one of: " + join(allowed) + ")" + did_you_mean(key, allowed));
       });
     }
   }

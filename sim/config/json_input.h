@@ -51,6 +51,7 @@ class JsonNode {
 
   // Objects. Every object should call only_keys so that typos are reported.
   void only_keys(std::initializer_list<std::string_view> allowed) const;
+  void only_keys(const std::vector<std::string_view>& allowed) const;
   bool has(const std::string& key) const;
   JsonNode at(const std::string& key) const;  // required
   std::optional<JsonNode> find(const std::string& key) const;

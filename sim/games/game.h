@@ -19,8 +19,10 @@
 
 #include "config/json_input.h"
 #include "engine/dice.h"
+#include "config/parameters.h"
 #include "engine/rng.h"
 #include "engine/table.h"
+#include "strategies/family.h"
 #include "strategies/read_strategies.h"
 
 namespace dicesim {
@@ -98,6 +100,12 @@ struct GameEntry {
   // The game's samplers throw `die` (the fair die, or the loaded test die of
   // --test-biased-die); its exact odds stay the fair die's.
   std::unique_ptr<Game> (*load)(const JsonNode& config, const Die& die);
+  // The format of what load reads, as data (`dicesim list`, `dicesim schema`):
+  const std::vector<Parameter>& (*rules_parameters)();  // the keys of "rules"
+  const std::vector<StrategyFamily>& (*families)();     // the strategy families
+  // The names of Game::measures(), the same under any rules: the keys of
+  // "precision" besides "rate".
+  std::vector<std::string_view> measures;
   // `dicesim list`: rules with their defaults, strategy families.
   void (*describe)(std::ostream& out);
 };

@@ -120,9 +120,43 @@ class Planner {
   std::map<std::string, std::vector<int>> sets_;
 };
 
-bool flag(const JsonNode& contests, const std::string& key, bool fallback) {
-  const std::optional<JsonNode> node = contests.find(key);
-  return node ? node->boolean() : fallback;
+// A list of strategy names and set names.
+ordered_json names_schema() {
+  return {{"type", "array"},
+          {"minItems", 1},
+          {"items", {{"type", "string"}}},
+          {"description", "strategy names and set names"}};
+}
+
+// "headtohead" and "sequential": true (every strategy) or a list.
+ordered_json round_robin_schema() { return {{"anyOf", {{{"type", "boolean"}}, names_schema()}}}; }
+
+// "nway" and "sequential_tables": groups of names and sets, one per seat.
+ordered_json groups_schema() {
+  return {{"type", "array"},
+          {"items",
+           {{"type", "array"},
+            {"minItems", 2},
+            {"maxItems", kMaxSeats},
+            {"items", {{"type", "string"}}},
+            {"description", "strategy names and sets, one per seat; a set stands for each of its strategies"}}}};
+}
+
+// The keys of one rectangle of "against".
+const std::vector<Parameter>& rectangle_parameters() {
+  static const std::vector<Parameter> all = {
+      shaped_parameter("players", names_schema(), "").as_required(),
+      shaped_parameter("opponents", names_schema(), "").as_required(),
+      boolean_parameter("sequential", "in sequence in both seatings, or false: blind, each pair once")
+          .with_default(true),
+  };
+  return all;
+}
+
+// A key's value, or its declared default.
+bool flag(const JsonNode& object, const std::vector<Parameter>& keys, const std::string& key) {
+  const std::optional<JsonNode> node = object.find(key);
+  return node ? node->boolean() : named(keys, key).default_value->get<bool>();
 }
 
 // "headtohead" or "sequential": true (every strategy), false, or a list of
@@ -150,13 +184,36 @@ void refuse_blind(const JsonNode& contests, const std::string& key, const GameEn
 
 }  // namespace
 
+const std::vector<Parameter>& contest_parameters() {
+  static const std::vector<Parameter> all = [] {
+    const ordered_json rectangle = object_schema(rectangle_parameters());
+    return std::vector<Parameter>{
+        boolean_parameter("distributions", "each strategy alone").with_default(true),
+        shaped_parameter("headtohead", round_robin_schema(),
+                         "every unordered pair, both blind: true (every strategy) or a list of names and sets")
+            .with_default(false),
+        shaped_parameter("sequential", round_robin_schema(),
+                         "every ordered pair, the second seat seeing the first's result: true (every strategy) or a "
+                         "list of names and sets")
+            .with_default(false),
+        shaped_parameter("against",
+                         {{"anyOf", {rectangle, {{"type", "array"}, {"minItems", 1}, {"items", rectangle}}}}},
+                         "every player against every opponent (a rectangular contest): one such object or a list of "
+                         "them"),
+        shaped_parameter("nway", groups_schema(), "groups at one table, all blind"),
+        shaped_parameter("sequential_tables", groups_schema(), "groups in seating order"),
+    };
+  }();
+  return all;
+}
+
 ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const Game& game) {
   const std::vector<Strategy>& strategies = game.strategies();
   const TableLimits& limits = entry.tables;
   const bool blind = limits.blind_allowed(game.rules());
   const json empty = json::object();
   const JsonNode contests = config.find("contests").value_or(JsonNode(empty, config.file(), "/contests"));
-  contests.only_keys({"distributions", "headtohead", "sequential", "against", "nway", "sequential_tables"});
+  contests.only_keys(keys_of(contest_parameters()));
   const int count = static_cast<int>(strategies.size());
   Planner planner(game, entry);
   ContestPlan& plan = planner.plan;
@@ -165,7 +222,7 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
   const std::size_t errors_before = errors_so_far();
   plan.distribution.assign(count, -1);
   independently([&] {
-    if (!flag(contests, "distributions", true)) return;
+    if (!flag(contests, contest_parameters(), "distributions")) return;
     if (limits.min_seats > 1)
       culprit(contests, "distributions")
           .fail(seats_message(entry) + ": set \"distributions\": false (a distribution plays each strategy alone)");
@@ -201,11 +258,10 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
         against->value().is_array() ? against->elements(1) : std::vector<JsonNode>{*against};
     for (const JsonNode& rectangle : rectangles)
       independently([&] {
-        rectangle.only_keys({"players", "opponents", "sequential"});
+        rectangle.only_keys(keys_of(rectangle_parameters()));
         const std::vector<int> players = planner.members_of_list(rectangle.at("players"));
         const std::vector<int> opponents = planner.members_of_list(rectangle.at("opponents"));
-        const std::optional<JsonNode> order = rectangle.find("sequential");
-        const bool sequential = order ? order->boolean() : true;  // both seatings unless asked otherwise
+        const bool sequential = flag(rectangle, rectangle_parameters(), "sequential");  // both seatings by default
         if (!sequential && !blind) refuse_blind(rectangle, "sequential", entry, "\"sequential\": true (the default)");
         if (!pairs) rectangle.fail(seats_message(entry));
         for (int p : players)

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config/json_input.h"
+#include "config/parameters.h"
 #include "engine/table.h"
 #include "games/game.h"
 
@@ -46,6 +47,8 @@ int pair_table(const std::vector<PlannedPair>& pairs, int first, int second);
 // Refuses, with the file and JSON path, any table outside the game's limits
 // (entry.tables, blind tables judged under game.rules()).
 ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const Game& game);
+// The keys of "contests" that plan_contests reads.
+const std::vector<Parameter>& contest_parameters();
 
 // `dicesim list`: the contests a game plays, from its limits.
 std::string describe_tables(const GameEntry& entry);

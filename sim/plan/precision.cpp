@@ -12,6 +12,22 @@
 
 namespace dicesim {
 
+Parameter precision_parameter() {
+  return shaped_parameter(
+      "precision",
+      {{"type", "object"},
+       {"minProperties", 1},
+       {"properties",
+        {{"rate",
+          {{"type", "number"},
+           {"exclusiveMinimum", 0},
+           {"exclusiveMaximum", 0.5},
+           {"description", "of every win and tie rate"}}}}},
+       {"additionalProperties",
+        {{"type", "number"}, {"exclusiveMinimum", 0}, {"description", "of a measure's mean (score, turns, ...)"}}}},
+      "play each table until its 95% half-widths meet these targets");
+}
+
 PrecisionTarget read_precision_target(const JsonNode& node, const std::vector<Measure>& measures) {
   if (!node.value().is_object() || node.value().empty())
     node.fail("expected an object of targets such as {\"rate\": 0.005} (\"rate\" and the game's measures: " + [&] {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "config/json_input.h"
+#include "config/parameters.h"
 #include "engine/engine.h"
 #include "engine/table.h"
 #include "games/game.h"
@@ -35,6 +36,9 @@ struct PrecisionTarget {
 // Reads "precision": {"rate": 0.002, "score": 0.5, ...}: "rate" and the
 // names of the game's measures, each a positive number.
 PrecisionTarget read_precision_target(const JsonNode& node, const std::vector<Measure>& measures);
+// The config's "precision" key as read_precision_target reads it; which
+// measures a game has, its branch of the schema says (GameEntry::measures).
+Parameter precision_parameter();
 
 // The largest 95% half-width at a table, over its seats: of the win rates
 // (and tie rate), and of each measure's mean. rate is absent at a table of one.

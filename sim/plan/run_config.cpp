@@ -23,6 +23,34 @@ const GameEntry& read_game(const JsonNode& game) {
   game.fail("unknown game \"" + game.string() + "\" (known: " + known + ")" + did_you_mean(game.string(), names));
 }
 
+}  // namespace
+
+const std::vector<Parameter>& config_parameters() {
+  static const std::vector<Parameter> all = [] {
+    std::vector<std::string> names;
+    for (const GameEntry& g : games()) names.emplace_back(g.name);
+    return std::vector<Parameter>{
+        // "$schema" points editors at configs/schema.json; the program ignores it.
+        string_parameter("$schema", "the schema editors check this file against"),
+        string_parameter("name", "results go to results/<name>.h5 (default: the file's stem)")
+            .with_schema({{"minLength", 1}, {"pattern", "^[^./\\\\][^/\\\\]*$"}}),
+        string_parameter("description", "free text, kept in the results file"),
+        choice_parameter("game", names, "the game (dicesim list)").as_required(),
+        shaped_parameter("rules", {{"type", "object"}}, "the game's rules; a missing key takes its default"),
+        integer_parameter("seed", 0, UINT64_MAX, "the seed of every random stream").with_default(RunConfig{}.seed),
+        integer_parameter("games", 1, kMaxGames,
+                          "games per table (with precision: the most a table plays); 1e6 is accepted")
+            .as_required(),
+        precision_parameter(),
+        shaped_parameter("strategies", {{"type", "array"}, {"minItems", 1}}, "").as_required(),
+        object_parameter("contests", contest_parameters(), "what to play (default: distributions)"),
+    };
+  }();
+  return all;
+}
+
+namespace {
+
 // load_run_config, the game read by load_game if given, else by its entry.
 RunConfig read_run_config(json document, const std::string& file, bool biased_die, const GameLoader& load_game) {
   RunConfig config;
@@ -30,9 +58,8 @@ RunConfig read_run_config(json document, const std::string& file, bool biased_di
   config.biased_die = biased_die;
   config.document = std::move(document);
   const JsonNode root(config.document, file);
-  // "$schema" points editors at configs/schema.json; the program ignores it.
-  root.only_keys(
-      {"$schema", "name", "description", "game", "rules", "seed", "games", "precision", "strategies", "contests"});
+  const std::vector<Parameter>& keys = config_parameters();
+  root.only_keys(keys_of(keys));
 
   config.name = std::filesystem::path(file).stem().string();
   independently([&] {
@@ -51,9 +78,9 @@ RunConfig read_run_config(json document, const std::string& file, bool biased_di
   });
   independently([&] { config.entry = &read_game(root.at("game")); });
   independently([&] {
-    if (const std::optional<JsonNode> seed = root.find("seed")) config.seed = seed->unsigned_integer(0, UINT64_MAX);
+    if (const std::optional<JsonNode> seed = root.find("seed")) config.seed = named(keys, "seed").read_unsigned(*seed);
   });
-  independently([&] { config.games = root.at("games").unsigned_integer(1, kMaxGames); });
+  independently([&] { config.games = named(keys, "games").read_unsigned(root.at("games")); });
 
   // The rest depends on the game and its rules: an error there ends the reading.
   if (!config.entry) return config;  // only when validating: the error is recorded

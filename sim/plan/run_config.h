@@ -14,6 +14,7 @@
 #include <string>
 
 #include "config/json_input.h"
+#include "config/parameters.h"
 #include "engine/engine.h"
 #include "games/game.h"
 #include "plan/contest_plan.h"
@@ -37,6 +38,9 @@ struct RunConfig {
   ContestPlan plan;
   bool biased_die = false;  // played with the loaded test die (--test-biased-die); never mixed with fair counts
 };
+
+// The top-level keys of a config, in the order errors list them.
+const std::vector<Parameter>& config_parameters();
 
 RunConfig load_run_config(const std::string& file);
 // The same from a JSON document; source names it in error messages. With

@@ -14,20 +14,30 @@ namespace {
 
 const char* turns_name(Turns turns) { return turns == Turns::sequential ? "sequential" : "simultaneous"; }
 
+const std::vector<Parameter>& rules_parameters() {
+  static const std::vector<Parameter> all = {
+      integer_parameter("max_dice", 1, kMaxDiceLimit, "D: the most dice a player may throw")
+          .with_default(Rules{}.max_dice),
+      integer_parameter("goal", 1, kMaxGoal, "N: the first to reach it wins").with_default(Rules{}.goal),
+      choice_parameter("turns", {turns_name(Turns::sequential), turns_name(Turns::simultaneous)},
+                       "sequential: players alternate; simultaneous: both choose, then throw; both at or past the "
+                       "goal: the higher total wins, equal totals tie")
+          .with_default(turns_name(Rules{}.turns)),
+  };
+  return all;
+}
+
 Rules read_rules(const JsonNode& config) {
   Rules rules;
   const std::optional<JsonNode> node = config.find("rules");
   if (!node) return rules;
-  node->only_keys({"max_dice", "goal", "turns"});
-  if (auto v = node->find("max_dice")) rules.max_dice = static_cast<int>(v->integer(1, kMaxDiceLimit));
-  if (auto v = node->find("goal")) rules.goal = static_cast<int>(v->integer(1, kMaxGoal));
-  if (auto v = node->find("turns")) {
-    const std::string turns = v->string();
-    if (turns == "simultaneous")
-      rules.turns = Turns::simultaneous;
-    else if (turns != "sequential")
-      v->fail("expected \"sequential\" or \"simultaneous\", got \"" + turns + "\"");
-  }
+  node->only_keys(keys_of(rules_parameters()));
+  if (auto v = read_integer_key(*node, rules_parameters(), "max_dice")) rules.max_dice = static_cast<int>(*v);
+  if (auto v = read_integer_key(*node, rules_parameters(), "goal")) rules.goal = static_cast<int>(*v);
+  if (auto v = node->find("turns"))
+    rules.turns = named(rules_parameters(), "turns").read_choice(*v) == turns_name(Turns::simultaneous)
+                      ? Turns::simultaneous
+                      : Turns::sequential;
   return rules;
 }
 
@@ -92,13 +102,7 @@ std::unique_ptr<Game> load(const JsonNode& config, const Die& die) {
 }
 
 void describe(std::ostream& out) {
-  out << "  rules (all optional):\n"
-      << "    max_dice  1.." << kMaxDiceLimit << ", default 10 (D: the most dice a player may throw)\n"
-      << "    goal      1.." << kMaxGoal << ", default 100 (N: the first to reach it wins)\n"
-      << "    turns     \"sequential\" (default: players alternate) or \"simultaneous\" (both choose, then throw;\n"
-      << "              both at or past the goal: the higher total wins, equal totals tie)\n"
-      << "  strategy families:\n";
-  describe_families(out, families());
+  describe_rules_and_families(out, rules_parameters(), families());
   out << "  exact solver cost (check, solve battle): a pair of fixed, blind or random takes about 1 s at\n"
       << "    max_dice 20, goal 1000 (each one's race alone, then both together); a pair with optimal follows\n"
       << "    every pair of scores: throw by throw up to goal 300 (about 1 s there, with the turns played), above\n"
@@ -121,6 +125,9 @@ GameEntry battle_entry() {
           .description = "Dice Battle: throw 1..D dice, any 1 scores 1, else the sum; first to the goal wins",
           .tables = tables,
           .load = load,
+          .rules_parameters = rules_parameters,
+          .families = families,
+          .measures = {"score", "turns"},
           .describe = describe};
 }
 

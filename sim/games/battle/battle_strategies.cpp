@@ -17,11 +17,16 @@ Policy constant_policy(const Rules& rules, int dice) {
 
 const std::vector<StrategyFamily>& families() {
   static const std::vector<StrategyFamily> all = {
-      {"fixed", "dice: 1..D", "always throw `dice` dice"},
-      {"blind", "(none)", "the seed's d*: the most expected points per throw, 4d(5/6)^d + 1 - (5/6)^d"},
-      {"optimal", "(none)",
+      {"fixed",
+       {integer_parameter("dice", 1, kMaxDiceLimit, "dice to throw, at most max_dice")
+            .as_required()
+            .bounded_by("1..D")},
+       "always throw `dice` dice"},
+      {"blind", {}, "the seed's d*: the most expected points per throw, 4d(5/6)^d + 1 - (5/6)^d"},
+      {"optimal",
+       {},
        "sequential turns: the d*(i,j) of the EG recursion; simultaneous: each state's equilibrium mix (LP)"},
-      {"random", "(none)", "d uniform in 1..D at every throw"},
+      {"random", {}, "d uniform in 1..D at every throw"},
   };
   return all;
 }
@@ -49,16 +54,13 @@ Policy optimal_policy(const Rules& rules, Solutions& solutions) {
 }
 
 Policy compile_strategy(const JsonNode& spec, const Rules& rules, Solutions& solutions) {
-  const JsonNode family_node = spec.at("family");
-  const std::string family = family_node.string();
-  require_known_family(family_node, "battle", families());
-  if (family == "fixed") {
-    spec.only_keys({"name", "family", "dice"});
+  const StrategyFamily& family = known_family(spec.at("family"), "battle", families());
+  spec.only_keys(family.keys());
+  // The declared range is the static one; the rules bound it further.
+  if (family.name == "fixed")
     return constant_policy(rules, static_cast<int>(spec.at("dice").integer(1, rules.max_dice)));
-  }
-  spec.only_keys({"name", "family"});
-  if (family == "blind") return constant_policy(rules, blind_dice(rules.max_dice));
-  if (family == "optimal") return optimal_policy(rules, solutions);
+  if (family.name == "blind") return constant_policy(rules, blind_dice(rules.max_dice));
+  if (family.name == "optimal") return optimal_policy(rules, solutions);
   Policy policy(rules.goal, rules.max_dice);  // random
   for (int mine = 0; mine < rules.goal; ++mine)
     for (int theirs = 0; theirs < rules.goal; ++theirs) policy.set_uniform(mine, theirs);

@@ -16,13 +16,24 @@
 namespace dicesim::pig {
 namespace {
 
+const std::vector<Parameter>& rules_parameters() {
+  static const std::vector<Parameter> all = {
+      integer_parameter("dice", 1, 2,
+                        "one die: a 1 loses the turn total; two dice: a single 1 loses it, two 1s also reset the "
+                        "banked score to 0")
+          .with_default(Rules{}.dice),
+      integer_parameter("goal", 1, kMaxGoal, "reaching it with the turn total wins at once").with_default(Rules{}.goal),
+  };
+  return all;
+}
+
 Rules read_rules(const JsonNode& config) {
   Rules rules;
   const std::optional<JsonNode> node = config.find("rules");
   if (!node) return rules;
-  node->only_keys({"dice", "goal"});
-  if (auto v = node->find("dice")) rules.dice = static_cast<int>(v->integer(1, 2));
-  if (auto v = node->find("goal")) rules.goal = static_cast<int>(v->integer(1, kMaxGoal));
+  node->only_keys(keys_of(rules_parameters()));
+  if (auto v = read_integer_key(*node, rules_parameters(), "dice")) rules.dice = static_cast<int>(*v);
+  if (auto v = read_integer_key(*node, rules_parameters(), "goal")) rules.goal = static_cast<int>(*v);
   return rules;
 }
 
@@ -145,12 +156,7 @@ class PigGameImpl final : public PigGame {
 };
 
 void describe(std::ostream& out) {
-  out << "  rules (all optional):\n"
-      << "    dice       1 or 2, default 1 (one die: a 1 loses the turn total; two dice: a single 1 loses it,\n"
-      << "               two 1s also reset the banked score to 0)\n"
-      << "    goal       1.." << kMaxGoal << ", default 100 (reaching it with the turn total wins at once)\n"
-      << "  strategy families:\n";
-  describe_families(out, families());
+  describe_rules_and_families(out, rules_parameters(), families());
   out << "  exact solver cost (check, solve pig): optimal_win is solved once, about goal^3: 2-5 s at two dice,\n"
       << "    goal 200. A pair of strategies that ignore the opponent (hold_at, optimal_turns) takes milliseconds\n"
       << "    (each one's turns are computed once); a pair with optimal_win about 0.25 s at two dice, goal 200:\n"
@@ -174,6 +180,9 @@ GameEntry pig_entry() {
           .description = "Pig: throw one or two dice until you hold or throw a 1; first to bank the goal wins",
           .tables = tables,
           .load = [](const JsonNode& config, const Die& die) -> std::unique_ptr<Game> { return load_game(config, die); },
+          .rules_parameters = rules_parameters,
+          .families = families,
+          .measures = {"score", "turns"},
           .describe = describe};
 }
 

@@ -9,11 +9,15 @@ namespace dicesim::pig {
 
 const std::vector<StrategyFamily>& families() {
   static const std::vector<StrategyFamily> all = {
-      {"hold_at", "at: smallest throw (2 one die, 4 two dice)..goal (a smaller goal: the goal)",
+      {"hold_at",
+       {integer_parameter("at", 1, kMaxGoal, "the turn total to hold at (at most the goal)")
+            .as_required()
+            .bounded_by("smallest throw (2 one die, 4 two dice)..goal (a smaller goal: the goal)")},
        "hold once the turn total reaches `at` (and, as every strategy, when the goal is reached)"},
-      {"optimal_turns", "turns: 1..50",
+      {"optimal_turns",
+       {integer_parameter("turns", 1, kMaxPhases, "the turns planned: P(reach the goal within them)").as_required()},
        "maximise P(reach the goal within `turns` turns) (the seed's stop numbers); then plan the next `turns`"},
-      {"optimal_win", "(none)", "maximise P(win) against a player who does the same (Neller and Presser)"},
+      {"optimal_win", {}, "maximise P(win) against a player who does the same (Neller and Presser)"},
   };
   return all;
 }
@@ -69,23 +73,15 @@ int read_hold_at(const JsonNode& at, const Rules& rules) {
 }  // namespace
 
 Policy compile_strategy(const JsonNode& spec, const Rules& rules, Solutions& solutions) {
-  const JsonNode family_node = spec.at("family");
-  const std::string family = family_node.string();
-  if (family == "hold_at") {
-    spec.only_keys({"name", "family", "at"});
-    return hold_at(rules, read_hold_at(spec.at("at"), rules));
-  }
-  if (family == "optimal_turns") {
-    spec.only_keys({"name", "family", "turns"});
-    const int turns = static_cast<int>(spec.at("turns").integer(1, kMaxPhases));
+  const StrategyFamily& family = known_family(spec.at("family"), "pig", families());
+  spec.only_keys(family.keys());
+  if (family.name == "hold_at") return hold_at(rules, read_hold_at(spec.at("at"), rules));
+  if (family.name == "optimal_turns") {
+    const int turns = static_cast<int>(named(family.parameters, "turns").read_integer(spec.at("turns")));
     return optimal_turns(rules, solutions.turns(turns), turns);
   }
-  if (family == "optimal_win") {
-    spec.only_keys({"name", "family"});
-    return solutions.optimal_win().policy;
-  }
-  require_known_family(family_node, "pig", families());
-  throw std::logic_error("pig family " + family + " is listed but not compiled");
+  if (family.name == "optimal_win") return solutions.optimal_win().policy;
+  throw std::logic_error("pig family " + std::string(family.name) + " is listed but not compiled");
 }
 
 }  // namespace dicesim::pig

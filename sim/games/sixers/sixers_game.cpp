@@ -16,14 +16,24 @@
 namespace dicesim::sixers {
 namespace {
 
+const std::vector<Parameter>& rules_parameters() {
+  static const std::vector<Parameter> all = {
+      integer_parameter("dice", 1, kMaxDice, "dice rolled at the start of a turn").with_default(Rules{}.dice),
+      integer_parameter("rolls", 1, kMaxRolls, "rolls per turn; rolls >= dice: roll until every die is kept")
+          .with_default(Rules{}.rolls),
+      integer_parameter("zero_face", 0, kFaces, "the face that scores 0; 0 = none").with_default(Rules{}.zero_face),
+  };
+  return all;
+}
+
 Rules read_rules(const JsonNode& config) {
   Rules rules;
   const std::optional<JsonNode> node = config.find("rules");
   if (!node) return rules;
-  node->only_keys({"dice", "rolls", "zero_face"});
-  if (auto v = node->find("dice")) rules.dice = static_cast<int>(v->integer(1, kMaxDice));
-  if (auto v = node->find("rolls")) rules.rolls = static_cast<int>(v->integer(1, kMaxRolls));
-  if (auto v = node->find("zero_face")) rules.zero_face = static_cast<int>(v->integer(0, kFaces));
+  node->only_keys(keys_of(rules_parameters()));
+  if (auto v = read_integer_key(*node, rules_parameters(), "dice")) rules.dice = static_cast<int>(*v);
+  if (auto v = read_integer_key(*node, rules_parameters(), "rolls")) rules.rolls = static_cast<int>(*v);
+  if (auto v = read_integer_key(*node, rules_parameters(), "zero_face")) rules.zero_face = static_cast<int>(*v);
   return rules;
 }
 
@@ -139,12 +149,7 @@ class SixersGameImpl final : public SixersGame {
 };
 
 void describe(std::ostream& out) {
-  out << "  rules (all optional):\n"
-      << "    dice       1.." << kMaxDice << ", default 6\n"
-      << "    rolls      1.." << kMaxRolls << ", default 3 (rolls >= dice: roll until every die is kept)\n"
-      << "    zero_face  0..6, default 3 (the face that scores 0; 0 = none)\n"
-      << "  strategy families:\n";
-  describe_families(out, families());
+  describe_rules_and_families(out, rules_parameters(), families());
   out << "  exact solver cost (check, solve sixers): under a second for any rules (solve sixers --headtohead: 0.3 s)\n";
 }
 
@@ -161,6 +166,9 @@ GameEntry sixers_entry() {
           .tables = {},
           .lowest_score_wins = true,
           .load = [](const JsonNode& config, const Die& die) -> std::unique_ptr<Game> { return load_game(config, die); },
+          .rules_parameters = rules_parameters,
+          .families = families,
+          .measures = {"score"},
           .describe = describe};
 }
 

@@ -22,22 +22,24 @@ int keep_within_sum(const std::vector<int>& scores, int limit) {
   return kept;
 }
 
+// The least value of per_roll is the declared one (families()); the rules
+// bound the largest.
 struct ThresholdFamily {
   std::string_view name;
   KeepRule rule;
   int (*max_parameter)(const Rules&);
-  int min_parameter;
 };
 
 const ThresholdFamily kThresholdFamilies[] = {
-    {"dice_value_threshold", keep_at_most_value, [](const Rules&) { return 6; }, 0},
-    {"dice_number_kept", keep_count, [](const Rules& r) { return r.dice; }, 1},
-    {"turn_score_threshold", keep_within_sum, [](const Rules& r) { return r.max_score(); }, 0},
+    {"dice_value_threshold", keep_at_most_value, [](const Rules&) { return 6; }},
+    {"dice_number_kept", keep_count, [](const Rules& r) { return r.dice; }},
+    {"turn_score_threshold", keep_within_sum, [](const Rules& r) { return r.max_score(); }},
 };
 
-Policy compile_threshold(const ThresholdFamily& family, const JsonNode& spec, const Hands& hands) {
-  spec.only_keys({"name", "family", "per_roll"});
+Policy compile_threshold(const ThresholdFamily& family, const Parameter& per_roll_parameter, const JsonNode& spec,
+                         const Hands& hands) {
   const Rules& rules = hands.rules();
+  const int least = per_roll_parameter.min.get<int>();
   const JsonNode per_roll = spec.at("per_roll");
   const std::vector<JsonNode> values = per_roll.elements();
   if (static_cast<int>(values.size()) != rules.rolls - 1)
@@ -45,7 +47,7 @@ Policy compile_threshold(const ThresholdFamily& family, const JsonNode& spec, co
                   std::to_string(values.size()));
   Policy policy(hands, 1);
   for (int roll = 0; roll + 1 < rules.rolls; ++roll) {
-    const int parameter = static_cast<int>(values[roll].integer(family.min_parameter, family.max_parameter(rules)));
+    const int parameter = static_cast<int>(values[roll].integer(least, family.max_parameter(rules)));
     for (int hand = 0; hand < hands.count(); ++hand) {
       const int keep = family.rule(hands.sorted_scores(hand), parameter);
       policy.set_keep(roll, 0, hand, std::max(keep, std::min(1, hands.dice_of(hand))));
@@ -57,17 +59,27 @@ Policy compile_threshold(const ThresholdFamily& family, const JsonNode& spec, co
 }  // namespace
 
 const std::vector<StrategyFamily>& families() {
+  // A threshold family's per_roll: one value per roll but the last, each
+  // within the family's range (the rules bound it further).
+  const auto per_roll = [](int least, int most, const char* bounds) {
+    return integer_array_parameter("per_roll", least, most, "one value per roll but the last: [x_1, ..., x_{R-1}]")
+        .as_required()
+        .bounded_by(std::string("[x_1, ..., x_{R-1}], each ") + bounds);
+  };
   static const std::vector<StrategyFamily> all = {
-      {"dice_value_threshold", "per_roll: [s_1, ..., s_{R-1}], each 0..6",
-       "f^dv: keep every die whose score is at most s_i", "dv"},
-      {"dice_number_kept", "per_roll: [n_1, ..., n_{R-1}], each 1..dice", "f^dn: keep the n_i lowest-scoring dice",
-       "dn"},
-      {"turn_score_threshold", "per_roll: [t_1, ..., t_{R-1}], each 0..max score (6*dice; 5*dice if zero_face is 6)",
-       "f^ts: keep the lowest dice while their sum stays at most t_i", "ts"},
-      {"optimal_mean", "(none)", "exact policy minimising the expected total", "best"},
-      {"target_aware", "(none)",
-       "exact policy maximising P(total < score to beat); plays optimal_mean when there is none", "ta"},
-      {"optimal_win", "(none)",
+      {"dice_value_threshold", {per_roll(0, kFaces, "0..6")}, "f^dv: keep every die whose score is at most s_i", "dv"},
+      {"dice_number_kept", {per_roll(1, kMaxDice, "1..dice")}, "f^dn: keep the n_i lowest-scoring dice", "dn"},
+      {"turn_score_threshold",
+       {per_roll(0, kFaces * kMaxDice, "0..max score (6*dice; 5*dice if zero_face is 6)")},
+       "f^ts: keep the lowest dice while their sum stays at most t_i",
+       "ts"},
+      {"optimal_mean", {}, "exact policy minimising the expected total", "best"},
+      {"target_aware",
+       {},
+       "exact policy maximising P(total < score to beat); plays optimal_mean when there is none",
+       "ta"},
+      {"optimal_win",
+       {},
        "exact policy maximising P(win alone) from its seat, against win-optimal seats after it; blind, it plays as "
        "the first seat of its table",
        "win"},
@@ -102,22 +114,19 @@ bool plays_by_seat(const json& spec) { return spec.at("family") == "optimal_win"
 
 Policy compile_strategy(const JsonNode& spec, const Hands& hands, Solutions& solutions) {
   const JsonNode family_node = spec.at("family");
-  const std::string family = family_node.string();
+  const StrategyFamily& family = known_family(family_node, "sixers", families());
+  spec.only_keys(family.keys());
   for (const ThresholdFamily& f : kThresholdFamilies)
-    if (f.name == family) return compile_threshold(f, spec, hands);
-  if (family == "optimal_mean" || family == "target_aware") {
-    spec.only_keys({"name", "family"});
-    return family == "optimal_mean" ? solutions.mean().policy : solutions.target_aware();
-  }
-  if (family == "optimal_win") {
-    spec.only_keys({"name", "family"});
+    if (f.name == family.name) return compile_threshold(f, named(family.parameters, "per_roll"), spec, hands);
+  if (family.name == "optimal_mean") return solutions.mean().policy;
+  if (family.name == "target_aware") return solutions.target_aware();
+  if (family.name == "optimal_win") {
     if (win_seat_states(hands) > kMaxWinStates)
       family_node.fail("optimal_win solves at most " + std::to_string(kMaxWinStates) +
                        " decision states; these rules have " + std::to_string(win_seat_states(hands)));
     return solutions.optimal_win(0).policy;
   }
-  require_known_family(family_node, "sixers", families());
-  throw std::logic_error("sixers family " + family + " is listed but not compiled");
+  throw std::logic_error("sixers family " + std::string(family.name) + " is listed but not compiled");
 }
 
 json strategy_from_text(std::string_view text) {

@@ -170,7 +170,7 @@ void describe(std::ostream& out) {
     out << "    " << std::left << std::setw(14) << p.name << std::right << p.source << "; \"" << p.file_name
         << "\" works too" << (&p == &kPresets[0] ? " (the default)" : "") << "\n";
   out << "  the default rules: " << rules_json(preset("game_of_dice")).dump() << "\n"
-      << "  strategy families (all but optimal_win take \"chase\": true/false, default true):\n";
+      << "  strategy families:\n";
   describe_families(out, families());
   out << "  exact solver cost (check: whole games at two-player tables, else the first seat's first turn;\n"
       << "    solve tenk): about 0.2 s per pair of heuristics at target 10000 (check configs/tenk_seed000.json:\n"
@@ -195,6 +195,9 @@ GameEntry tenk_entry() {
           .description = "10,000: six dice, set scoring dice aside, bank or throw on, first to 10,000 wins",
           .tables = tables,
           .load = [](const JsonNode& config, const Die& die) -> std::unique_ptr<Game> { return load_game(config, die); },
+          .rules_parameters = rules_parameters,
+          .families = families,
+          .measures = {"score", "turns", "turn_score", "first_turn", "place"},
           .describe = describe};
 }
 

@@ -18,21 +18,22 @@ constexpr std::pair<const char*, bool Rules::*> kSwitches[] = {
     {"exact_target", &Rules::exact_target},           {"partial_set_aside", &Rules::partial_set_aside},
     {"continue_previous", &Rules::continue_previous}, {"last_turn", &Rules::last_turn}};
 
-int read_points(const JsonNode& node, int least = 0, int most = kMaxPoints) {
-  const int points = static_cast<int>(node.integer(least, most));
+// The declared range, and a multiple of kPoint.
+int read_points(const JsonNode& node, const Parameter& parameter) {
+  const int points = static_cast<int>(parameter.read_integer(node));
   if (points % kPoint != 0) node.fail("points must be a multiple of " + std::to_string(kPoint));
   return points;
 }
 
 // {"1": 100, "5": 50}: the faces given replace the preset's, the others stay.
-void read_face_table(const JsonNode& node, std::array<int, kDiceSlots>& table) {
+void read_face_table(const JsonNode& node, const Parameter& parameter, std::array<int, kDiceSlots>& table) {
   if (!node.value().is_object()) node.fail("expected an object of faces \"1\"..\"6\", got " + describe(node.value()));
-  node.only_keys({"1", "2", "3", "4", "5", "6"});
+  node.only_keys(std::vector<std::string_view>(parameter.choices.begin(), parameter.choices.end()));
   for (int face = 1; face <= kFaces; ++face)
-    if (auto v = node.find(std::to_string(face))) table[face] = read_points(*v);
+    if (auto v = node.find(std::to_string(face))) table[face] = read_points(*v, parameter);
 }
 
-void read_of_a_kind(const JsonNode& node, Rules& rules) {
+void read_of_a_kind(const JsonNode& node, const Parameter& parameter, Rules& rules) {
   if (!node.value().is_object()) node.fail("expected an object such as {\"4\": 2}, got " + describe(node.value()));
   for (const auto& [key, value] : node.value().items()) {
     const JsonNode child = *node.find(key);
@@ -42,7 +43,7 @@ void read_of_a_kind(const JsonNode& node, Rules& rules) {
     if (n > rules.dice)
       child.fail(std::to_string(n) + " of a kind needs more dice than the game has (" + std::to_string(rules.dice) +
                  ")");
-    rules.of_a_kind[n] = static_cast<int>(child.integer(0, 100));
+    rules.of_a_kind[n] = static_cast<int>(parameter.read_integer(child));
   }
 }
 
@@ -52,7 +53,7 @@ void read_of_a_kind(const JsonNode& node, Rules& rules) {
 void read_bank_minimums(const JsonNode& node, Rules& rules) {
   const auto read = [&](const char* key, int& minimum) {
     const std::optional<JsonNode> v = node.find(key);
-    if (v) minimum = static_cast<int>(v->integer(0, kMaxTarget));
+    if (v) minimum = static_cast<int>(named(rules_parameters(), key).read_integer(*v));
     if (minimum <= rules.target) return;
     const std::string numbers = std::to_string(minimum) + " is above the target " + std::to_string(rules.target);
     if (v) v->fail("bank minimum " + numbers);
@@ -97,26 +98,71 @@ Rules preset(const std::string& name) {
   return rules;
 }
 
+const std::vector<Parameter>& rules_parameters() {
+  static const std::vector<Parameter> all = [] {
+    const json defaults = rules_json(preset(std::string(kPresets[0].name)));
+    const auto points = [](const char* key, const char* description) {
+      return integer_parameter(key, 0, kMaxPoints, description).in_multiples_of(kPoint);
+    };
+    std::vector<std::string> faces, kinds;
+    for (int face = 1; face <= kFaces; ++face) faces.push_back(std::to_string(face));
+    for (int n = 4; n <= 9; ++n) kinds.push_back(std::to_string(n));  // read_of_a_kind names n above the hand
+    std::vector<std::string> presets;
+    for (const PresetName& p : kPresets) presets.insert(presets.end(), {std::string(p.name), std::string(p.file_name)});
+    std::vector<Parameter> keys = {
+        choice_parameter("preset", presets, "the rules to start from; the keys given then replace its values")
+            .with_default(std::string(kPresets[0].name)),
+        integer_parameter("dice", 1, kMaxHand, "dice in a full hand"),
+        integer_table_parameter("single", faces, 0, kMaxPoints,
+                                "points of a single die by face; the faces given replace the preset's")
+            .in_multiples_of(kPoint),
+        integer_table_parameter("triple", faces, 0, kMaxPoints,
+                                "points of three of a kind by face; the faces given replace the preset's")
+            .in_multiples_of(kPoint),
+        integer_table_parameter("of_a_kind", kinds, 0, 100,
+                                "n of a kind scores this times the triple (0: not a combination), n at most dice"),
+        points("straight", "1-2-3-4-5-6 on six dice (0: none)"),
+        points("three_pairs", "three different faces twice each, on six dice (0: none)"),
+        boolean_parameter("add_to_triple", "IV.1: a later die of a triple's face adds the triple's points"),
+        integer_parameter("bank_minimum", 0, kMaxTarget, "the least turn total that may be banked, at most target"),
+        integer_parameter("high_bank_minimum", 0, kMaxTarget,
+                          "IV.2: the bank minimum above high_from (default: bank_minimum), at most target"),
+        integer_parameter("high_from", 0, kMaxTarget, "IV.2: the banked score above which high_bank_minimum applies"),
+        integer_parameter("target", kPoint, kMaxTarget, "the score that ends the game").in_multiples_of(kPoint),
+        boolean_parameter("no_stop_on_hot_dice", "IV.1: no banking when the next throw would use all the dice"),
+        boolean_parameter("exact_target", "IV.3: the target must be hit exactly"),
+        boolean_parameter("partial_set_aside", "IV.4: a throw's scoring dice may be set aside in part"),
+        boolean_parameter("continue_previous",
+                          "IV.5: a player may continue from the position the previous player banked"),
+        boolean_parameter("last_turn", "the others get a last turn after the target is reached"),
+        integer_parameter("max_rounds", 1, 100000, "rounds after which a game is cut, ranked by score"),
+    };
+    for (Parameter& key : keys)
+      if (defaults.contains(key.name)) key.with_default(defaults.at(key.name));
+    return keys;
+  }();
+  return all;
+}
+
 Rules read_rules(const std::optional<JsonNode>& node) {
   if (!node) return preset("game_of_dice");
   if (!node->value().is_object()) node->fail("expected an object, got " + describe(node->value()));
-  node->only_keys({"preset", "dice", "single", "triple", "of_a_kind", "straight", "three_pairs", "add_to_triple",
-                   "bank_minimum", "high_bank_minimum", "high_from", "target", "no_stop_on_hot_dice", "exact_target",
-                   "partial_set_aside", "continue_previous", "last_turn", "max_rounds"});
+  const std::vector<Parameter>& keys = rules_parameters();
+  node->only_keys(keys_of(keys));
   Rules rules = preset("game_of_dice");
   if (auto v = node->find("preset")) {
     const std::string name = v->string();
     if (!is_preset(name)) v->fail("unknown preset \"" + name + "\" (known: " + preset_names() + ")");
     rules = preset(name);
   }
-  if (auto v = node->find("dice")) rules.dice = static_cast<int>(v->integer(1, kMaxHand));
+  if (auto v = read_integer_key(*node, keys, "dice")) rules.dice = static_cast<int>(*v);
   for (int n = rules.dice + 1; n <= kMaxHand; ++n) rules.of_a_kind[n] = 0;  // a preset's, beyond the hand
-  if (auto v = node->find("single")) read_face_table(*v, rules.single);
-  if (auto v = node->find("triple")) read_face_table(*v, rules.triple);
-  if (auto v = node->find("of_a_kind")) read_of_a_kind(*v, rules);
+  if (auto v = node->find("single")) read_face_table(*v, named(keys, "single"), rules.single);
+  if (auto v = node->find("triple")) read_face_table(*v, named(keys, "triple"), rules.triple);
+  if (auto v = node->find("of_a_kind")) read_of_a_kind(*v, named(keys, "of_a_kind"), rules);
   const auto six_dice_combination = [&](const char* key, int& points) {
     auto v = node->find(key);
-    if (v) points = read_points(*v);
+    if (v) points = read_points(*v, named(keys, key));
     if (points > 0 && rules.dice < 6) {
       if (v) v->fail(std::string(key) + " needs six dice, more than the game has (" + std::to_string(rules.dice) + ")");
       points = 0;  // a preset's six-dice combination, dropped with the sixth die
@@ -124,12 +170,12 @@ Rules read_rules(const std::optional<JsonNode>& node) {
   };
   six_dice_combination("straight", rules.straight);
   six_dice_combination("three_pairs", rules.three_pairs);
-  if (auto v = node->find("target")) rules.target = read_points(*v, kPoint, kMaxTarget);
+  if (auto v = node->find("target")) rules.target = read_points(*v, named(keys, "target"));
   read_bank_minimums(*node, rules);
-  if (auto v = node->find("high_from")) rules.high_from = static_cast<int>(v->integer(0, kMaxTarget));
+  if (auto v = read_integer_key(*node, keys, "high_from")) rules.high_from = static_cast<int>(*v);
   for (const auto& [key, member] : kSwitches)
     if (auto v = node->find(key)) rules.*member = v->boolean();
-  if (auto v = node->find("max_rounds")) rules.max_rounds = static_cast<int>(v->integer(1, 100000));
+  if (auto v = read_integer_key(*node, keys, "max_rounds")) rules.max_rounds = static_cast<int>(*v);
   if (!something_scores(rules)) node->fail("nothing scores with these points: no game could ever end");
   return rules;
 }

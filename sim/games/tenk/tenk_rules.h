@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "config/json_input.h"
+#include "config/parameters.h"
 #include "engine/dice.h"
 #include "engine/rng.h"
 
@@ -55,6 +56,9 @@ struct Rules {
 // errors name the JSON path. `node` may be absent (all defaults: game_of_dice).
 Rules read_rules(const std::optional<JsonNode>& node);
 json rules_json(const Rules& rules);
+// The keys of "rules", their static ranges and The Game of Dice's values as
+// defaults (read_rules; `dicesim schema`).
+const std::vector<Parameter>& rules_parameters();
 
 // The rule presets, named after their source documents; the names of the
 // documents' files (seed000, seed003) are accepted too, as older configs use them.

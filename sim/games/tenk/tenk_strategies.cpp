@@ -26,7 +26,6 @@ Policy from_rule(const Rules& rules, Throws throws) {
 }
 
 Policy bank_at(const JsonNode& spec, const Rules& rules) {
-  spec.only_keys({"name", "family", "total", "per_dice", "chase"});
   std::array<int, kDiceSlots> limit{};
   // A total that no turn can reach exactly would silently bank at the next
   // multiple of kPoint: refuse it.
@@ -52,7 +51,6 @@ Policy bank_at(const JsonNode& spec, const Rules& rules) {
 }
 
 Policy critical_score(const JsonNode& spec, const Scoring& scoring, Solutions& solutions) {
-  spec.only_keys({"name", "family", "chase"});
   const CriticalScores& critical = solutions.critical_scores();
   const Rules& rules = scoring.rules();
   for (int n = 1; n <= rules.dice; ++n)
@@ -65,7 +63,6 @@ Policy critical_score(const JsonNode& spec, const Scoring& scoring, Solutions& s
 }
 
 Policy ev_heuristic(const JsonNode& spec, const Scoring& scoring) {
-  spec.only_keys({"name", "family", "chase"});
   const Rules& rules = scoring.rules();
   std::array<std::array<ThrowStats, kDiceSlots>, kDiceSlots> stats;
   for (int n = 1; n <= rules.dice; ++n)
@@ -85,14 +82,28 @@ Policy ev_heuristic(const JsonNode& spec, const Scoring& scoring) {
 }  // namespace
 
 const std::vector<StrategyFamily>& families() {
+  const Parameter chase =
+      boolean_parameter("chase", "in a last turn, throw on until the score beats the best at the table")
+          .with_default(Policy{}.chase);
+  // The rules bound a total by their target; its static range is the target's.
+  const json most = named(rules_parameters(), "target").max;
   static const std::vector<StrategyFamily> all = {
-      {"bank_at", "total: T, or per_dice: [T_1, ..., T_dice]",
+      {"bank_at",
+       {integer_parameter("total", 0, most, "bank once the turn total reaches this")
+            .in_multiples_of(kPoint)
+            .bounded_by("0..target, a multiple of 50"),
+        integer_array_parameter("per_dice", 0, most, "[T_1, ..., T_dice]: bank at T_n with n dice for the next throw")
+            .in_multiples_of(kPoint)
+            .bounded_by("[T_1, ..., T_dice], each as total (instead of total)"),
+        chase},
        "bank once the turn total reaches T (T_n with n dice for the next throw)"},
-      {"critical_score", "(none)", "seed 000: bank once the turn total is above Cs(n) for the n dice in hand"},
-      {"ev_heuristic", "(none)",
+      {"critical_score", {chase}, "seed 000: bank once the turn total is above Cs(n) for the n dice in hand"},
+      {"ev_heuristic",
+       {chase},
        "seed 003's AI: throw while the expected gain of the next throw exceeds turn total x P(zero)"},
-      {"optimal_expected", "(none)", "maximises the expected score of a turn exactly"},
-      {"optimal_win", "(none)",
+      {"optimal_expected", {chase}, "maximises the expected score of a turn exactly"},
+      {"optimal_win",
+       {},
        "two seats only: maximises the chance of winning the game, padding past the target when that helps "
        "(solved once per rule set, about 5 s at target 10,000, 40 s under partial_set_aside, and cached; targets up "
        "to 20,000)"},
@@ -129,28 +140,26 @@ double Solutions::optimal_mean() {
 }
 
 Policy compile_strategy(const JsonNode& spec, const Scoring& scoring, Solutions& solutions) {
-  const JsonNode family = spec.at("family");
-  const std::string name = family.string();
+  const JsonNode family_node = spec.at("family");
+  const StrategyFamily& family = known_family(family_node, "tenk", families());
+  spec.only_keys(family.keys());
   Policy policy;
-  if (name == "bank_at")
+  if (family.name == "bank_at")
     policy = bank_at(spec, scoring.rules());
-  else if (name == "critical_score")
+  else if (family.name == "critical_score")
     policy = critical_score(spec, scoring, solutions);
-  else if (name == "ev_heuristic")
+  else if (family.name == "ev_heuristic")
     policy = ev_heuristic(spec, scoring);
-  else if (name == "optimal_expected") {
-    spec.only_keys({"name", "family", "chase"});
+  else if (family.name == "optimal_expected")
     policy = solutions.optimal();
-  } else if (name == "optimal_win") {
-    spec.only_keys({"name", "family"});
+  else if (family.name == "optimal_win") {
     if (scoring.rules().target > kMostWinTarget)
-      family.fail("optimal_win is solved for targets up to " + std::to_string(kMostWinTarget) +
-                  " (the solve grows as the cube of the target: about a minute there)");
+      family_node.fail("optimal_win is solved for targets up to " + std::to_string(kMostWinTarget) +
+                       " (the solve grows as the cube of the target: about a minute there)");
     policy = Policy(scoring.rules());
     policy.plays_to_win = true;
   } else {
-    require_known_family(family, "tenk", families());
-    throw std::logic_error("tenk family " + name + " is listed but not compiled");
+    throw std::logic_error("tenk family " + std::string(family.name) + " is listed but not compiled");
   }
   if (auto chase = spec.find("chase")) policy.chase = chase->boolean();
   return policy;
