@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "config/json_input.h"
-#include "engine/dice.h"
 #include "config/parameters.h"
+#include "engine/dice.h"
 #include "engine/rng.h"
 #include "engine/table.h"
 #include "strategies/family.h"

@@ -71,12 +71,12 @@ template <class G>
 RunConfigOf<G> load_run_config_of_game(json document, const std::string& source, std::string_view game,
                                        std::unique_ptr<G> (*load_game)(const JsonNode& config, const Die& die)) {
   RunConfigOf<G> loaded;
-  loaded.config =
-      load_run_config_of_game(std::move(document), source, game, [&](const JsonNode& config, const Die& die) -> std::unique_ptr<Game> {
-        std::unique_ptr<G> typed = load_game(config, die);
-        loaded.game = typed.get();
-        return typed;
-      });
+  loaded.config = load_run_config_of_game(std::move(document), source, game,
+                                          [&](const JsonNode& config, const Die& die) -> std::unique_ptr<Game> {
+                                            std::unique_ptr<G> typed = load_game(config, die);
+                                            loaded.game = typed.get();
+                                            return typed;
+                                          });
   return loaded;
 }
 

@@ -175,15 +175,16 @@ GameEntry pig_entry() {
   TableLimits tables;
   tables.blind = false;
   tables.why_not_blind = "Pig is played in turns, each player seeing the others' scores";
-  return {.name = "pig",
-          .title = "Pig",
-          .description = "Pig: throw one or two dice until you hold or throw a 1; first to bank the goal wins",
-          .tables = tables,
-          .load = [](const JsonNode& config, const Die& die) -> std::unique_ptr<Game> { return load_game(config, die); },
-          .rules_parameters = rules_parameters,
-          .families = families,
-          .measures = {"score", "turns"},
-          .describe = describe};
+  return {
+      .name = "pig",
+      .title = "Pig",
+      .description = "Pig: throw one or two dice until you hold or throw a 1; first to bank the goal wins",
+      .tables = tables,
+      .load = [](const JsonNode& config, const Die& die) -> std::unique_ptr<Game> { return load_game(config, die); },
+      .rules_parameters = rules_parameters,
+      .families = families,
+      .measures = {"score", "turns"},
+      .describe = describe};
 }
 
 }  // namespace dicesim::pig

@@ -160,16 +160,17 @@ std::unique_ptr<SixersGame> load_game(const JsonNode& config, const Die& die) {
 }
 
 GameEntry sixers_entry() {
-  return {.name = "sixers",
-          .title = "Sixers",
-          .description = "Sixers: six dice, three rolls, keep at least one die per roll, a 3 scores 0, lowest wins",
-          .tables = {},
-          .lowest_score_wins = true,
-          .load = [](const JsonNode& config, const Die& die) -> std::unique_ptr<Game> { return load_game(config, die); },
-          .rules_parameters = rules_parameters,
-          .families = families,
-          .measures = {"score"},
-          .describe = describe};
+  return {
+      .name = "sixers",
+      .title = "Sixers",
+      .description = "Sixers: six dice, three rolls, keep at least one die per roll, a 3 scores 0, lowest wins",
+      .tables = {},
+      .lowest_score_wins = true,
+      .load = [](const JsonNode& config, const Die& die) -> std::unique_ptr<Game> { return load_game(config, die); },
+      .rules_parameters = rules_parameters,
+      .families = families,
+      .measures = {"score"},
+      .describe = describe};
 }
 
 }  // namespace dicesim::sixers

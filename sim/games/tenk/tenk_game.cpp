@@ -190,15 +190,16 @@ GameEntry tenk_entry() {
   TableLimits tables;
   tables.min_seats = 2;
   tables.max_seats = kMaxPlayers;
-  return {.name = "tenk",
-          .title = "10,000",
-          .description = "10,000: six dice, set scoring dice aside, bank or throw on, first to 10,000 wins",
-          .tables = tables,
-          .load = [](const JsonNode& config, const Die& die) -> std::unique_ptr<Game> { return load_game(config, die); },
-          .rules_parameters = rules_parameters,
-          .families = families,
-          .measures = {"score", "turns", "turn_score", "first_turn", "place"},
-          .describe = describe};
+  return {
+      .name = "tenk",
+      .title = "10,000",
+      .description = "10,000: six dice, set scoring dice aside, bank or throw on, first to 10,000 wins",
+      .tables = tables,
+      .load = [](const JsonNode& config, const Die& die) -> std::unique_ptr<Game> { return load_game(config, die); },
+      .rules_parameters = rules_parameters,
+      .families = families,
+      .measures = {"score", "turns", "turn_score", "first_turn", "place"},
+      .describe = describe};
 }
 
 }  // namespace dicesim::tenk
