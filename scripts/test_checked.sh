@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The checked build (sim/table.h bounds checks on every counter index, and
+# The checked build (sim/engine/table.h bounds checks on every counter index, and
 # _GLIBCXX_ASSERTIONS), optimised like Release, in build-checked/, and the C++
 # test suite run in it: a wrong bin aborts with a message instead of counting
 # in the next seat's histogram.

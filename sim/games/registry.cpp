@@ -1,9 +1,12 @@
-// The list of games. Adding a game: one line here and its declaration in
-// games/game_entries.h (see sim/README.md).
+// The list of games. Adding a game: its header and one line in games() here
+// (see sim/README.md, "Adding a game").
 #include "games/registry.h"
 
+#include "games/battle/battle_game.h"
 #include "games/game.h"
-#include "games/game_entries.h"
+#include "games/pig/pig_game.h"
+#include "games/sixers/sixers_game.h"
+#include "games/tenk/tenk_game.h"
 
 namespace dicesim {
 

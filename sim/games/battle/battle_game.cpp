@@ -1,13 +1,14 @@
 // Dice Battle on the engine: config -> rules and compiled strategies, a
 // block of games at a table, the exact odds and `dicesim list` (`dicesim
 // solve battle`: sim/app/solve_battle.cpp).
+#include "games/battle/battle_game.h"
+
 #include <ostream>
 
 #include "games/battle/battle.h"
 #include "games/battle/battle_exact.h"
 #include "games/battle/battle_strategies.h"
 #include "games/game.h"
-#include "games/game_entries.h"
 
 namespace dicesim::battle {
 namespace {

@@ -8,7 +8,6 @@
 
 #include "engine/engine.h"
 #include "games/game.h"
-#include "games/game_entries.h"
 #include "games/pig/pig.h"
 #include "games/pig/pig_exact.h"
 #include "games/pig/pig_strategies.h"

@@ -19,4 +19,7 @@ class PigGame : public Game {
 // of `solve pig --config`.
 std::unique_ptr<PigGame> load_game(const JsonNode& config, const Die& die);
 
+// The game as games() lists it (sim/games/registry.cpp).
+GameEntry pig_entry();
+
 }  // namespace dicesim::pig

@@ -8,7 +8,6 @@
 #include <ostream>
 
 #include "games/game.h"
-#include "games/game_entries.h"
 #include "games/sixers/sixers.h"
 #include "games/sixers/sixers_exact.h"
 #include "games/sixers/sixers_strategies.h"

@@ -24,4 +24,7 @@ class SixersGame : public Game {
 // of `solve sixers`.
 std::unique_ptr<SixersGame> load_game(const JsonNode& config, const Die& die);
 
+// The game as games() lists it (sim/games/registry.cpp).
+GameEntry sixers_entry();
+
 }  // namespace dicesim::sixers

@@ -8,7 +8,6 @@
 #include <ostream>
 
 #include "games/game.h"
-#include "games/game_entries.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
 #include "games/tenk/tenk_strategies.h"

@@ -22,4 +22,7 @@ class TenkGame : public Game {
 // of `solve tenk`.
 std::unique_ptr<TenkGame> load_game(const JsonNode& config, const Die& die);
 
+// The game as games() lists it (sim/games/registry.cpp).
+GameEntry tenk_entry();
+
 }  // namespace dicesim::tenk
