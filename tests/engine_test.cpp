@@ -24,7 +24,7 @@ EngineOutput play(const RunConfig& config, int threads, const std::atomic<bool>*
   options.seed = config.seed;
   options.threads = threads;
   options.stop = stop;
-  return run_contests(make_contests(config), options);
+  return run_tables(make_table_runs(config), options);
 }
 
 TEST(Engine, ResultsAreBitIdenticalWhateverTheThreadCount) {

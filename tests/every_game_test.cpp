@@ -68,7 +68,7 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
 void write_halfway_checkpoint(const std::string& config_file, const std::string& path) {
   RunConfig config = load_run_config(config_file);
   config.games = kGames;
-  const std::vector<Contest> contests = make_contests(config);
+  const std::vector<TableRun> contests = make_table_runs(config);
   const std::uint64_t total = first_blocks(contests).back();
   EngineOptions options;
   options.seed = config.seed;
@@ -80,7 +80,7 @@ void write_halfway_checkpoint(const std::string& config_file, const std::string&
   EngineOutput half =
       config.precision
           ? run_to_precision(contests, options, alone, options.range, nullptr, precise_enough(config)).output
-          : run_contests(contests, options);
+          : run_tables(contests, options);
   half.games_done = games_in(contests, half.done);
   ASSERT_FALSE(run_complete(config, half));
   write_results(path, config, half, RunInfo{"run", options.threads, 1, {{0, total}}, ""}, nullptr, nullptr);

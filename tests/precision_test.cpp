@@ -131,7 +131,7 @@ TEST_F(PrecisionRun, ThreadsShardsRanksAndResumeGiveTheSameFile) {
   // Interrupted with the first half of the tables played to the target (and
   // the rest not begun), then resumed.
   const RunConfig loaded = load_run_config(config);
-  const std::vector<Contest> contests = make_contests(loaded);
+  const std::vector<TableRun> contests = make_table_runs(loaded);
   const std::uint64_t total = first_blocks(contests).back();
   EngineOptions options;
   options.seed = loaded.seed;

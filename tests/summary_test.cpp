@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "math/stats.h"
-#include "results/text_table.h"
+#include "results/text_columns.h"
 #include "test_util.h"
 
 namespace dicesim {
@@ -23,7 +23,7 @@ TEST(Summary, AnEstimateCarriesTheHalfWidthOfIts95PercentInterval) {
 }
 
 TEST(Summary, ColumnsAreAsWideAsTheirWidestCell) {
-  TextTable table;
+  TextColumns table;
   table.add_row({"", "a_strategy_with_a_long_name", "b"});
   table.add_row({"x", "0.5000 \u00b10.0100", "-"});
   std::ostringstream out;

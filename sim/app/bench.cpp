@@ -80,7 +80,7 @@ EngineOutput run_case(const BenchCase& c, std::uint64_t games, int threads) {
   EngineOptions options;
   options.seed = config.seed;
   options.threads = threads;
-  return run_contests(make_contests(config), options);
+  return run_tables(make_table_runs(config), options);
 }
 
 // Games per second of a case, the best of up to 3 runs within about a
@@ -119,7 +119,7 @@ double draws_per_game(const BenchCase& c, std::uint64_t games) {
   RunConfig config = load_run_config(json::parse(c.config), c.label);
   config.games = games;
   std::uint64_t draws = 0, played = 0;
-  for (const Contest& contest : make_contests(config)) {
+  for (const TableRun& contest : make_table_runs(config)) {
     std::vector<std::int64_t> counters(contest.counters, 0);
     Rng rng = block_rng(config.seed, contest.id, 0);
     const Rng start = rng;

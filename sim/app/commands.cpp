@@ -25,7 +25,7 @@
 #include "results/results_file.h"
 #include "results/run_state.h"
 #include "results/summary.h"
-#include "results/text_table.h"
+#include "results/text_columns.h"
 #include "strategies/sweep.h"
 
 #ifndef DICESIM_VERSION
@@ -142,7 +142,7 @@ RunState resumable(const std::string& path, const RunConfig& config, std::string
 
 // The saved precision run that --resume continues: each table's blocks are a
 // prefix of its own, which the stages go on from.
-RunState resumable_precision(const std::string& path, const RunConfig& config, const std::vector<Contest>& contests,
+RunState resumable_precision(const std::string& path, const RunConfig& config, const std::vector<TableRun>& contests,
                              std::string& shard, BlockRange& planned) {
   RunState state = saved_run_of(path, config, "config, seed, game count or precision", shard, planned);
   blocks_played(contests, state.output, path);
@@ -221,7 +221,7 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
     print_plan(config, out);
     return kExitOk;
   }
-  const std::vector<Contest> contests = make_contests(config);
+  const std::vector<TableRun> contests = make_table_runs(config);
   BlockRange planned = planned_range(options.shard, first_blocks(contests).back());
   std::optional<RunState> resumed;
   if (!options.resume.empty())
@@ -260,7 +260,7 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
     // is incomplete, against the blocks of the caps.
     if (run.finished) info.planned = output.done;
   } else {
-    output = run_contests(contests, engine);
+    output = run_tables(contests, engine);
     cluster.gather(output);
     output.games_done = games_in(contests, output.done);
   }
@@ -319,7 +319,7 @@ int merge_command(const MergeOptions& options, std::ostream& out) {
   }
   join_ranges(merged.done);
   join_ranges(planned);
-  const std::vector<Contest> contests = make_contests(first.config);
+  const std::vector<TableRun> contests = make_table_runs(first.config);
   merged.games_done = games_in(contests, merged.done);
   write_results(options.output, first.config, merged, {"merge", 0, 1, planned, ""}, nullptr, nullptr);
   print_summary(out, first.config, merged);

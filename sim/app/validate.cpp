@@ -4,7 +4,7 @@
 
 #include "app/exit_codes.h"
 #include "plan/run_config.h"
-#include "results/text_table.h"
+#include "results/text_columns.h"
 
 namespace dicesim {
 namespace {
@@ -39,7 +39,7 @@ std::string count_of(std::uint64_t n, const std::string& one, const std::string&
 
 void print_plan(const RunConfig& config, std::ostream& out) {
   const std::vector<Strategy>& strategies = config.game->strategies();
-  TextTable strategy_rows;
+  TextColumns strategy_rows;
   strategy_rows.add_row({"strategy", "family", "parameters"});
   for (const Strategy& s : strategies) {
     json parameters = s.spec;
@@ -51,7 +51,7 @@ void print_plan(const RunConfig& config, std::ostream& out) {
   strategy_rows.print(out);
 
   const std::string games = (config.precision ? "at most " : "") + group_thousands(config.games);
-  TextTable table_rows;
+  TextColumns table_rows;
   table_rows.add_row({"table", "games"});
   for (const PlannedTable& table : config.plan.tables) table_rows.add_row({table.key, games});
   out << "\n" << count_of(config.plan.tables.size(), "table", "tables") << ":\n";

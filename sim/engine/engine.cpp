@@ -89,21 +89,21 @@ int usable_threads(int wanted) {
   return static_cast<int>(std::min<std::size_t>(std::max(1, wanted), limit));
 }
 
-std::vector<std::uint64_t> first_blocks(const std::vector<Contest>& contests) {
+std::vector<std::uint64_t> first_blocks(const std::vector<TableRun>& runs) {
   std::vector<std::uint64_t> first{0};
-  for (const Contest& c : contests) first.push_back(first.back() + block_count(c.games));
+  for (const TableRun& c : runs) first.push_back(first.back() + block_count(c.games));
   return first;
 }
 
-std::vector<std::uint64_t> games_in(const std::vector<Contest>& contests, const std::vector<BlockRange>& ranges) {
-  const std::vector<std::uint64_t> first = first_blocks(contests);
-  std::vector<std::uint64_t> games(contests.size(), 0);
-  for (std::size_t c = 0; c < contests.size(); ++c)
+std::vector<std::uint64_t> games_in(const std::vector<TableRun>& runs, const std::vector<BlockRange>& ranges) {
+  const std::vector<std::uint64_t> first = first_blocks(runs);
+  std::vector<std::uint64_t> games(runs.size(), 0);
+  for (std::size_t c = 0; c < runs.size(); ++c)
     for (const BlockRange& r : ranges) {
       const std::uint64_t begin = std::max(r.begin, first[c]), end = std::min(r.end, first[c + 1]);
       if (begin >= end) continue;
       games[c] += (end - begin) * kBlockGames;
-      if (end == first[c + 1]) games[c] -= block_count(contests[c].games) * kBlockGames - contests[c].games;
+      if (end == first[c + 1]) games[c] -= block_count(runs[c].games) * kBlockGames - runs[c].games;
     }
   return games;
 }
@@ -131,7 +131,7 @@ namespace {
 constexpr std::size_t kPad = 16;
 // Adds the counters of one chunk of blocks, on all threads; true unless a
 // stop request cut it short (its counts are then thrown away).
-bool play_chunk(const std::vector<Contest>& contests, const std::vector<std::uint64_t>& first,
+bool play_chunk(const std::vector<TableRun>& runs, const std::vector<std::uint64_t>& first,
                 const std::vector<std::size_t>& offset, BlockRange chunk, const EngineOptions& options,
                 tbb::enumerable_thread_specific<std::vector<std::int64_t>>& local,
                 std::atomic<std::uint64_t>& games_done) {
@@ -146,9 +146,9 @@ bool play_chunk(const std::vector<Contest>& contests, const std::vector<std::uin
       }
       const std::size_t c = std::upper_bound(first.begin(), first.end(), global) - first.begin() - 1;
       const std::uint64_t block = global - first[c];
-      const std::uint64_t games = std::min(kBlockGames, contests[c].games - block * kBlockGames);
-      Rng rng = block_rng(options.seed, contests[c].id, contests[c].first_block + block);
-      contests[c].play(games, rng, sums.data() + kPad + offset[c]);
+      const std::uint64_t games = std::min(kBlockGames, runs[c].games - block * kBlockGames);
+      Rng rng = block_rng(options.seed, runs[c].id, runs[c].first_block + block);
+      runs[c].play(games, rng, sums.data() + kPad + offset[c]);
       games_done.fetch_add(games, std::memory_order_relaxed);
     }
   });
@@ -157,10 +157,10 @@ bool play_chunk(const std::vector<Contest>& contests, const std::vector<std::uin
 
 }  // namespace
 
-EngineOutput run_contests(const std::vector<Contest>& contests, const EngineOptions& options) {
-  const std::vector<std::uint64_t> first = first_blocks(contests);
+EngineOutput run_tables(const std::vector<TableRun>& runs, const EngineOptions& options) {
+  const std::vector<std::uint64_t> first = first_blocks(runs);
   std::vector<std::size_t> offset{0};
-  for (const Contest& c : contests) offset.push_back(offset.back() + c.counters);
+  for (const TableRun& c : runs) offset.push_back(offset.back() + c.counters);
 
   EngineOutput out;
   out.total_blocks = first.back();
@@ -169,22 +169,22 @@ EngineOutput run_contests(const std::vector<Contest>& contests, const EngineOpti
   std::vector<std::int64_t> total(offset.back(), 0);
   std::uint64_t next = range.begin;
   if (options.resume) {
-    for (std::size_t c = 0; c < contests.size(); ++c)
+    for (std::size_t c = 0; c < runs.size(); ++c)
       std::copy(options.resume->counters[c].begin(), options.resume->counters[c].end(), total.begin() + offset[c]);
     if (!options.resume->done.empty()) next = options.resume->done.front().end;
   }
 
-  const std::vector<std::uint64_t> range_games = games_in(contests, {BlockRange{next, range.end}});
+  const std::vector<std::uint64_t> range_games = games_in(runs, {BlockRange{next, range.end}});
   std::atomic<std::uint64_t> games_done{0};
   const Clock::time_point start = Clock::now();
   Clock::time_point last_checkpoint = start;
   const auto snapshot = [&] {
     out.counters.clear();
-    for (std::size_t c = 0; c < contests.size(); ++c)
+    for (std::size_t c = 0; c < runs.size(); ++c)
       out.counters.emplace_back(total.begin() + offset[c], total.begin() + offset[c + 1]);
     out.done = {BlockRange{range.begin, next}};
     join_ranges(out.done);
-    out.games_done = games_in(contests, out.done);
+    out.games_done = games_in(runs, out.done);
     out.wall_seconds = seconds_since(start);
   };
 
@@ -201,7 +201,7 @@ EngineOutput run_contests(const std::vector<Contest>& contests, const EngineOpti
       const BlockRange chunk{next, std::min(range.end, next + chunk_blocks)};
       const Clock::time_point chunk_start = Clock::now();
       bool finished = false;
-      arena.execute([&] { finished = play_chunk(contests, first, offset, chunk, options, local, games_done); });
+      arena.execute([&] { finished = play_chunk(runs, first, offset, chunk, options, local, games_done); });
       if (!finished) break;
       for (const std::vector<std::int64_t>& sums : local)
         for (std::size_t i = 0; i < total.size(); ++i) total[i] += sums[kPad + i];

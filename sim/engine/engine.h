@@ -3,9 +3,9 @@
 //
 // may include: nothing else
 //
-// The Monte Carlo engine: plays every contest's games in fixed blocks, each
+// The Monte Carlo engine: plays every table's games in fixed blocks, each
 // block on its own random stream, and adds integer counters. The result
-// depends only on (seed, contests, games), never on threads or scheduling.
+// depends only on (seed, tables, games), never on threads or scheduling.
 #pragma once
 
 #include <atomic>
@@ -23,18 +23,21 @@ namespace dicesim {
 // changes every result.
 constexpr std::uint64_t kBlockGames = 1 << 16;
 
-struct Contest {
-  std::uint64_t id;      // stable_hash of the contest's key: picks its streams
+// One table's games as the engine sees them: a stream id, a number of games,
+// a block of counters and how to play. (A config's "runs" say what to
+// play; plan/ turns them into tables, and each table into one TableRun.)
+struct TableRun {
+  std::uint64_t id;      // stable_hash of the table's key: picks its streams
   std::uint64_t games;   // total games to play
   std::size_t counters;  // size of its int64 counter block
   // Plays n games from rng, adding to the counters (never overwriting).
   std::function<void(std::uint64_t n, Rng& rng, std::int64_t* counters)> play;
-  // The stream of the contest's first block: a later part of a contest (the
+  // The stream of the table's first block: a later part of a table's run (the
   // next stage of a precision run) continues the streams where it stopped.
   std::uint64_t first_block = 0;
 };
 
-// Global block numbers [begin, end): contest 0's blocks first, then contest
+// Global block numbers [begin, end): table 0's blocks first, then table
 // 1's, and so on. Shards, MPI ranks, checkpoints and resumed runs are all
 // block ranges.
 struct BlockRange {
@@ -44,8 +47,8 @@ struct BlockRange {
 };
 
 struct EngineOutput {
-  std::vector<std::vector<std::int64_t>> counters;  // per contest
-  std::vector<std::uint64_t> games_done;            // per contest
+  std::vector<std::vector<std::int64_t>> counters;  // per table
+  std::vector<std::uint64_t> games_done;            // per table
   std::vector<BlockRange> done;                     // blocks played: disjoint, sorted
   std::uint64_t total_blocks = 0;
   double wall_seconds = 0;
@@ -73,19 +76,19 @@ struct EngineOptions {
 // Plays the blocks of options.range in order, in chunks; a chunk's counts are
 // kept only if the whole chunk finished, so what was played is always a
 // prefix of the range, whenever the run stops.
-EngineOutput run_contests(const std::vector<Contest>& contests, const EngineOptions& options);
+EngineOutput run_tables(const std::vector<TableRun>& runs, const EngineOptions& options);
 
-// Global block numbering: first_block[c] is contest c's first block, and the
+// Global block numbering: first_block[t] is table t's first block, and the
 // last element is the total.
-std::vector<std::uint64_t> first_blocks(const std::vector<Contest>& contests);
+std::vector<std::uint64_t> first_blocks(const std::vector<TableRun>& runs);
 
-// Games in the blocks of `ranges`, per contest.
-std::vector<std::uint64_t> games_in(const std::vector<Contest>& contests, const std::vector<BlockRange>& ranges);
+// Games in the blocks of `ranges`, per table.
+std::vector<std::uint64_t> games_in(const std::vector<TableRun>& runs, const std::vector<BlockRange>& ranges);
 
 // Sorted union of disjoint ranges, adjacent ones joined; false if any overlap.
 bool join_ranges(std::vector<BlockRange>& ranges);
 
-// Blocks of a contest of `games` games; the last one may be short.
+// Blocks of a table of `games` games; the last one may be short.
 inline std::uint64_t block_count(std::uint64_t games) { return (games + kBlockGames - 1) / kBlockGames; }
 
 // The CPUs this process may run on (its affinity mask, as set by a scheduler).

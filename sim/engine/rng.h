@@ -1,4 +1,4 @@
-// Random streams: one independent PCG stream per (seed, contest, block), so
+// Random streams: one independent PCG stream per (seed, table, block), so
 // results never depend on which thread or rank plays a block.
 #pragma once
 
@@ -10,7 +10,7 @@ namespace dicesim {
 
 using Rng = pcg64;  // 128-bit state, selectable stream
 
-// FNV-1a, fed piece by piece: the one hash of dicesim (contest ids,
+// FNV-1a, fed piece by piece: the one hash of dicesim (table ids,
 // checksums of results files, the bench signature).
 class Fnv1a {
  public:
@@ -28,7 +28,7 @@ class Fnv1a {
   std::uint64_t hash_ = 0xcbf29ce484222325ULL;
 };
 
-// A stable 64-bit id for a contest's key, so adding or reordering contests
+// A stable 64-bit id for a table's key, so adding or reordering tables
 // in a config never changes the random numbers of the others.
 constexpr std::uint64_t stable_hash(std::string_view text) {
   Fnv1a h;
@@ -44,16 +44,16 @@ constexpr std::uint64_t mix64(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
-// The stream of one block: (contest, block) picks one of PCG's 2^127
-// distinct streams, and (seed, contest, block), mixed, fill the whole
+// The stream of one block: (table, block) picks one of PCG's 2^127
+// distinct streams, and (seed, table, block), mixed, fill the whole
 // 128-bit starting state. Related seeds, or one state shared by several
 // streams, would give visibly correlated dice.
-inline Rng block_rng(std::uint64_t seed, std::uint64_t contest_id, std::uint64_t block) {
-  const std::uint64_t high = mix64(mix64(mix64(seed) ^ contest_id) ^ block);
+inline Rng block_rng(std::uint64_t seed, std::uint64_t table_id, std::uint64_t block) {
+  const std::uint64_t high = mix64(mix64(mix64(seed) ^ table_id) ^ block);
   const std::uint64_t low = mix64(high ^ 0x6a09e667f3bcc909ULL);
   const pcg_extras::pcg128_t state = (pcg_extras::pcg128_t(high) << 64) | low;
-  // PCG drops the stream's top bit, so the contest id keeps 63 bits.
-  const pcg_extras::pcg128_t stream = (pcg_extras::pcg128_t(contest_id & 0x7fffffffffffffffULL) << 64) | block;
+  // PCG drops the stream's top bit, so the table id keeps 63 bits.
+  const pcg_extras::pcg128_t stream = (pcg_extras::pcg128_t(table_id & 0x7fffffffffffffffULL) << 64) | block;
   return Rng(state, stream);
 }
 

@@ -1,5 +1,5 @@
 // A table: strategies seated in order, playing games against each other.
-// The engine's unit of work; every contest in a config is a set of tables.
+// The engine's unit of work; every contest of a config (headtohead, nway, ...) is a set of tables.
 #pragma once
 
 #include <array>

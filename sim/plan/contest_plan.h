@@ -1,6 +1,6 @@
 // The contests a config asks for, as a list of tables for the engine:
 //   distributions      every strategy alone             (one-seat tables)
-//   headtohead         every unordered pair, blind       (independent tables)
+//   headtohead         every unordered pair, blind
 //   sequential         every ordered pair, the second seat sees the first's result
 //   nway               listed groups, blind
 //   sequential_tables  listed groups in seating order, each sees those before
@@ -18,11 +18,14 @@
 namespace dicesim {
 
 struct PlannedTable {
-  std::string key;  // independent["a","b"]: names the table and seeds its streams
+  // sequential["a","b"] or, for a blind table, independent["a","b"]: names the
+  // table and seeds its streams ("independent" is the old word for blind, kept
+  // because changing a key would change every blind table's numbers).
+  std::string key;
   Table table;
 };
 
-// A contest of two strategies: `first` in seat 0, `second` in seat 1.
+// A pair of strategies at a two-seat table: `first` in seat 0, `second` in seat 1.
 struct PlannedPair {
   int first = 0, second = 0;
   int table = -1;  // index into ContestPlan::tables

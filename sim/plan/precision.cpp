@@ -96,7 +96,7 @@ bool at_stage_boundary(std::uint64_t blocks, std::uint64_t cap) {
   return blocks > 0 && (blocks == cap || std::has_single_bit(blocks));
 }
 
-std::vector<std::uint64_t> blocks_played(const std::vector<Contest>& contests, const EngineOutput& output,
+std::vector<std::uint64_t> blocks_played(const std::vector<TableRun>& contests, const EngineOutput& output,
                                          const std::string& path) {
   const std::vector<std::uint64_t> first = first_blocks(contests);
   std::vector<std::uint64_t> played(contests.size(), 0);
@@ -122,7 +122,7 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 // Adds one stage's output into `total` (laid out by the caps): the counters
 // of stage contest k to table tables[k], and its blocks, which continue that
 // table's blocks from stage[k].first_block.
-void add_stage(const std::vector<Contest>& contests, const std::vector<Contest>& stage,
+void add_stage(const std::vector<TableRun>& contests, const std::vector<TableRun>& stage,
                const std::vector<std::size_t>& tables, const EngineOutput& part, EngineOutput& total) {
   const std::vector<std::uint64_t> first = first_blocks(contests), stage_first = first_blocks(stage);
   for (std::size_t k = 0; k < stage.size(); ++k) {
@@ -140,7 +140,7 @@ void add_stage(const std::vector<Contest>& contests, const std::vector<Contest>&
 
 }  // namespace
 
-PrecisionRun run_to_precision(const std::vector<Contest>& contests, const EngineOptions& options,
+PrecisionRun run_to_precision(const std::vector<TableRun>& contests, const EngineOptions& options,
                               const Cluster& cluster, BlockRange mine, const EngineOutput* resume,
                               const PreciseEnough& precise) {
   const std::vector<std::uint64_t> first = first_blocks(contests);
@@ -151,7 +151,7 @@ PrecisionRun run_to_precision(const std::vector<Contest>& contests, const Engine
     total.done = resume->done;
     total.wall_seconds = resume->wall_seconds;
   } else {
-    for (const Contest& c : contests) total.counters.emplace_back(c.counters, 0);
+    for (const TableRun& c : contests) total.counters.emplace_back(c.counters, 0);
   }
   bool stopped = false;
   Clock::time_point last_checkpoint = Clock::now();
@@ -171,12 +171,12 @@ PrecisionRun run_to_precision(const std::vector<Contest>& contests, const Engine
       }
     }
     cluster.broadcast(plan);
-    std::vector<Contest> stage;
+    std::vector<TableRun> stage;
     std::vector<std::size_t> tables;
     for (std::size_t c = 0; c < contests.size(); ++c) {
       const std::uint64_t played = plan[c], target = plan[contests.size() + c];
       if (target <= played) continue;
-      Contest part = contests[c];
+      TableRun part = contests[c];
       part.first_block = played;
       part.games = std::min(contests[c].games, target * kBlockGames) - played * kBlockGames;
       stage.push_back(std::move(part));
@@ -188,7 +188,7 @@ PrecisionRun run_to_precision(const std::vector<Contest>& contests, const Engine
     stage_options.checkpoint = nullptr;
     const BlockRange all{0, first_blocks(stage).back()};
     stage_options.range = cluster.size() > 1 ? cluster.part(all) : all;
-    EngineOutput part = run_contests(stage, stage_options);
+    EngineOutput part = run_tables(stage, stage_options);
     cluster.gather(part);
     if (!cluster.leader()) continue;
     add_stage(contests, stage, tables, part, total);

@@ -68,13 +68,13 @@ struct PrecisionRun {
   EngineOutput output;
   bool finished = false;  // false if a stop request cut it short
 };
-PrecisionRun run_to_precision(const std::vector<Contest>& contests, const EngineOptions& options,
+PrecisionRun run_to_precision(const std::vector<TableRun>& contests, const EngineOptions& options,
                               const Cluster& cluster, BlockRange mine, const EngineOutput* resume,
                               const PreciseEnough& precise);
 
 // The blocks each table has played in `output`, checked to be a prefix of its
 // blocks; an InputError naming `path` otherwise.
-std::vector<std::uint64_t> blocks_played(const std::vector<Contest>& contests, const EngineOutput& output,
+std::vector<std::uint64_t> blocks_played(const std::vector<TableRun>& contests, const EngineOutput& output,
                                          const std::string& path);
 
 }  // namespace dicesim

@@ -120,8 +120,8 @@ TableCountsView table_counts(const RunConfig& config, const EngineOutput& output
           config.game->measure_bins()};
 }
 
-std::vector<Contest> make_contests(const RunConfig& config) {
-  std::vector<Contest> contests;
+std::vector<TableRun> make_table_runs(const RunConfig& config) {
+  std::vector<TableRun> contests;
   const std::vector<int> bins = config.game->measure_bins();
   for (const PlannedTable& planned : config.plan.tables) {
     const int seats = static_cast<int>(planned.table.seats.size());
@@ -144,7 +144,7 @@ PreciseEnough precise_enough(const RunConfig& config) {
 
 bool run_complete(const RunConfig& config, const EngineOutput& output) {
   if (!config.precision) return output.complete();
-  const std::vector<Contest> contests = make_contests(config);
+  const std::vector<TableRun> contests = make_table_runs(config);
   const std::vector<std::uint64_t> played = blocks_played(contests, output, config.file);
   const PreciseEnough precise = precise_enough(config);
   for (std::size_t t = 0; t < contests.size(); ++t) {

@@ -81,7 +81,7 @@ RunConfigOf<G> load_run_config_of_game(json document, const std::string& source,
 }
 
 // The engine's view of a config: one contest per planned table.
-std::vector<Contest> make_contests(const RunConfig& config);
+std::vector<TableRun> make_table_runs(const RunConfig& config);
 
 // Whether table t's counters meet the config's precision target.
 PreciseEnough precise_enough(const RunConfig& config);

@@ -139,7 +139,7 @@ RunState read_run_state(const std::string& path) {
     state.config.games = static_cast<std::uint64_t>(file.int_attribute("/", "games"));
     if (state.config.games < 1 || state.config.games > kMaxGames) throw InputError(path + ": games out of range");
 
-    const std::vector<Contest> contests = make_contests(state.config);
+    const std::vector<TableRun> contests = make_table_runs(state.config);
     EngineOutput& out = state.output;
     out.total_blocks = first_blocks(contests).back();
     if (file.int_attribute("/engine", "total_blocks") != static_cast<std::int64_t>(out.total_blocks))

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <ostream>
 
-#include "results/text_table.h"
+#include "results/text_columns.h"
 
 namespace dicesim {
 
@@ -36,7 +36,7 @@ void print_strategy_matrix(std::ostream& out, const std::string& title, const st
       header.push_back(strategies[s].name);
     }
   }
-  TextTable table;
+  TextColumns table;
   out << title << "\n";
   if (header.size() - 1 > kMostMatrixColumns) {
     table.add_row({"strategy", "opponent", "value"});

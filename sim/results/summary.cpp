@@ -10,7 +10,7 @@
 
 #include "math/stats.h"
 #include "results/strategy_matrix.h"
-#include "results/text_table.h"
+#include "results/text_columns.h"
 
 namespace dicesim {
 namespace {
@@ -140,7 +140,7 @@ std::string cell_text(const Figure& f, int precision) {
 }
 
 void print_table(std::ostream& out, const SummaryTable& table) {
-  TextTable text;
+  TextColumns text;
   text.add_row(table.columns);
   for (const auto& row : table.rows) {
     std::vector<std::string> cells;

@@ -1,4 +1,4 @@
-#include "results/text_table.h"
+#include "results/text_columns.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -21,7 +21,7 @@ std::string with_interval(double value, double half_width, int precision) {
   return fixed_text(value, precision) + " \u00b1" + fixed_text(half_width, precision);
 }
 
-void TextTable::print(std::ostream& out) const {
+void TextColumns::print(std::ostream& out) const {
   std::vector<std::size_t> width;
   for (const auto& row : rows_)
     for (std::size_t c = 0; c < row.size(); ++c) {

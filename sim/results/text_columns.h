@@ -1,6 +1,6 @@
-// Rows of text in aligned columns, for every table dicesim prints (the run
-// summary, the strategy matrices): each column as wide as its widest cell,
-// so no name or interval is ever cut.
+// Rows of text in aligned columns, for everything dicesim prints in columns
+// (the run summary, the strategy matrices): each column as wide as its
+// widest cell, so no name or interval is ever cut.
 #pragma once
 
 #include <iosfwd>
@@ -9,7 +9,7 @@
 
 namespace dicesim {
 
-class TextTable {
+class TextColumns {
  public:
   void add_row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
   // The first column left-aligned (names), the others right-aligned, two
