@@ -25,21 +25,30 @@ template <class Compile>
 std::vector<Strategy> read_strategies(const JsonNode& config, Compile compile) {
   std::vector<Strategy> out;
   std::unordered_set<std::string> names;  // a set, not a scan: thousands of strategies stay linear
+  std::size_t expanded_bytes = 0;         // of the sweeps, bounded by kMaxExpandedBytes
   for (const JsonNode& entry : config.at("strategies").elements(1)) {
     independently([&] {  // under `validate`, each entry's error is reported
       if (out.size() >= kMaxStrategies)
         entry.fail("more than " + std::to_string(kMaxStrategies) + " strategies (sweeps expanded)");
       const std::string set = strategy_set(entry);
-      for (json& expanded : expand_strategy_entry(entry, kMaxStrategies - out.size())) {
+      std::vector<json> specs =
+          expand_strategy_entry(entry, kMaxStrategies - out.size(), kMaxExpandedBytes - expanded_bytes);
+      if (specs.size() > 1) expanded_bytes += specs.size() * entry.value().dump().size();
+      for (json& expanded : specs) {
         expanded.erase("set");
         const JsonNode spec(expanded, entry.file(), entry.path());  // errors name the entry as written
-        const JsonNode name_node = spec.at("name");
-        const std::string name = name_node.string();
-        if (name.empty() || name == "." || name.find('/') != std::string::npos || has_control_character(name))
-          name_node.fail("a strategy name must be non-empty, not \".\", and contain no \"/\" or control characters");
-        if (!names.insert(name).second) name_node.fail("duplicate strategy name \"" + name + "\"");
-        compile(spec);
-        out.push_back({name, expanded, set});
+        // The name and the parameters are independent: `validate` reports both.
+        std::string name;
+        const bool named = independently([&] {
+          const JsonNode name_node = spec.at("name");
+          name = name_node.string();
+          if (name.empty() || name == "." || name.find('/') != std::string::npos || has_control_character(name))
+            name_node.fail("a strategy name must be non-empty, not \".\", and contain no \"/\" or control characters");
+          check_name_length(name_node, name, "a strategy name");
+          if (!names.insert(name).second) name_node.fail("duplicate strategy name \"" + name + "\"");
+        });
+        const bool compiled = independently([&] { compile(spec); });
+        if (named && compiled) out.push_back({name, expanded, set});
       }
     });
   }

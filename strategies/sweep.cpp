@@ -106,10 +106,12 @@ std::vector<Dimension> dimensions_of(const JsonNode& entry) {
 
 std::string value_text(const json& value) { return value.dump(); }
 
-// "bank{total}" with total = 300 -> "bank300"; fails for an unknown placeholder.
+// "bank{total}" with total = 300 -> "bank300"; fails for an unknown
+// placeholder, and for {name}: the name is what the template makes.
 std::string fill_template(const JsonNode& name_node, const std::vector<Dimension>& dimensions,
                           const std::vector<std::size_t>& choice, const json& spec) {
   const std::string text = name_node.string();
+  check_name_length(name_node, text, "a name template");
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] != '{') {
@@ -128,6 +130,7 @@ std::string fill_template(const JsonNode& name_node, const std::vector<Dimension
         found = true;
       }
     }
+    if (!found && placeholder == "name") name_node.fail("{name} in a name template: the name is what it makes");
     if (!found && spec.contains(placeholder) && spec[placeholder].is_primitive()) {
       out += spec[placeholder].is_string() ? spec[placeholder].get<std::string>() : value_text(spec[placeholder]);
       found = true;
@@ -141,6 +144,7 @@ std::string fill_template(const JsonNode& name_node, const std::vector<Dimension
     }
     i = close;
   }
+  check_name_length(name_node, out, "a name");
   return out;
 }
 
@@ -156,7 +160,13 @@ std::string default_name(const json& spec, const std::vector<Dimension>& dimensi
 
 }  // namespace
 
-std::vector<json> expand_strategy_entry(const JsonNode& entry, std::size_t most) {
+void check_name_length(const JsonNode& name_node, const std::string& name, const char* what) {
+  if (name.size() > kMaxNameLength)
+    name_node.fail(std::string(what) + " of " + std::to_string(name.size()) + " characters, more than the " +
+                   std::to_string(kMaxNameLength) + " a name may have");
+}
+
+std::vector<json> expand_strategy_entry(const JsonNode& entry, std::size_t most, std::size_t most_bytes) {
   if (!entry.value().is_object()) entry.fail("expected an object, got " + describe(entry.value()));
   const std::vector<Dimension> dimensions = dimensions_of(entry);
   if (dimensions.empty()) return {entry.value()};
@@ -168,6 +178,11 @@ std::vector<json> expand_strategy_entry(const JsonNode& entry, std::size_t most)
       entry.fail("the sweep makes more than " + std::to_string(most) + " strategies (a config holds at most " +
                  std::to_string(kMaxStrategies) + ")");
   }
+  const std::size_t entry_bytes = entry.value().dump().size();
+  if (entry_bytes * combinations > most_bytes)
+    entry.fail("the sweep copies this " + std::to_string(entry_bytes) + "-byte entry " + std::to_string(combinations) +
+               " times, more than the " + std::to_string(kMaxExpandedBytes >> 20) +
+               " MiB the strategies of a config may take");
   const std::optional<JsonNode> name_node = entry.find("name");
   if (name_node && combinations > 1) {
     fill_template(*name_node, dimensions, std::vector<std::size_t>(dimensions.size(), 0), entry.value());
@@ -186,6 +201,7 @@ std::vector<json> expand_strategy_entry(const JsonNode& entry, std::size_t most)
       (dim.element < 0 ? spec[dim.key] : spec[dim.key][std::size_t(dim.element)]) = dim.values[choice[d]];
     }
     spec["name"] = name_node ? fill_template(*name_node, dimensions, choice, spec) : default_name(spec, dimensions);
+    if (!name_node) check_name_length(entry, spec["name"].get<std::string>(), "a sweep's default name");
     specs.push_back(std::move(spec));
     for (std::size_t d = dimensions.size(); d-- > 0;) {  // the last dimension fastest
       if (++choice[d] < dimensions[d].values.size()) break;
@@ -212,6 +228,7 @@ ordered_json sweep_schema_definitions() {
   return {{"strategy_name",
            {{"type", "string"},
             {"minLength", 1},
+            {"maxLength", kMaxNameLength},
             {"pattern", "^[^/]+$"},
             {"description",
              "unique; no \"/\" or control characters (it becomes an HDF5 group). In a sweep, a template such as "

@@ -17,6 +17,13 @@ namespace dicesim {
 
 // The most strategies a config may hold, sweeps expanded.
 constexpr std::size_t kMaxStrategies = 10000;
+// The longest strategy name, and name template, in characters: a name is an
+// HDF5 group and a column of every table, and a sweep copies its template
+// once per strategy.
+constexpr std::size_t kMaxNameLength = 200;
+// The most bytes (as JSON text) of strategy specs a config's sweeps may
+// expand to: an entry is copied once per combination.
+constexpr std::size_t kMaxExpandedBytes = 64 << 20;
 
 // The strategies an entry stands for, each a plain spec with its "name",
 // in the order of the combinations (the first swept parameter slowest). An
@@ -24,8 +31,13 @@ constexpr std::size_t kMaxStrategies = 10000;
 // template ("bank{total}", "dv{per_roll[0]}_{per_roll[1]}") or, without a
 // name, from the family and the swept values ("bank_at(total=300)"). Fails
 // at the offending node for an empty list or range, a step of 0, a template
-// that misses a swept parameter, or more than `most` strategies.
-std::vector<json> expand_strategy_entry(const JsonNode& entry, std::size_t most);
+// that misses a swept parameter, names past kMaxNameLength, more than `most`
+// strategies or more than `most_bytes` of them (each the entry's size).
+std::vector<json> expand_strategy_entry(const JsonNode& entry, std::size_t most,
+                                        std::size_t most_bytes = kMaxExpandedBytes);
+
+// Fails at node when name (`what`: "a strategy name") is longer than kMaxNameLength.
+void check_name_length(const JsonNode& node, const std::string& name, const char* what);
 
 // The set an entry's strategies belong to, which contests may name: its
 // "set" key, else a sweep's name template ("bank{total}"), else "".

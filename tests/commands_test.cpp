@@ -414,11 +414,17 @@ TEST(Commands, AMergeOfTheFirstShardsResumesToThePlainRunsFile) {
   expect_refused(dicesim("run " + config + " --resume " + dir.file("last.h5")), "which do not start at block 0");
 }
 
-TEST(Commands, TwoPointZeroIsNoSeedOrGameCount) {
+// An integer key accepts an integer written as floating-point (as JSON
+// Schema's "integer" does), and nothing else.
+TEST(Commands, TwoPointZeroIsTwoAndTwoPointFiveNoSeedOrGameCount) {
   TempDir dir;
-  expect_refused(dicesim("run " + dir.write("a.json", config_with("seed", "2.0")), dir.path().string()),
+  ASSERT_EQ(dicesim("run " + dir.write("a.json", config_with("games", "2.0")) + " -o " + dir.file("a.h5") + " --quiet")
+                .exit_code,
+            0);
+  EXPECT_EQ(h5::Reader(dir.file("a.h5")).int_attribute("/", "games"), 2);
+  expect_refused(dicesim("run " + dir.write("b.json", config_with("seed", "2.5")), dir.path().string()),
                  "/seed: expected an integer");
-  expect_refused(dicesim("run " + dir.write("b.json", config_with("games", "2.0")), dir.path().string()),
+  expect_refused(dicesim("run " + dir.write("c.json", config_with("games", "2.5")), dir.path().string()),
                  "/games: expected an integer");
 }
 

@@ -20,7 +20,8 @@ BAD = ROOT / "tests" / "bad_configs"
 STRUCTURAL = """
 battle_fixed_without_dice battle_goal_zero battle_max_dice_21 battle_max_dice_zero
 battle_optimal_with_parameter battle_rules_typo battle_unknown_family battle_unknown_turns
-family_missing game_number games_as_string games_fraction games_huge name_number not_an_object
+family_missing game_number games_as_string games_fraction games_huge games_negative_exponent
+games_point_zero_beyond name_number name_template_too_long name_too_long not_an_object
 null_seed nway_not_groups per_roll_negative per_roll_nested pig_goal_zero pig_optimal_win_param
 pig_three_dice pig_turns_zero pig_unknown_rule precision_not_object precision_rate_too_wide
 precision_unknown_target precision_zero rules_not_object strategies_object

@@ -183,7 +183,6 @@ double naive_sixers_rate(std::uint64_t games) {
 
 void add_bench_options(CLI::App* cmd, BenchOptions& options) {
   cmd->add_option("--games", options.games, "games per case (accepts 1e8)");
-  cmd->add_option("--threads", options.threads, "thread counts to measure (default: 1 and all CPUs)");
   cmd->add_flag("--skip-naive", options.skip_naive, "do not time the straightforward implementation");
 }
 

@@ -17,7 +17,7 @@ namespace dicesim {
 
 struct BenchOptions {
   std::string games = "2e7";
-  std::vector<int> threads;  // default: 1 and all available CPUs
+  std::vector<int> threads;  // default: 1 and all available CPUs (--threads: main.cpp, as every command's)
   bool skip_naive = false;
 };
 

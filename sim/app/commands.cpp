@@ -217,10 +217,6 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
   progress.quiet = progress.quiet || !cluster.leader();
   const ProgressScope shown(progress);
   const RunConfig config = load_with_overrides(options);
-  if (options.dry_run) {
-    print_plan(config, out);
-    return kExitOk;
-  }
   const std::vector<TableRun> contests = make_table_runs(config);
   BlockRange planned = planned_range(options.shard, first_blocks(contests).back());
   std::optional<RunState> resumed;
@@ -231,9 +227,16 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
     throw InputError("--resume and --checkpoint-every need a single process; under MPI use --shard runs instead");
   const std::string path = output_path(options, config, options.shard);
   std::optional<OutputLock> lock;
-  if (cluster.leader()) {
-    if (options.output.empty() && options.resume.empty()) std::filesystem::create_directories("results");
+  // A dry run checks the options as a run does (the shard, the file to
+  // resume, an output it was given), without creating results/.
+  const bool default_output = options.output.empty() && options.resume.empty();
+  if (cluster.leader() && !(options.dry_run && default_output)) {
+    if (default_output) std::filesystem::create_directories("results");
     lock.emplace(path, std::vector<std::string>{options.config});
+  }
+  if (options.dry_run) {
+    print_plan(config, out);
+    return kExitOk;
   }
 
   RunInfo info{check ? "check" : "run", worker_threads(options), cluster.size(), planned_list(planned), options.shard};

@@ -26,18 +26,42 @@
 namespace dicesim {
 namespace {
 
-// A positive, finite number of seconds (CLI::PositiveNumber lets nan through).
-const CLI::Validator kPositiveSeconds(
-    [](const std::string& text) -> std::string {
-      try {
-        std::size_t used = 0;
-        const double seconds = std::stod(text, &used);
-        if (used == text.size() && std::isfinite(seconds) && seconds > 0) return "";
-      } catch (const std::exception&) {
-      }
-      return "expected a positive number of seconds, got \"" + text + "\"";
-    },
-    "SECONDS");
+// The most seconds a time option takes (about 16 weeks): beyond it, an
+// interval is a mistake, and a clock's arithmetic could overflow.
+constexpr double kMaxSeconds = 1e7;
+
+// A finite number of seconds up to kMaxSeconds, above 0 or (zero_allowed)
+// from 0. CLI11's number validators let nan and inf through and print their
+// bound as a 300-digit number.
+CLI::Validator seconds_validator(bool zero_allowed) {
+  const std::string expected = zero_allowed ? "expected a number of seconds from 0 to 10000000"
+                                            : "expected a positive number of seconds up to 10000000";
+  static_assert(kMaxSeconds == 1e7, "the messages above state it");
+  return CLI::Validator(
+      [=](const std::string& text) -> std::string {
+        try {
+          std::size_t used = 0;
+          const double seconds = std::stod(text, &used);
+          if (used == text.size() && std::isfinite(seconds) && (zero_allowed ? seconds >= 0 : seconds > 0) &&
+              seconds <= kMaxSeconds)
+            return "";
+        } catch (const std::exception&) {
+        }
+        return expected + ", got \"" + text + "\"";
+      },
+      "SECONDS");
+}
+
+// The most worker threads any command takes: more than a machine's cores,
+// few enough that starting them all cannot exhaust the process.
+constexpr int kMaxThreads = 1024;
+
+// Every command's --threads, with one checked range (an int, or a list of
+// them for bench).
+template <class Threads>
+void add_threads_option(CLI::App* cmd, Threads& threads, const std::string& description) {
+  cmd->add_option("--threads", threads, description)->check(CLI::Range(1, kMaxThreads));
+}
 
 void add_run_options(CLI::App* cmd, RunOptions& options) {
   cmd->add_option("config", options.config, "JSON config (see configs/README.md)")->required();
@@ -49,17 +73,16 @@ void add_run_options(CLI::App* cmd, RunOptions& options) {
   cmd->add_option("--precision", options.precision,
                   "play each table until the 95% half-width of its win rates is at most this (e.g. 0.002), "
                   "--games at most; overrides the config's precision.rate");
-  cmd->add_option("--threads", options.threads, "worker threads per process (default: the CPUs it may use)")
-      ->check(CLI::Range(0, 4096));
+  add_threads_option(cmd, options.threads, "worker threads per process (default: the CPUs it may use)");
   cmd->add_option("--shard", options.shard, "play only shard K of N (K/N, 1-based); merge the files afterwards");
   cmd->add_option("--checkpoint-every", options.checkpoint_every,
                   "rewrite the results file (marked incomplete) every SECONDS")
-      ->check(kPositiveSeconds);
+      ->check(seconds_validator(false));
   cmd->add_option("--resume", options.resume, "continue the run saved in this results file");
   cmd->add_flag("--quiet", options.progress.quiet, "no progress line");
   cmd->add_option("--progress-every", options.progress.log_every,
                   "when stderr is not a terminal, a progress line every SECONDS (default 60, 0: none)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(seconds_validator(true));
   cmd->add_flag("--test-biased-die", options.biased_die, "test only: load the die (check must then fail)")->group("");
   cmd->add_option("--test-pause-at", options.test_pause_at, "test only: wait at setup or exact for a signal")
       ->check(CLI::IsMember({"setup", "exact"}))
@@ -172,6 +195,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   bench_cmd->footer(
       help_examples({"dicesim bench --games 1e6 --skip-naive", "dicesim bench --games 1e6 --threads 1 --skip-naive"}));
   add_bench_options(bench_cmd, bench_options);
+  add_threads_option(bench_cmd, bench_options.threads, "thread counts to measure (default: 1 and all CPUs)");
 
   // --version on every command, as --help is.
   const std::function<void(CLI::App*)> add_version = [&](CLI::App* command) {

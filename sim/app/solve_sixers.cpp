@@ -129,7 +129,8 @@ void add_solve_command(CLI::App& solve) {
   cmd->add_option("--rolls", options->rolls, "number of rolls (default 3)");
   cmd->add_option("--zero-face", options->zero_face, "the face that scores 0 (default 3)");
   cmd->add_option("--config", options->config, "take rules and strategies from a config");
-  cmd->add_option("--z-games", options->z_games, "also print the expected z of mean differences at N games each");
+  cmd->add_option("--z-games", options->z_games, "also print the expected z of mean differences at N games each")
+      ->check(CLI::Range(std::uint64_t{1}, kMaxGames));
   cmd->add_flag("--headtohead", options->headtohead, "also print exact head-to-head win probabilities");
   cmd->add_option("strategies", options->strategies, "strategies such as dv(2,2) dn(3,2) ts(5,5) optimal_mean");
   cmd->callback([options] { print_solution(*options); });

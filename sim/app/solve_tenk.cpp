@@ -18,6 +18,7 @@
 #include "games/tenk/tenk_win_cache.h"
 #include "math/stats.h"
 #include "plan/run_config.h"
+#include "results/output_file.h"
 
 namespace dicesim::tenk {
 namespace {
@@ -180,6 +181,9 @@ void write_policy_csv(const std::string& path, const Scoring& scoring, const Win
 
 void print_win(const TenkGame& game, const SolveOptions& options) {
   const Scoring& scoring = game.scoring();
+  // The CSV's path is checked (and held) before the solve, which takes seconds to minutes.
+  std::optional<OutputLock> csv_lock;
+  if (!options.policy_csv.empty()) csv_lock.emplace(options.policy_csv, std::vector<std::string>{options.config});
   Solutions solutions(scoring);
   const std::shared_ptr<const WinSolution> solution = solutions.win_solution();
   const WinSolveStats& stats = solution->stats;
@@ -251,10 +255,12 @@ void add_solve_command(CLI::App& solve) {
   cmd->add_option("--rules", options->rules, "a preset: " + preset_names() + "; default game_of_dice")
       ->check(CLI::IsMember(names));
   cmd->add_option("--config", options->config, "take rules and strategies from a config");
-  cmd->add_flag("--win", options->win,
-                "two players: the win-optimal policy, the game's value for both seats, the fair head start and the "
-                "odds of optimal play against each strategy (solved once per rule set, cached)");
-  cmd->add_option("--policy-csv", options->policy_csv, "with --win: write where the optimal player banks, as CSV");
+  CLI::Option* win =
+      cmd->add_flag("--win", options->win,
+                    "two players: the win-optimal policy, the game's value for both seats, the fair head start and the "
+                    "odds of optimal play against each strategy (solved once per rule set, cached)");
+  cmd->add_option("--policy-csv", options->policy_csv, "with --win: write where the optimal player banks, as CSV")
+      ->needs(win);
   cmd->callback([options] { print_solution(*options); });
 }
 

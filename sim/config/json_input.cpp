@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <set>
 #include <vector>
 
@@ -46,6 +48,64 @@ std::string describe(const json& value) {
   if (text.size() > 40) text = text.substr(0, 37) + "...";
   return text;
 }
+
+namespace {
+
+// The numbers a JSON text wrote otherwise than json::dump() prints them back
+// ("-1e1", "1000000000000000.0", "1e6"), by source name and JSON path: error
+// messages echo what the user wrote, and an integer key reads a floating
+// literal exactly. Bounded: at most kMaxNumberTexts numbers of at most
+// kMaxNumberTextLength characters (a longer one is kept cut, which no integer
+// key accepts); past that, the parsed value is what is echoed.
+class WrittenNumbers {
+ public:
+  static constexpr std::size_t kMaxNumberTexts = 100'000;
+  static constexpr std::size_t kMaxNumberTextLength = 64;
+  static constexpr std::size_t kMaxPathLength = 256;
+
+  void replace(const std::string& source, std::map<std::string, std::pair<json, std::string>> numbers) {
+    const std::lock_guard<std::mutex> guard(mutex_);
+    if (const auto old = by_source_.find(source); old != by_source_.end()) {
+      count_ -= old->second.size();
+      by_source_.erase(old);
+    }
+    count_ += numbers.size();
+    by_source_[source] = std::move(numbers);
+  }
+  bool has_room(std::size_t pending) const {
+    const std::lock_guard<std::mutex> guard(mutex_);
+    return count_ + pending < kMaxNumberTexts;
+  }
+  // The text written for `value` at source and path, if it was kept.
+  std::optional<std::string> find(const std::string& source, const std::string& path, const json& value) const {
+    const std::lock_guard<std::mutex> guard(mutex_);
+    const auto in_source = by_source_.find(source);
+    if (in_source == by_source_.end()) return std::nullopt;
+    const auto number = in_source->second.find(path);
+    if (number == in_source->second.end() || number->second.first != value) return std::nullopt;
+    return number->second.second;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, std::map<std::string, std::pair<json, std::string>>> by_source_;
+  std::size_t count_ = 0;
+};
+
+WrittenNumbers& written_numbers() {
+  static WrittenNumbers numbers;
+  return numbers;
+}
+
+// A number's text ("-1e15", "2.0", "7") as an exact integer, or nothing.
+std::optional<std::int64_t> exact_integer(std::string_view text) {
+  const bool negative = !text.empty() && text.front() == '-';
+  const std::optional<std::uint64_t> magnitude = parse_count(negative ? text.substr(1) : text);
+  if (!magnitude || *magnitude > std::uint64_t(INT64_MAX) + negative) return std::nullopt;
+  return negative ? std::int64_t(0 - *magnitude) : std::int64_t(*magnitude);
+}
+
+}  // namespace
 
 // The parser recurses once per level of nesting: refuse absurd depths before
 // they overflow the stack. No config comes near this.
@@ -134,7 +194,7 @@ class DuplicateKeyCheck {
       }
       case json::parse_event_t::value:
         next_element();
-        if (parsed.is_number()) read_exponent_integer(parsed);
+        if (parsed.is_number()) read_number(parsed);
         break;
     }
     return true;
@@ -158,40 +218,67 @@ class DuplicateKeyCheck {
     }
     return out;
   }
-  // 1e6 or 2.5e6 becomes the integer it denotes; 2.0 stays a double.
-  void read_exponent_integer(json& parsed) {
+  // 1e6 or 2.5e6 becomes the integer it denotes; 2.0 stays a double. A
+  // literal that dump() would print otherwise is kept (WrittenNumbers).
+  void read_number(json& parsed) {
     if (next_number_ >= numbers_.size()) return;
     const std::string_view literal = numbers_[next_number_++];
-    if (!parsed.is_number_float() || literal.find_first_of("eE") == std::string_view::npos) return;
-    if (const std::optional<std::uint64_t> value = parse_count(literal)) parsed = *value;
+    if (parsed.is_number_float() && literal.find_first_of("eE") != std::string_view::npos)
+      if (const std::optional<std::uint64_t> value = parse_count(literal)) parsed = *value;
+    if (literal == parsed.dump() || !written_numbers().has_room(written_.size())) return;
+    const std::string where = path();
+    if (where.size() > WrittenNumbers::kMaxPathLength) return;
+    std::string text(literal.substr(0, WrittenNumbers::kMaxNumberTextLength));
+    if (text.size() < literal.size()) text += "...";
+    written_[where] = {parsed, std::move(text)};
   }
+
+ public:
+  std::map<std::string, std::pair<json, std::string>> take_written() && { return std::move(written_); }
+
+ private:
+  std::map<std::string, std::pair<json, std::string>> written_;
   std::string source_name_;
   std::vector<Frame> frames_;
   std::vector<std::string_view> numbers_;
   std::size_t next_number_ = 0;
 };
 
+namespace {
+
+// "source:line:column" of a byte of a JSON text.
+std::string position(const std::string& text, std::size_t offset, const std::string& source_name) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < std::min(offset, text.size()); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return source_name + ":" + std::to_string(line) + ":" + std::to_string(column);
+}
+
+}  // namespace
+
 json parse_json_text(const std::string& text, const std::string& source_name) {
   check_nesting(text, source_name);
+  // nlohmann/json takes a NUL byte for the end of the text: what follows it
+  // would be ignored.
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+    throw InputError(position(text, nul, source_name) + ": malformed JSON: a NUL byte");
   try {
-    return json::parse(text, DuplicateKeyCheck(source_name, number_literals(text)));
+    DuplicateKeyCheck check(source_name, number_literals(text));
+    json parsed = json::parse(text, std::ref(check));
+    written_numbers().replace(source_name, std::move(check).take_written());
+    return parsed;
   } catch (const json::parse_error& e) {
     // nlohmann reports a byte offset; people want line and column.
-    std::size_t line = 1, column = 1;
-    const std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-    for (std::size_t i = 0; i < end; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
     std::string reason = e.what();
     const std::size_t colon = reason.find("syntax error");
     if (colon != std::string::npos) reason = reason.substr(colon);
-    throw InputError(source_name + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                     ": malformed JSON: " + reason);
+    throw InputError(position(text, e.byte > 0 ? e.byte - 1 : 0, source_name) + ": malformed JSON: " + reason);
   } catch (const json::exception& e) {  // e.g. a number too large for a double
     std::string reason = e.what();
     reason = reason.substr(reason.find(']') + 2);
@@ -291,29 +378,42 @@ std::vector<JsonNode> JsonNode::elements(std::size_t min_size) const {
   return out;
 }
 
+std::optional<std::string> JsonNode::written_number() const {
+  if (!value_->is_number()) return std::nullopt;
+  return written_numbers().find(file_, path_, *value_);
+}
+
+std::string JsonNode::written() const {
+  const std::optional<std::string> text = written_number();
+  if (!text) return describe(*value_);
+  return text->size() > 40 ? text->substr(0, 37) + "..." : *text;
+}
+
+std::optional<std::int64_t> JsonNode::written_integer() const {
+  if (value_->is_number_unsigned())
+    return value_->get<std::uint64_t>() > std::uint64_t(INT64_MAX) ? std::nullopt
+                                                                   : std::optional(value_->get<std::int64_t>());
+  if (value_->is_number_integer()) return value_->get<std::int64_t>();
+  if (!value_->is_number_float()) return std::nullopt;
+  // 2.0 or -1e15: an integer written as floating-point, read from its text.
+  return exact_integer(written_number().value_or(value_->dump()));
+}
+
 std::int64_t JsonNode::integer(std::int64_t lo, std::int64_t hi) const {
-  const auto message = [&] {
-    return "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
-           describe(*value_);
-  };
-  if (!value_->is_number_integer()) fail(message());
-  if (value_->is_number_unsigned() && value_->get<std::uint64_t>() > std::uint64_t(INT64_MAX)) fail(message());
-  const std::int64_t v = value_->get<std::int64_t>();
-  if (v < lo || v > hi) fail(message());
-  return v;
+  const std::optional<std::int64_t> v = written_integer();
+  if (!v || *v < lo || *v > hi)
+    fail("expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + written());
+  return *v;
 }
 
 std::uint64_t JsonNode::unsigned_integer(std::uint64_t lo, std::uint64_t hi) const {
-  const auto message = [&] {
-    return "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
-           describe(*value_);
-  };
   std::optional<std::uint64_t> v;
   if (value_->is_number_unsigned())
     v = value_->get<std::uint64_t>();
-  else if (value_->is_number_integer() && value_->get<std::int64_t>() == 0)
-    v = 0;  // -0
-  if (!v || *v < lo || *v > hi) fail(message());
+  else if (const std::optional<std::int64_t> signed_value = written_integer(); signed_value && *signed_value >= 0)
+    v = std::uint64_t(*signed_value);  // -0 and 2.0 too
+  if (!v || *v < lo || *v > hi)
+    fail("expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + written());
   return *v;
 }
 

@@ -11,6 +11,7 @@
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -34,7 +35,9 @@ constexpr std::size_t kMaxJsonFileBytes = 4 << 20;
 json parse_json_file(const std::string& file);
 // Also in parse_json_text: an integer written with an exponent (1e6, 2.5e6)
 // is read as an integer, so counts may be written that way; 2.0 stays a
-// floating-point number, which no integer key accepts.
+// floating-point number, which an integer key accepts as the integer it
+// denotes. A NUL byte is refused (the parser would stop there). Error
+// messages echo a number as it was written ("-1e1", not -10.0).
 json parse_json_text(const std::string& text, const std::string& source_name);
 
 // A JSON value together with where it came from.
@@ -59,13 +62,20 @@ class JsonNode {
   // Arrays.
   std::vector<JsonNode> elements(std::size_t min_size = 0) const;
 
-  // Scalars, checked.
+  // Scalars, checked. An integer may be written as a floating-point number
+  // that denotes it exactly (2.0, -1e15).
   std::int64_t integer(std::int64_t lo, std::int64_t hi) const;
   std::uint64_t unsigned_integer(std::uint64_t lo, std::uint64_t hi) const;
   std::string string() const;
   bool boolean() const;
 
+  // The value as the file wrote it (a number's own text), shortened: for
+  // "got ..." in messages.
+  std::string written() const;
+
  private:
+  std::optional<std::string> written_number() const;
+  std::optional<std::int64_t> written_integer() const;
   static inline const std::string root_path_ = "/";
   const json* value_;
   std::string file_;
@@ -86,10 +96,15 @@ class ErrorCollector {
   ErrorCollector(const ErrorCollector&) = delete;
   ErrorCollector& operator=(const ErrorCollector&) = delete;
   const std::vector<std::string>& messages() const { return messages_; }
-  void add(std::string message) { messages_.push_back(std::move(message)); }
+  // A message already recorded is not repeated: the strategies of one sweep
+  // entry share its errors.
+  void add(std::string message) {
+    if (recorded_.insert(message).second) messages_.push_back(std::move(message));
+  }
 
  private:
   std::vector<std::string> messages_;
+  std::set<std::string> recorded_;
   ErrorCollector* outer_;
 };
 

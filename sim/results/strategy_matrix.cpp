@@ -1,6 +1,7 @@
 #include "results/strategy_matrix.h"
 
 #include <algorithm>
+#include <cmath>
 #include <ostream>
 
 #include "results/text_columns.h"
@@ -13,6 +14,7 @@ namespace {
 constexpr std::size_t kMostMatrixColumns = 12;
 
 std::string cell_text(const MatrixCell& c, int precision) {
+  if (std::isnan(c.value)) return "-";  // a table with no games: no estimate
   return c.half_width < 0 ? fixed_text(c.value, precision) : with_interval(c.value, c.half_width, precision);
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
+#include <limits>
 #include <optional>
 #include <ostream>
 #include <unordered_map>
@@ -15,15 +16,17 @@
 namespace dicesim {
 namespace {
 
-double fraction(std::int64_t count, std::uint64_t games) { return games ? double(count) / double(games) : 0.0; }
+constexpr double kNoGames = std::numeric_limits<double>::quiet_NaN();  // a table with no games estimates nothing
 
 Figure rate(std::int64_t count, std::uint64_t games) {
-  return Figure::of_estimate(fraction(count, games), stats::rate_half_width(std::uint64_t(count), games));
+  if (games == 0) return Figure::of_estimate(kNoGames, kNoGames);
+  return Figure::of_estimate(double(count) / double(games), stats::rate_half_width(std::uint64_t(count), games));
 }
 
 Figure mean_of(const std::vector<std::int64_t>& histogram, const Measure& measure) {
   std::uint64_t n = 0;
   for (std::int64_t c : histogram) n += std::uint64_t(c);
+  if (n == 0) return Figure::of_estimate(kNoGames, kNoGames);
   const stats::Moments m = stats::histogram_moments(histogram, measure.min, measure.step);
   return Figure::of_estimate(m.mean, stats::mean_half_width(m.sd, n));
 }
@@ -47,8 +50,7 @@ SummaryTable strategies_table(const RunConfig& config, const EngineOutput& outpu
     const std::vector<std::int64_t> scores = counts.scores_of(0);
     const double sd = stats::histogram_moments(scores, measures[0].min, measures[0].step).sd;
     std::vector<Figure> row{Figure::of_text(strategies[s].name), Figure::of_count(std::int64_t(games)),
-                            mean_of(scores, measures[0]), Figure::of_estimate(sd, 0)};
-    row.back().kind = Figure::Kind::estimate;
+                            mean_of(scores, measures[0]), Figure::of_number(games ? sd : kNoGames)};
     if (lowest_wins) row.push_back(rate(scores[0], games));
     for (std::size_t k = 1; k < measures.size(); ++k)
       row.push_back(mean_of(counts.histogram_of(int(k), 0), measures[k]));
@@ -110,7 +112,11 @@ SummaryTable precision_table(const RunConfig& config, const EngineOutput& output
                      "precision target: each table's games and the largest 95% half-width it reached",
                      {"table", "games"},
                      {}};
-  const auto limit = [](double value) { return " (target " + fixed_text(value, 4) + ")"; };
+  const auto limit = [](double value) {  // as many digits as the target has (5e-05, not 0.0000)
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", value);
+    return " (target " + std::string(text) + ")";
+  };
   if (target.rate) table.columns.push_back("win rate ±" + limit(*target.rate));
   for (const auto& [m, half_width] : target.means)
     table.columns.push_back("mean " + measures[m].name + " ±" + limit(half_width));
@@ -119,8 +125,10 @@ SummaryTable precision_table(const RunConfig& config, const EngineOutput& output
     const HalfWidths reached = half_widths(table_counts(config, output, int(t)), measures);
     std::vector<Figure> row{Figure::of_text(config.plan.tables[t].key),
                             Figure::of_count(std::int64_t(output.games_done[t]))};
-    if (target.rate) row.push_back(reached.rate ? Figure::of_estimate(*reached.rate, 0) : Figure::of_text("-"));
-    for (const auto& [m, half_width] : target.means) row.push_back(Figure::of_estimate(reached.means[m], 0));
+    const bool played = output.games_done[t] > 0;
+    if (target.rate) row.push_back(Figure::of_number(played && reached.rate ? *reached.rate : kNoGames));
+    for (const auto& [m, half_width] : target.means)
+      row.push_back(Figure::of_number(played ? reached.means[m] : kNoGames));
     row.push_back(Figure::of_text(meets(target, reached) ? "yes" : "no"));
     table.rows.push_back(std::move(row));
   }
@@ -134,7 +142,10 @@ std::string cell_text(const Figure& f, int precision) {
     case Figure::Kind::count:
       return std::to_string(f.count);
     case Figure::Kind::estimate:
+      if (!f.has_value()) return "-";
       return f.half_width > 0 ? with_interval(f.value, f.half_width, precision) : fixed_text(f.value, precision);
+    case Figure::Kind::number:
+      return f.has_value() ? fixed_text(f.value, precision) : "-";
   }
   return {};
 }
@@ -236,7 +247,11 @@ std::string summary_csv(const SummaryTable& table) {
       if (f.kind == Figure::Kind::text) csv += quoted(f.text);
       if (f.kind == Figure::Kind::count) csv += std::to_string(f.count);
       if (f.kind == Figure::Kind::estimate) {
-        std::snprintf(number, sizeof number, "%.17g,%.17g", f.value, f.half_width);
+        if (f.has_value()) std::snprintf(number, sizeof number, "%.17g,%.17g", f.value, f.half_width);
+        csv += f.has_value() ? number : ",";  // no estimate: two empty cells
+      }
+      if (f.kind == Figure::Kind::number && f.has_value()) {
+        std::snprintf(number, sizeof number, "%.17g", f.value);
         csv += number;
       }
     }
@@ -253,10 +268,16 @@ json summary_json(const std::vector<SummaryTable>& tables) {
       json object = json::object();
       for (std::size_t c = 0; c < row.size(); ++c) {
         const Figure& f = row[c];
-        object[table.columns[c]] = f.kind == Figure::Kind::text ? json(f.text)
-                                   : f.kind == Figure::Kind::count
-                                       ? json(f.count)
-                                       : json{{"value", f.value}, {"half_width", f.half_width}};
+        if (f.kind == Figure::Kind::text)
+          object[table.columns[c]] = f.text;
+        else if (f.kind == Figure::Kind::count)
+          object[table.columns[c]] = f.count;
+        else if (!f.has_value())
+          object[table.columns[c]] = nullptr;
+        else if (f.kind == Figure::Kind::number)
+          object[table.columns[c]] = f.value;
+        else
+          object[table.columns[c]] = {{"value", f.value}, {"half_width", f.half_width}};
       }
       rows.push_back(std::move(object));
     }

@@ -3,6 +3,7 @@
 // the half-width of its 95% interval; and the checks against the exact solver.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -15,8 +16,11 @@
 namespace dicesim {
 
 // One cell of a summary table.
+// A cell of a summary table. A table with no games has no estimate and no
+// number: its value is NaN, printed "-" (text), null (JSON), an empty cell (CSV).
 struct Figure {
-  enum class Kind { text, count, estimate };
+  // number: a plain value without an interval (an sd, a half-width reached).
+  enum class Kind { text, count, estimate, number };
   Kind kind = Kind::text;
   std::string text;
   std::int64_t count = 0;
@@ -25,6 +29,8 @@ struct Figure {
   static Figure of_text(std::string t) { return {Kind::text, std::move(t)}; }
   static Figure of_count(std::int64_t c) { return {Kind::count, {}, c}; }
   static Figure of_estimate(double v, double h) { return {Kind::estimate, {}, 0, v, h}; }
+  static Figure of_number(double v) { return {Kind::number, {}, 0, v, 0}; }
+  bool has_value() const { return !std::isnan(value); }
 };
 
 struct SummaryTable {

@@ -129,6 +129,22 @@ Policy compile_strategy(const JsonNode& spec, const Hands& hands, Solutions& sol
   throw std::logic_error("sixers family " + std::string(family.name) + " is listed but not compiled");
 }
 
+namespace {
+
+// A value of the shorthand: an integer, or else the text itself, which
+// compile_strategy reports with its JSON path.
+json shorthand_value(const std::string& item) {
+  try {
+    std::size_t used = 0;
+    const int value = std::stoi(item, &used);
+    if (used == item.size()) return value;
+  } catch (const std::exception&) {
+  }
+  return item;
+}
+
+}  // namespace
+
 json strategy_from_text(std::string_view text) {
   const std::size_t open = text.find('(');
   const std::string_view family = text.substr(0, open);
@@ -137,22 +153,17 @@ json strategy_from_text(std::string_view text) {
   for (const StrategyFamily& f : families())
     if (f.short_name == family) spec["family"] = std::string(f.name);
   if (open == std::string_view::npos) return spec;
-  if (text.back() != ')') throw InputError(std::string(text) + ": expected FAMILY(a,b,...)");
-  json values = json::array();
   std::string_view rest = text.substr(open + 1, text.size() - open - 2);
+  if (text.back() != ')' || rest.find_first_of("()") != std::string_view::npos)
+    throw InputError(std::string(text) + ": expected FAMILY(a,b,...)");
+  json values = json::array();
   // "FAMILY()" is an empty list; otherwise a comma stands between two values.
   for (bool more = !rest.empty(); more;) {
     const std::size_t comma = rest.find(',');
     const std::string item(rest.substr(0, comma));
     if (item.empty())
       throw InputError(std::string(text) + ": expected FAMILY(a,b,...), a number between every two commas");
-    try {
-      std::size_t used = 0;
-      values.push_back(std::stoi(item, &used));
-      if (used != item.size()) throw std::invalid_argument(item);
-    } catch (const std::exception&) {
-      values.push_back(item);  // reported with its JSON path by compile_strategy
-    }
+    values.push_back(shorthand_value(item));
     more = comma != std::string_view::npos;
     if (more) rest = rest.substr(comma + 1);
   }
