@@ -154,7 +154,7 @@ TEST_F(PrecisionRun, TheSummaryShowsEachTablesGamesAndHalfWidths) {
   ASSERT_EQ(show.exit_code, 0) << show.out;
   EXPECT_NE(show.out.find("precision target: each table's games"), std::string::npos) << show.out;
   EXPECT_NE(show.out.find("win rate ± (target 0.0035)"), std::string::npos) << show.out;
-  EXPECT_NE(show.out.find("mean score ± (target 0.0160)"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("mean score ± (target 0.016)"), std::string::npos) << show.out;
   EXPECT_NE(show.out.find("sequential[\"dv(2,2)\",\"aware\"]"), std::string::npos) << show.out;
 }
 
