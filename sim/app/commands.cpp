@@ -67,7 +67,11 @@ RunConfig load_with_overrides(const RunOptions& options) {
   json document = parse_json_file(options.config);
   if (!options.precision.empty()) document = with_precision_override(std::move(document), options.precision);
   RunConfig config = load_run_config(std::move(document), options.config, options.biased_die);
-  if (!options.games.empty()) config.games = parse_option_count("--games", options.games, 1, kMaxGames, "1 to 1e15");
+  if (!options.games.empty()) {
+    config.games = parse_option_count("--games", options.games, 1, kMaxGames, "1 to 1e15");
+    if (const std::optional<std::string> why = too_many_games(config.plan.tables.size(), config.games))
+      throw InputError("--games: " + *why);
+  }
   if (!options.seed.empty()) config.seed = parse_option_count("--seed", options.seed, 0, UINT64_MAX, "0 to 2^64-1");
   return config;
 }
@@ -193,7 +197,7 @@ int report(const RunConfig& config, const EngineOutput& output, RunInfo info, co
   }
   write_results(path, config, output, info, exact ? &*exact : nullptr, exact ? &checks : nullptr);
   print_summary(out, config, output);
-  if (exact) print_checks(out, checks);
+  if (exact) print_checks(out, checks, not_compared(config, *exact));
   out << "\nwrote " << path << " (" << std::setprecision(2) << output.wall_seconds << " s, " << info.threads
       << " threads" << (info.ranks > 1 ? " x " + std::to_string(info.ranks) + " ranks" : "")
       << (info.shard.empty() ? "" : ", shard " + info.shard) << ")\n";

@@ -220,6 +220,9 @@ void print_solution(const SolveOptions& options) {
           : load_run_config_of_game(parse_json_file(options.config), options.config, "tenk", load_game);
   const TenkGame& game = *config.game;
   const Scoring& scoring = game.scoring();
+  // The solve's limit, named at the rule in the config before anything is printed.
+  if (const std::optional<std::string> why = win_solver_refusal(scoring.rules(), true); why && options.win)
+    throw InputError(config.config.file + ": /rules/target: " + *why);
   std::cout << "10,000 rules: " << rules_json(scoring.rules()).dump() << "\n";
   std::cout << std::fixed;
   if (options.win) return print_win(game, options);

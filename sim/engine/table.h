@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace dicesim {
@@ -137,6 +138,10 @@ struct TableOdds {
   std::vector<std::vector<std::vector<double>>> probability;
   std::vector<double> win;  // per seat, P(wins alone); empty when not known
   double tie = 0;           // P(the win is shared), when win is known
+  // What the solver leaves out at this table although the game counts it,
+  // and why, one line each ("win, tie and place: max_rounds 5 ..."): check
+  // prints them.
+  std::vector<std::string> not_compared;
 
   const std::vector<double>* distribution(int measure, int seat) const {
     if (std::size_t(measure) >= probability.size() || std::size_t(seat) >= probability[measure].size()) return nullptr;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "config/suggest.h"
@@ -24,6 +25,82 @@ bool seats_pairs(const TableLimits& limits) { return limits.min_seats <= 2 && li
 
 std::string seats_message(const GameEntry& entry) {
   return "a " + std::string(entry.title) + " table seats " + seat_range(entry.tables) + " players";
+}
+
+// A group's seats, each given a different strategy from its options: the
+// seats before chosen() are chosen, the later ones hold a seating that
+// choose() may rearrange (augmenting paths, as in bipartite matching).
+class SeatFilling {
+ public:
+  explicit SeatFilling(const std::vector<std::vector<int>>& options)
+      : options_(&options), seats_(options.size(), kOpen) {}
+
+  // Seats every later seat; false when no seating gives them all different strategies.
+  bool fill_later_seats() {
+    for (std::size_t seat = chosen_; seat < seats_.size(); ++seat)
+      if (!reseat(seat)) return false;
+    return true;
+  }
+  // The filling with the next seat chosen as `strategy`, if the seats after
+  // it can still be filled.
+  std::optional<SeatFilling> choose(int strategy) const {
+    const std::size_t holder = holder_of(strategy);
+    if (holder < chosen_) return std::nullopt;  // an earlier seat has it
+    SeatFilling next = *this;
+    const std::size_t seat = next.chosen_++;
+    next.seats_[seat] = strategy;
+    if (holder == seat || holder == kNobody) return next;  // the later seats keep their seating
+    next.seats_[holder] = kOpen;
+    if (!next.reseat(holder)) return std::nullopt;
+    return next;
+  }
+  const std::vector<int>& seats() const { return seats_; }
+
+ private:
+  static constexpr int kOpen = -1;
+  static constexpr std::size_t kNobody = SIZE_MAX;
+
+  std::size_t holder_of(int strategy) const {
+    const auto found = std::find(seats_.begin(), seats_.end(), strategy);
+    return found == seats_.end() ? kNobody : std::size_t(found - seats_.begin());
+  }
+  // Gives the open later seat `seat` a strategy, moving later seats along a path.
+  bool reseat(std::size_t seat) {
+    std::vector<bool> visited(seats_.size(), false);
+    return find_path(seat, visited);
+  }
+  bool find_path(std::size_t seat, std::vector<bool>& visited) {
+    for (int strategy : (*options_)[seat]) {
+      const std::size_t holder = holder_of(strategy);
+      if (holder != kNobody) {
+        // A chosen seat keeps its strategy; a later one may move to another
+        // (still holding this one meanwhile, so that it does not take it back).
+        if (holder < chosen_ || holder == seat || visited[holder]) continue;
+        visited[holder] = true;
+        if (!find_path(holder, visited)) continue;
+      }
+      seats_[seat] = strategy;
+      return true;
+    }
+    return false;
+  }
+
+  const std::vector<std::vector<int>>* options_;
+  std::vector<int> seats_;  // kOpen: not seated yet
+  std::size_t chosen_ = 0;
+};
+
+// Why a group's sets cannot seat it.
+std::string unfillable_message(const std::vector<std::vector<int>>& options) {
+  std::vector<int> all;
+  for (const std::vector<int>& seat : options) all.insert(all.end(), seat.begin(), seat.end());
+  std::sort(all.begin(), all.end());
+  const std::size_t distinct = std::size_t(std::unique(all.begin(), all.end()) - all.begin());
+  const std::string seats = std::to_string(options.size()) + " seats";
+  if (distinct < options.size())
+    return "its names and sets stand for " + std::to_string(distinct) + " different strategies, too few for its " +
+           seats;
+  return "no choice from its names and sets gives its " + seats + " different strategies";
 }
 
 class Planner {
@@ -90,22 +167,24 @@ class Planner {
           if (seat_options[earlier].size() == 1 && seat_options[earlier][0] == seat_options.back()[0])
             name_node.fail("\"" + name_node.string() + "\" is already at this table");
     }
+    // Only choices after which the later seats can still be filled are
+    // followed: every branch then ends in a table, so the search is
+    // polynomial in the tables it makes (at most kMaxGroups), however many
+    // seatings would fail.
+    SeatFilling start(seat_options);
+    if (!start.fill_later_seats()) node.fail(unfillable_message(seat_options));
     std::vector<std::vector<int>> out;
-    std::vector<int> seats;
-    const std::function<void(std::size_t)> seat_from = [&](std::size_t k) {
+    const std::function<void(const SeatFilling&, std::size_t)> seat_from = [&](const SeatFilling& filling,
+                                                                               std::size_t k) {
       if (k == seat_options.size()) {
         if (out.size() >= kMaxGroups) node.fail("the sets make more than " + std::to_string(kMaxGroups) + " tables");
-        out.push_back(seats);
+        out.push_back(filling.seats());
         return;
       }
-      for (int s : seat_options[k]) {
-        if (std::find(seats.begin(), seats.end(), s) != seats.end()) continue;
-        seats.push_back(s);
-        seat_from(k + 1);
-        seats.pop_back();
-      }
+      for (int s : seat_options[k])
+        if (const std::optional<SeatFilling> next = filling.choose(s)) seat_from(*next, k + 1);
     };
-    seat_from(0);
+    seat_from(start, 0);
     return out;
   }
 

@@ -25,6 +25,15 @@ const GameEntry& read_game(const JsonNode& game) {
 
 }  // namespace
 
+std::optional<std::string> too_many_games(std::uint64_t tables, std::uint64_t games) {
+  unsigned __int128 total = static_cast<unsigned __int128>(tables) * games;
+  if (total <= kMaxTotalGames) return std::nullopt;
+  std::string digits;
+  for (; total > 0; total /= 10) digits.insert(digits.begin(), char('0' + int(total % 10)));
+  return std::to_string(tables) + " tables of " + std::to_string(games) + " games make " + digits +
+         " games in all, more than 2^63 - 1 (the most a run counts)";
+}
+
 const std::vector<Parameter>& config_parameters() {
   static const std::vector<Parameter> all = [] {
     std::vector<std::string> names;
@@ -92,7 +101,12 @@ RunConfig read_run_config(json document, const std::string& file, bool biased_di
       config.precision = read_precision_target(*precision, config.game->measures());
   });
   // Contests name strategies: with a strategy in error they are not checked.
-  if (!errors_since(errors_before_strategies)) config.plan = plan_contests(root, *config.entry, *config.game);
+  if (errors_since(errors_before_strategies)) return config;
+  config.plan = plan_contests(root, *config.entry, *config.game);
+  independently([&] {
+    if (const std::optional<std::string> why = too_many_games(config.plan.tables.size(), config.games))
+      root.at("games").fail(*why);
+  });
   return config;
 }
 

@@ -26,6 +26,13 @@ namespace dicesim {
 // counters that grow by several per game.
 constexpr std::uint64_t kMaxGames = 1'000'000'000'000'000ULL;
 
+// The games of all tables together: the engine and its progress count them
+// in 64 bits, signed where they are stored.
+constexpr std::uint64_t kMaxTotalGames = std::uint64_t(INT64_MAX);
+// Why `tables` tables of `games` games each are too many in all (nullopt if
+// they are not), naming the total.
+std::optional<std::string> too_many_games(std::uint64_t tables, std::uint64_t games);
+
 struct RunConfig {
   std::string file;
   json document;

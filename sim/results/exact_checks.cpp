@@ -76,4 +76,29 @@ std::vector<Check> compare(const RunConfig& config, const EngineOutput& output, 
   return checks;
 }
 
+std::vector<std::string> not_compared(const RunConfig& config, const ExactTables& exact) {
+  std::vector<std::string> reasons;                // in the order first met
+  std::vector<std::pair<int, std::size_t>> where;  // per reason: tables, the first table
+  for (std::size_t t = 0; t < exact.size(); ++t) {
+    if (!exact[t]) continue;
+    for (const std::string& reason : exact[t]->not_compared) {
+      const auto found = std::find(reasons.begin(), reasons.end(), reason);
+      if (found != reasons.end()) {
+        ++where[std::size_t(found - reasons.begin())].first;
+        continue;
+      }
+      reasons.push_back(reason);
+      where.emplace_back(1, t);
+    }
+  }
+  std::vector<std::string> lines;
+  for (std::size_t r = 0; r < reasons.size(); ++r) {
+    const std::string& first = config.plan.tables[where[r].second].key;
+    lines.push_back(where[r].first == 1
+                        ? first + ": " + reasons[r]
+                        : reasons[r] + " (" + std::to_string(where[r].first) + " tables, the first " + first + ")");
+  }
+  return lines;
+}
+
 }  // namespace dicesim

@@ -33,5 +33,9 @@ using ExactTables = std::vector<std::optional<TableOdds>>;  // per planned table
 // once a stop is requested, at the solvers' next step.
 ExactTables exact_tables(const RunConfig& config, int threads);
 std::vector<Check> compare(const RunConfig& config, const EngineOutput& output, const ExactTables& exact);
+// What the solvers left out (TableOdds::not_compared), one line per reason:
+// "<table key>: <reason>", or for a reason shared by several tables
+// "<reason> (N tables, the first <table key>)".
+std::vector<std::string> not_compared(const RunConfig& config, const ExactTables& exact);
 
 }  // namespace dicesim

@@ -286,7 +286,7 @@ json summary_json(const std::vector<SummaryTable>& tables) {
   return out;
 }
 
-void print_checks(std::ostream& out, const std::vector<Check>& checks) {
+void print_checks(std::ostream& out, const std::vector<Check>& checks, const std::vector<std::string>& not_compared) {
   std::size_t failures = 0;
   double worst = 0;
   out << "\nMonte Carlo against exact (chi_square: statistic against degrees of freedom)\n"
@@ -303,6 +303,7 @@ void print_checks(std::ostream& out, const std::vector<Check>& checks) {
   }
   out << "\ncheck: " << checks.size() << " numbers compared with the exact solver, " << failures << " beyond |z| > "
       << std::setprecision(0) << kZLimit << "; largest |z| " << std::setprecision(2) << worst << "\n";
+  for (const std::string& line : not_compared) out << "not compared: " << line << "\n";
 }
 
 }  // namespace dicesim

@@ -51,6 +51,8 @@ void print_summary(std::ostream& out, const RunConfig& config, const EngineOutpu
 std::string summary_csv(const SummaryTable& table);
 json summary_json(const std::vector<SummaryTable>& tables);
 
-void print_checks(std::ostream& out, const std::vector<Check>& checks);
+// not_compared: what the solvers left out and why (exact_checks.h), listed after the checks.
+void print_checks(std::ostream& out, const std::vector<Check>& checks,
+                  const std::vector<std::string>& not_compared = {});
 
 }  // namespace dicesim

@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <mutex>
 #include <ostream>
+#include <sstream>
 
 #include "games/game.h"
 #include "games/tenk/tenk.h"
@@ -89,31 +90,64 @@ class TenkGameImpl final : public TenkGame {
 
   // At two seats the exact odds of the game: who wins, each seat's place,
   // first turn and turns played (game_shape says which it knows). At more
-  // seats only the first seat's first turn, which starts fresh with nothing
-  // banked (later seats may chase a first seat that reached the target, or
-  // take over its position under IV.5).
+  // seats, or past the two-player solver's limits, only the first seat's
+  // first turn, which starts fresh with nothing banked (later seats may chase
+  // a first seat that reached the target, or take over its position under
+  // IV.5). Who wins is left out where max_rounds may cut a game: the solver
+  // plays on.
   std::optional<TableOdds> exact(const Table& table) const override {
     attach_wins();
     TableOdds odds;
     odds.probability.resize(kPlace + 1);
     for (auto& measure : odds.probability) measure.resize(table.seats.size());
-    if (table.seats.size() != 2) {
+    std::optional<std::string> whole_game_refused;
+    if (table.seats.size() == 2) whole_game_refused = win_solver_refusal(rules_, false);
+    if (table.seats.size() != 2 || whole_game_refused) {
       if (!policies_[table.seats[0]].plays_to_win)
         odds.probability[kFirstTurn][0] = in_turn_bins(turn_distribution(scoring_, policies_[table.seats[0]]));
+      if (whole_game_refused)
+        odds.not_compared.push_back("win, tie, place, turns and the second seat's first turn: " + *whole_game_refused);
       return odds;
     }
     const std::unique_ptr<SeatRule> first = seat_rule(table.seats[0]), second = seat_rule(table.seats[1]);
-    const WinSolution game = evaluate_win(scoring_, *first, *second);
-    odds.win = {game.first_wins(), game.second_wins()};
-    odds.tie = game.tie();
     const GameShape shape = game_shape(scoring_, *first, *second);
     for (int seat = 0; seat < 2; ++seat) {
       odds.probability[kFirstTurn][seat] = in_turn_bins(shape.first_turn[seat]);
       odds.probability[kTurns][seat] = shape.turns[seat];
+    }
+    if (const std::optional<std::string> why = cut_changes_winners(shape)) {
+      odds.not_compared.push_back("win, tie and place: " + *why);
+      return odds;
+    }
+    const WinSolution game = evaluate_win(scoring_, *first, *second);
+    odds.win = {game.first_wins(), game.second_wins()};
+    odds.tie = game.tie();
+    for (int seat = 0; seat < 2; ++seat) {
       odds.probability[kPlace][seat] = {odds.win[seat] + odds.tie, odds.win[1 - seat]};
       odds.probability[kPlace][seat].resize(kMaxPlayers, 0.0);
     }
     return odds;
+  }
+
+  // Why max_rounds may change who wins beyond what check can see (nullopt
+  // where it cannot). A cut below kNegligibleCut shifts a rate by less than
+  // 1e-4 of its standard error even at 1e15 games.
+  std::optional<std::string> cut_changes_winners(const GameShape& shape) const {
+    constexpr double kNegligibleCut = 1e-12;
+    const std::string rounds = "max_rounds " + std::to_string(rules_.max_rounds);
+    if (!shape.cut_at_most) {
+      // Not followed (IV.5, or both seats read the other's score): the
+      // default's cut is negligible under any rules that end games at a
+      // usual pace, a lower one is not known to be.
+      if (rules_.max_rounds >= Rules{}.max_rounds) return std::nullopt;
+      return rounds + " (below the default " + std::to_string(Rules{}.max_rounds) +
+             "): the chance that it cuts a game is not followed here, and the exact odds play on";
+    }
+    if (*shape.cut_at_most <= kNegligibleCut) return std::nullopt;
+    std::ostringstream chance;
+    chance << std::setprecision(3) << *shape.cut_at_most;
+    return rounds + ": a game lasts into its last round with a chance up to " + chance.str() +
+           ", and the exact odds play on past it";
   }
 
   // A distribution by units of kPoint, the last turn bin holding the rest.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <stdexcept>
 #include <utility>
 
@@ -68,6 +69,46 @@ bool something_scores(const Rules& rules) {
   for (int face = 1; face <= kFaces; ++face)
     if (rules.single[face] > 0 || (rules.dice >= 3 && rules.triple[face] > 0)) return true;
   return rules.straight > 0 || rules.three_pairs > 0;  // six-dice combinations only exist with six dice
+}
+
+// IV.3: every banked score is a sum of the points of combinations (a die
+// added to a triple scores the triple's points again), so an exact target
+// that no such sum makes can never be hit and no game could end.
+void require_reachable_exact_target(const JsonNode& node, const Rules& rules) {
+  if (!rules.exact_target) return;
+  std::vector<int> points;  // in units of kPoint
+  const auto add = [&](int p) {
+    if (p > 0) points.push_back(p / kPoint);
+  };
+  for (int face = 1; face <= kFaces; ++face) {
+    add(rules.single[face]);
+    if (rules.dice < 3) continue;
+    add(rules.triple[face]);
+    for (int n = 4; n <= rules.dice; ++n) add(rules.of_a_kind[n] * rules.triple[face]);
+  }
+  add(rules.straight);
+  add(rules.three_pairs);
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  const int units = rules.target / kPoint;
+  std::vector<bool> made(std::size_t(units) + 1, false);
+  made[0] = true;
+  for (int sum = 1; sum <= units; ++sum)
+    for (int p : points)
+      if (p <= sum && made[std::size_t(sum - p)]) {
+        made[std::size_t(sum)] = true;
+        break;
+      }
+  if (made[std::size_t(units)]) return;
+  const std::string target = "the target " + std::to_string(rules.target);
+  int divisor = 0;
+  for (int p : points) divisor = std::gcd(divisor, p);
+  if (units % divisor != 0)
+    node.fail("exact_target: every score is a multiple of " + std::to_string(divisor * kPoint) + ", so " + target +
+              " cannot be hit and no game could end");
+  std::string sums;
+  for (int p : points) sums += (sums.empty() ? "" : ", ") + std::to_string(p * kPoint);
+  node.fail("exact_target: no sum of the points that score (" + sums + ") makes " + target + ", so no game could end");
 }
 
 }  // namespace
@@ -177,6 +218,7 @@ Rules read_rules(const std::optional<JsonNode>& node) {
     if (auto v = node->find(key)) rules.*member = v->boolean();
   if (auto v = read_integer_key(*node, keys, "max_rounds")) rules.max_rounds = static_cast<int>(*v);
   if (!something_scores(rules)) node->fail("nothing scores with these points: no game could ever end");
+  require_reachable_exact_target(*node, rules);
   return rules;
 }
 

@@ -153,9 +153,7 @@ Policy compile_strategy(const JsonNode& spec, const Scoring& scoring, Solutions&
   else if (family.name == "optimal_expected")
     policy = solutions.optimal();
   else if (family.name == "optimal_win") {
-    if (scoring.rules().target > kMostWinTarget)
-      family_node.fail("optimal_win is solved for targets up to " + std::to_string(kMostWinTarget) +
-                       " (the solve grows as the cube of the target: about a minute there)");
+    if (const std::optional<std::string> why = win_solver_refusal(scoring.rules(), true)) family_node.fail(*why);
     policy = Policy(scoring.rules());
     policy.plays_to_win = true;
   } else {

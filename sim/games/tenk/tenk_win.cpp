@@ -145,6 +145,7 @@ class Solver {
       shape.first_turn[1] = first_turn_of_second_seat(shape.first_turn[0]);
       if (turns_are_cheap()) shape.turns = turns_played();
     }
+    shape.cut_at_most = cut_chance(shape);
     return shape;
   }
 
@@ -560,7 +561,7 @@ class Solver {
 
   std::vector<double> first_turn_of_first_seat() const {
     const TurnEnds& ends = ends_at(0, 0, 0);
-    std::vector<double> p(ends.lowest + ends.bank.size(), 0.0);
+    std::vector<double> p(std::max<std::size_t>(1, ends.lowest + ends.bank.size()), 0.0);  // a turn that never banks
     p[0] = ends.bust;
     for (std::size_t k = 0; k < ends.bank.size(); ++k) p[ends.lowest + k] += ends.bank[k];
     return p;
@@ -645,6 +646,24 @@ class Solver {
     }
     turns[0][capped] += 1 - ended, turns[1][capped] += 1 - ended;
     return turns;
+  }
+
+  // At most the chance that a game lasts into its last round, max_rounds,
+  // where the cap may change who wins (no one may reach the target, or a
+  // last turn may be cut): the game's own chance where its turns were
+  // followed (the second seat plays in every round), else that of a seat
+  // which plays its turns alone (without IV.5 the game ends no later than
+  // it reaches the target on its own); nullopt where neither is known.
+  std::optional<double> cut_chance(const GameShape& shape) const {
+    const int before_last = rules_.max_rounds - 1;
+    if (!shape.turns[1].empty()) return shape.turns[1][before_last + 1] + shape.turns[1][before_last + 2];
+    if (rules_.continue_previous) return std::nullopt;
+    for (int seat = 0; seat < 2; ++seat)
+      if (!seat_rule_[seat]->reads_theirs()) {
+        const Race race = race_alone(seat);
+        return race.going[std::min<std::size_t>(before_last, race.going.size() - 1)];
+      }
+    return std::nullopt;
   }
 
   // A seat whose strategy ignores the other's score, racing alone to the
@@ -820,7 +839,39 @@ class Solver {
 
 }  // namespace
 
+std::uint64_t win_solver_bytes(const Rules& rules) {
+  const std::uint64_t units = std::uint64_t(rules.target / kPoint);
+  std::uint64_t bytes = 2 * units * units * sizeof(WinValue);  // WinSolution's values
+  // IV.5: each turn start (seat, mine, theirs) keeps the totals 1..theirs.
+  if (rules.continue_previous)
+    bytes += units * units * units * std::uint64_t(Landings(rules).states()) * sizeof(WinValue);
+  return bytes;
+}
+
+std::optional<std::string> win_solver_refusal(const Rules& rules, bool playing_to_win) {
+  const int most = playing_to_win ? kMostWinTarget : kMostEvaluatedTarget;
+  const std::string target = "target " + std::to_string(rules.target) + ": ";
+  if (rules.target > most)
+    return target + (playing_to_win ? "optimal_win is solved for targets up to " + std::to_string(most) +
+                                          " (the solve grows as the cube of the target: about a minute there)"
+                                    : "two-player games are evaluated exactly for targets up to " +
+                                          std::to_string(most) + " (the odds grow as the square of the target)");
+  if (const std::uint64_t bytes = win_solver_bytes(rules); bytes > kMostWinBytes)
+    return target + "with continue_previous the two-player solver would hold " + std::to_string(bytes >> 20) +
+           " MiB, more than its limit of " + std::to_string(kMostWinBytes >> 20) + " MiB";
+  return std::nullopt;
+}
+
+namespace {
+
+void require_within_limits(const Rules& rules, bool playing_to_win) {
+  if (const std::optional<std::string> why = win_solver_refusal(rules, playing_to_win)) throw InputError(*why);
+}
+
+}  // namespace
+
 WinSolution solve_win(const Scoring& scoring, bool keep_handed) {
+  require_within_limits(scoring.rules(), true);
   Solver solver(scoring, nullptr, nullptr);
   WinSolution solution = solver.solve();
   if (keep_handed) solver.hand_over_handed(solution);
@@ -828,10 +879,12 @@ WinSolution solve_win(const Scoring& scoring, bool keep_handed) {
 }
 
 WinSolution evaluate_win(const Scoring& scoring, const SeatRule& first, const SeatRule& second) {
+  require_within_limits(scoring.rules(), false);
   return Solver(scoring, &first, &second).solve();
 }
 
 GameShape game_shape(const Scoring& scoring, const SeatRule& first, const SeatRule& second) {
+  require_within_limits(scoring.rules(), false);
   return Solver(scoring, &first, &second).shape();
 }
 

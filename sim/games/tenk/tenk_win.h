@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "config/json_input.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_rules.h"
 #include "games/tenk/tenk_win_policy.h"
@@ -82,14 +83,32 @@ class WinSolution {
   std::vector<WinValue> values_;
 };
 
+// The limits of the two-player solver, checked before it allocates:
+// The largest target optimal_win plays (a solve of about a minute here).
+constexpr int kMostWinTarget = 20000;
+// The largest target at which a game between two fixed strategies is
+// evaluated (check): its odds are kept for every pair of banked scores,
+// (target / 50)^2 of them a seat, about 0.2 s a pair at 10000 growing as
+// the square (some 5 s here).
+constexpr int kMostEvaluatedTarget = 50000;
+// The most memory a solve or an evaluation may hold: under IV.5 it keeps a
+// value for every position that may be handed over, (target / 50)^3 times
+// the (dice, pending) states (about 0.8 GB at 10000).
+constexpr std::uint64_t kMostWinBytes = std::uint64_t(4) << 30;
+// What a solve or an evaluation holds, from the rules alone.
+std::uint64_t win_solver_bytes(const Rules& rules);
+// Why solve_win (optimal_win) or evaluate_win and game_shape (playing_to_win
+// false) cannot take these rules, in one line naming the rule and the limit;
+// nullopt within the limits.
+std::optional<std::string> win_solver_refusal(const Rules& rules, bool playing_to_win);
+
 // Solves two-player 10,000 for the rules (the target a multiple of kPoint).
-// Throws std::invalid_argument for rules it cannot solve.
+// Throws InputError (win_solver_refusal) for rules beyond the limits, before
+// allocating, and std::invalid_argument for rules it cannot solve.
 // Progress goes to stderr (progress.h), which also stops the solve with
 // Interrupted on a stop request. keep_handed: keep handed_values (IV.5;
 // tests).
 WinSolution solve_win(const Scoring& scoring, bool keep_handed = false);
-// The largest target optimal_win plays (a solve of about a minute here).
-constexpr int kMostWinTarget = 20000;
 
 // A fixed strategy's decisions within a turn, for the exact odds of a game
 // between two of them.
@@ -172,7 +191,8 @@ class PolicyRule : public SeatRule {
 };
 
 // The exact odds of a two-player game, seat 0 playing `first` and seat 1
-// `second`: at(0, 0, 0) is the first seat's (win, tie).
+// `second`: at(0, 0, 0) is the first seat's (win, tie). Both throw
+// InputError beyond the limits (win_solver_refusal).
 WinSolution evaluate_win(const Scoring& scoring, const SeatRule& first, const SeatRule& second);
 
 // What else the exact odds of a two-player game know, per seat; an empty
@@ -186,6 +206,10 @@ struct GameShape {
   // IV.5, nor with optimal_win above a target of 4,000 (its turns end
   // differently at every pair of scores: seconds a pair to follow).
   std::array<std::vector<double>, 2> turns;
+  // At most this chance that max_rounds cuts a game (the exact odds of who
+  // wins play on past it); unknown where no seat's turns can be followed
+  // alone and the game's turns are not known either.
+  std::optional<double> cut_at_most;
 };
 GameShape game_shape(const Scoring& scoring, const SeatRule& first, const SeatRule& second);
 
