@@ -317,6 +317,29 @@ TEST(Commands, ASignalDuringSetupWritesWhatWasPlayedAndExits130) {
   EXPECT_EQ(r.int_attribute("/distributions/dv(2,2)", "games"), 0);
 }
 
+// A stop request during a merge leaves nothing: no output, no temporary
+// file, no lock.
+TEST(Commands, ASignalDuringAMergeLeavesNothingAndExits130) {
+  TempDir dir;
+  const std::string config = dir.write("run.json", kConfig);
+  for (const char* shard : {"1/2", "2/2"})
+    ASSERT_EQ(dicesim("run " + config + " --shard " + shard + " -o " + dir.file(std::string("s") + shard[0] + ".h5") +
+                      " --quiet")
+                  .exit_code,
+              kExitOk);
+  const std::string out = dir.file("merged.h5");
+  for (const int signal : {SIGINT, SIGTERM}) {
+    Child child({"merge", dir.file("s1.h5"), dir.file("s2.h5"), "-o", out, "--test-pause-at", "read"}, dir.file("log"));
+    ASSERT_TRUE(child.wait_for_log("paused at read"));
+    const int status = child.signal_and_wait(signal);
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+    EXPECT_EQ(WEXITSTATUS(status), kExitInterrupted);
+    std::filesystem::remove(dir.file("log"));
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+      EXPECT_EQ(entry.path().filename().string().rfind("merged.h5", 0), std::string::npos) << entry.path();
+  }
+}
+
 TEST(Commands, AConfigMustBeAReadableRegularFileOfAtMostTheLimit) {
   TempDir dir;
   ASSERT_EQ(mkfifo(dir.file("fifo").c_str(), 0600), 0);

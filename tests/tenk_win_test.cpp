@@ -2,12 +2,19 @@
 // independent value iteration over every state of small games.
 #include "games/tenk/tenk_win.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <future>
 #include <map>
 #include <numeric>
 #include <sstream>
@@ -584,6 +591,68 @@ TEST(TenkWin, TheCacheKeepsASolutionAndRefusesDamagedOrForeignFiles) {
   EXPECT_NE(log.str().find("damaged"), std::string::npos) << log.str();
   EXPECT_EQ(again->first_wins(), solved.first_wins());
   EXPECT_TRUE(read_win_cache(path, rules, why)) << why;
+}
+
+// Anything at the cache's path but a regular file of plausible size is
+// absent (a FIFO must not block, /dev/zero must not be read without end);
+// a failed write says why and leaves no temporary; a link planted at the old
+// temporary name (PATH.tmp.PID) is not written through.
+TEST(TenkWin, TheCacheTreatsAnythingButAPlausibleRegularFileAsAbsent) {
+  const CachedIn cache;
+  const Rules rules = small_rules("seed000", 500);
+  const Scoring scoring(rules);
+  const std::string path = win_cache_path(rules);
+  std::filesystem::create_directories(cache.dir().path());
+  const std::string target = cache.dir().write("target", "kept");
+  std::filesystem::create_symlink(target, path + ".tmp." + std::to_string(::getpid()));
+  std::ostringstream first_log;
+  const double value = cached_win_solution(scoring, first_log)->first_wins();
+  std::string kept;
+  std::ifstream(target) >> kept;
+  EXPECT_EQ(kept, "kept");
+  std::filesystem::remove(path + ".tmp." + std::to_string(::getpid()));
+
+  const auto expect_absent = [&](const std::string& says) {
+    std::string why;
+    auto reading = std::async(std::launch::async, [&] { return read_win_cache(path, rules, why).has_value(); });
+    if (reading.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
+      ADD_FAILURE() << "reading blocked";
+      ::close(::open(path.c_str(), O_WRONLY | O_NONBLOCK));  // a FIFO: release the reader
+    }
+    EXPECT_FALSE(reading.get());
+    EXPECT_NE(why.find(says), std::string::npos) << why;
+    std::ostringstream log;
+    EXPECT_EQ(cached_win_solution(scoring, log)->first_wins(), value);
+    EXPECT_NE(log.str().find("warning: " + path + ": " + says), std::string::npos) << log.str();
+    std::filesystem::remove_all(path);
+  };
+  std::filesystem::remove(path);
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  expect_absent("not a regular file");
+  std::filesystem::create_symlink("/dev/zero", path);
+  expect_absent("not a regular file");
+  std::filesystem::resize_file(cache.dir().write("huge", ""), std::uintmax_t(1) << 30);  // sparse
+  std::filesystem::rename(cache.dir().file("huge"), path);
+  expect_absent("larger than any solution");
+  std::filesystem::create_directory(path);
+  std::filesystem::create_directory(path + "/inside");  // the rename over it fails too
+  expect_absent("not a regular file");
+
+  {  // a full disk: the warning says why, and no temporary is left
+    rlimit saved;
+    ::getrlimit(RLIMIT_FSIZE, &saved);
+    const rlimit tiny{1024, saved.rlim_max};
+    const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+    ::setrlimit(RLIMIT_FSIZE, &tiny);
+    std::ostringstream log;
+    cached_win_solution(scoring, log);
+    ::setrlimit(RLIMIT_FSIZE, &saved);
+    std::signal(SIGXFSZ, previous);
+    EXPECT_NE(log.str().find("not cached: " + path + ": writing failed: File too large"), std::string::npos)
+        << log.str();
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(cache.dir().path()))
+    EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << entry.path();
 }
 
 TEST(TenkWin, OptimalAgainstItselfIsTheValueAndUnbeatenByTheFamilies) {

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <optional>
@@ -14,6 +13,7 @@
 #include "app/exit_codes.h"
 #include "app/validate.h"
 #include "engine/engine.h"
+#include "engine/files.h"
 #include "engine/interrupt.h"
 #include "engine/progress.h"
 #include "games/game.h"
@@ -174,8 +174,8 @@ int worker_threads(const RunOptions& options) {
 
 // Test only (--test-pause-at): waits at a phase until a stop is requested (a
 // minute at most), so that a test can signal the process exactly there.
-void pause_for_test(const RunOptions& options, const std::string& phase) {
-  if (options.test_pause_at != phase) return;
+void pause_for_test(const std::string& pause_at, const std::string& phase) {
+  if (pause_at != phase) return;
   std::cerr << "paused at " << phase << std::endl;
   for (int i = 0; i < 6000 && !stop_requested().load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
 }
@@ -186,7 +186,7 @@ int report(const RunConfig& config, const EngineOutput& output, RunInfo info, co
   std::vector<Check> checks;
   if (check) {
     try {
-      pause_for_test(options, "exact");
+      pause_for_test(options.test_pause_at, "exact");
       exact = exact_tables(config, info.threads);
       checks = compare(config, output, *exact);
     } catch (const Interrupted&) {  // a stop request before or during the exact solve: skip it
@@ -244,7 +244,7 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
   }
 
   RunInfo info{check ? "check" : "run", worker_threads(options), cluster.size(), planned_list(planned), options.shard};
-  pause_for_test(options, "setup");
+  pause_for_test(options.test_pause_at, "setup");
   EngineOptions engine;
   engine.seed = config.seed;
   engine.threads = info.threads;
@@ -295,47 +295,74 @@ int run_command(RunOptions options, bool check, const Cluster& cluster, std::ost
   }
 }
 
-int merge_command(const MergeOptions& options, std::ostream& out) {
-  const OutputLock lock(options.output, {});
-  std::vector<RunState> states;
-  for (const std::string& path : options.inputs) states.push_back(read_run_state(path));
-  const RunState& first = states.front();
-  EngineOutput merged = first.output;
-  std::vector<BlockRange> planned = first.planned;
-  for (std::size_t i = 0; i < states.size(); ++i) {
-    const RunState& s = states[i];
+namespace {
+
+// Whether `input` (read from `name`) may be added to the first input: the same
+// run and die, finished, and written by this version.
+void require_mergeable(const RunState& input, const std::string& name, const RunState& first,
+                       const std::string& first_name) {
+  if (!same_run(input.config, first.config))
+    throw InputError(name + ": not from the same run as " + first_name + " (the config, seed or game count differ)");
+  require_same_die(input.config, name, first.config, first_name);
+  if (input.output.done != input.planned) throw InputError(name + ": is an interrupted run; resume it before merging");
+  require_this_version(input, name);
+}
+
+int merge_inputs(const MergeOptions& options, std::ostream& out) {
+  const OutputLock lock(options.output, options.inputs);
+  // The inputs are read one at a time and added to the first, whose config
+  // every other must match: memory does not grow with the number of inputs
+  // (each holds its config's compiled strategies). Only their planned blocks
+  // are kept, to refuse overlaps.
+  const std::string& first_name = options.inputs.front();
+  RunState merged = read_run_state(first_name);
+  require_mergeable(merged, first_name, merged, first_name);
+  std::vector<std::vector<BlockRange>> planned_of{merged.planned};
+  for (std::size_t i = 1; i < options.inputs.size(); ++i) {
+    throw_if_interrupted();
+    pause_for_test(options.test_pause_at, "read");
     const std::string& name = options.inputs[i];
-    if (!same_run(s.config, first.config))
-      throw InputError(name + ": not from the same run as " + options.inputs[0] +
-                       " (the config, seed or game count differ)");
-    require_same_die(s.config, name, first.config, options.inputs[0]);
-    if (s.output.done != s.planned) throw InputError(name + ": is an interrupted run; resume it before merging");
-    require_this_version(s, name);
+    const RunState input = read_run_state(name);
+    require_mergeable(input, name, merged, first_name);
     for (std::size_t j = 0; j < i; ++j) {
-      std::vector<BlockRange> both = s.planned;
-      both.insert(both.end(), states[j].planned.begin(), states[j].planned.end());
+      std::vector<BlockRange> both = input.planned;
+      both.insert(both.end(), planned_of[j].begin(), planned_of[j].end());
       if (!join_ranges(both))
         throw InputError(name + ": overlaps " + options.inputs[j] + " (the same blocks would count twice)");
     }
-    if (i == 0) continue;
-    for (std::size_t t = 0; t < merged.counters.size(); ++t)
-      for (std::size_t c = 0; c < merged.counters[t].size(); ++c) merged.counters[t][c] += s.output.counters[t][c];
-    merged.done.insert(merged.done.end(), s.output.done.begin(), s.output.done.end());
-    planned.insert(planned.end(), s.planned.begin(), s.planned.end());
-    merged.wall_seconds += s.output.wall_seconds;
+    planned_of.push_back(input.planned);
+    EngineOutput& sum = merged.output;
+    for (std::size_t t = 0; t < sum.counters.size(); ++t)
+      for (std::size_t c = 0; c < sum.counters[t].size(); ++c) sum.counters[t][c] += input.output.counters[t][c];
+    sum.done.insert(sum.done.end(), input.output.done.begin(), input.output.done.end());
+    merged.planned.insert(merged.planned.end(), input.planned.begin(), input.planned.end());
+    sum.wall_seconds += input.output.wall_seconds;
   }
-  join_ranges(merged.done);
-  join_ranges(planned);
-  const std::vector<TableRun> contests = make_table_runs(first.config);
-  merged.games_done = games_in(contests, merged.done);
-  write_results(options.output, first.config, merged, {"merge", 0, 1, planned, ""}, nullptr, nullptr);
-  print_summary(out, first.config, merged);
+  throw_if_interrupted();
+  const RunConfig& config = merged.config;
+  EngineOutput& sum = merged.output;
+  join_ranges(sum.done);
+  join_ranges(merged.planned);
+  const std::vector<TableRun> contests = make_table_runs(config);
+  sum.games_done = games_in(contests, sum.done);
+  write_results(options.output, config, sum, {"merge", 0, 1, merged.planned, ""}, nullptr, nullptr);
+  print_summary(out, config, sum);
   std::uint64_t blocks = 0;
-  for (const BlockRange& r : merged.done) blocks += r.end - r.begin;
-  out << "\nmerged " << states.size() << " files into " << options.output << ": " << blocks << " of "
-      << merged.total_blocks << " blocks" << (run_complete(first.config, merged) ? ", complete" : ", not complete yet")
-      << "\n";
+  for (const BlockRange& r : sum.done) blocks += r.end - r.begin;
+  out << "\nmerged " << options.inputs.size() << " files into " << options.output << ": " << blocks << " of "
+      << sum.total_blocks << " blocks" << (run_complete(config, sum) ? ", complete" : ", not complete yet") << "\n";
   return kExitOk;
+}
+
+}  // namespace
+
+int merge_command(const MergeOptions& options, std::ostream& out) {
+  try {
+    return merge_inputs(options, out);
+  } catch (const Interrupted&) {  // between inputs, or while one was read (solving its policies)
+    std::cerr << "interrupted: nothing written\n";
+    return kExitInterrupted;
+  }
 }
 
 namespace {
@@ -377,9 +404,11 @@ std::vector<std::pair<std::string, json>> run_facts(const std::string& path, con
 }
 
 void write_text_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream file(path);
-  file << text;
-  if (!file.flush()) throw InputError(path.string() + ": cannot write it");
+  try {
+    write_file_atomically(path.string(), text);
+  } catch (const FileError& e) {
+    throw FileError(path.string() + ": cannot write the CSV file: " + e.what());
+  }
 }
 
 }  // namespace
@@ -398,7 +427,10 @@ int show_command(const ShowOptions& options, std::ostream& out) {
     const std::filesystem::path dir(options.csv_dir);
     std::error_code error;
     std::filesystem::create_directories(dir, error);
-    if (!std::filesystem::is_directory(dir)) throw InputError(options.csv_dir + ": not a directory (--csv)");
+    if (!std::filesystem::is_directory(dir)) {
+      if (std::filesystem::exists(dir)) throw InputError(options.csv_dir + ": not a directory (--csv)");
+      throw FileError(options.csv_dir + ": cannot create the directory (--csv): " + error.message());
+    }
     std::string run = "fact,value\n";
     for (const auto& [name, value] : facts)
       run += name + "," + (value.is_string() ? value.get<std::string>() : value.dump()) + "\n";

@@ -42,6 +42,7 @@ struct ShowOptions {
 struct MergeOptions {
   std::vector<std::string> inputs;
   std::string output;
+  std::string test_pause_at = {};  // test only: "read" waits after reading the first input for a stop request
 };
 
 // `run` (check = false) or `check`: plays the config's contests, writes the
@@ -49,7 +50,10 @@ struct MergeOptions {
 // (interrupt.h) ends it early with what was played written: kExitInterrupted.
 int run_command(RunOptions options, bool check, const Cluster& cluster, std::ostream& out);
 
-// Adds up the results files of one run's shards.
+// Adds up the results files of one run's shards, read one at a time. An
+// output that is one of the inputs (the same file under any name) is
+// refused; a stop request before the write leaves nothing and returns
+// kExitInterrupted.
 int merge_command(const MergeOptions& options, std::ostream& out);
 
 // `dicesim show`: the facts and summary of any results file (complete or

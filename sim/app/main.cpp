@@ -2,8 +2,11 @@
 // (commands.h, bench.h, solve.h).
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include "app/bench.h"
@@ -175,6 +178,9 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
                                    "dicesim merge pig-1.h5 pig-2.h5 -o pig.h5"}));
   merge_cmd->add_option("inputs", merge_options.inputs, "results files of the shards")->required();
   merge_cmd->add_option("-o,--output", merge_options.output, "the merged results file")->required();
+  merge_cmd->add_option("--test-pause-at", merge_options.test_pause_at, "test only: wait at read for a signal")
+      ->check(CLI::IsMember({"read"}))
+      ->group("");
   ShowOptions show_options;
   CLI::App* show_cmd = app.add_subcommand("show", "the facts and summary of a results file, without playing");
   show_cmd->footer(help_examples(
@@ -219,7 +225,10 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
     const StopOnSignals stop_on_signals;  // for the whole command: setup, play, exact solve, writing
     return run_command(run_options, check_cmd->parsed(), cluster, std::cout);
   }
-  if (merge_cmd->parsed()) return merge_command(merge_options, std::cout);
+  if (merge_cmd->parsed()) {
+    const StopOnSignals stop_on_signals;  // an interrupted merge leaves no temporary file and no lock
+    return merge_command(merge_options, std::cout);
+  }
   if (show_cmd->parsed()) return show_command(show_options, std::cout);
   if (validate_cmd->parsed()) return validate_command(validate_configs, std::cout, std::cerr);
   if (list_cmd->parsed()) list_games(std::cout);
@@ -231,13 +240,31 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
 }  // namespace
 }  // namespace dicesim
 
+namespace dicesim {
+namespace {
+
+// What the command printed must all have reached standard output (a full
+// disk, /dev/full, a closed pipe): else one line, and kExitInternal.
+int checked_stdout(int code) {
+  errno = 0;
+  std::cout.flush();
+  const bool failed = !std::cout.good() | (std::fflush(stdout) != 0) | (std::ferror(stdout) != 0);
+  if (!failed || (code != kExitOk && code != kExitFailedCheck)) return code;
+  std::cerr << "dicesim: error: writing standard output failed"
+            << (errno != 0 ? std::string(": ") + std::strerror(errno) : std::string()) << "\n";
+  return kExitInternal;
+}
+
+}  // namespace
+}  // namespace dicesim
+
 int main(int argc, char** argv) {
   // Past a file size limit, a write should fail with EFBIG (reported, the
   // temporary file removed) rather than kill the process mid-write.
   std::signal(SIGXFSZ, SIG_IGN);
   const dicesim::Cluster cluster(argc, argv);
   try {
-    return dicesim::main_checked(argc, argv, cluster);
+    return dicesim::checked_stdout(dicesim::main_checked(argc, argv, cluster));
   } catch (const dicesim::InputError& e) {
     std::cerr << e.what() << "\n";
     return cluster.abort(dicesim::kExitBadInput);

@@ -3,12 +3,13 @@
 // solved for the chance of winning.
 #include <CLI/CLI.hpp>
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "app/help_examples.h"
 #include "app/solve.h"
+#include "engine/files.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
 #include "games/tenk/tenk_game.h"
@@ -157,8 +158,7 @@ void print_win_odds(const TenkGame& game, const WinSolution& solution) {
 // For plots: the least turn total at which the optimal player banks, per
 // seat, banked scores and dice for the next throw (no pending face).
 void write_policy_csv(const std::string& path, const Scoring& scoring, const WinSolution& solution) {
-  std::ofstream out(path);
-  if (!out) throw InputError("--policy-csv: cannot write " + path);
+  std::ostringstream out;  // written whole, through a temporary renamed when complete
   const Rules& rules = scoring.rules();
   const Landings landings(rules);
   out << "seat,mine,theirs,dice,banks_from\n";
@@ -176,7 +176,11 @@ void write_policy_csv(const std::string& path, const Scoring& scoring, const Win
           if (t <= top) out << t * kPoint;
           out << '\n';
         }
-  if (!out.flush()) throw InputError("--policy-csv: cannot write " + path);
+  try {
+    write_file_atomically(path, out.str());
+  } catch (const FileError& e) {
+    throw FileError("--policy-csv: " + path + ": cannot write it: " + e.what());
+  }
 }
 
 void print_win(const TenkGame& game, const SolveOptions& options) {

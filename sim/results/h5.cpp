@@ -1,12 +1,12 @@
 #include "results/h5.h"
 
-#include <fcntl.h>
 #include <hdf5_hl.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+
+#include "engine/files.h"
 
 namespace dicesim::h5 {
 namespace {
@@ -63,25 +63,6 @@ Handle in_memory_file(const std::string& path) {
   return Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), H5Fclose, "file " + path);
 }
 
-void write_all(const std::string& path, const std::vector<char>& bytes) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw Error(std::string("cannot create the file: ") + std::strerror(errno));
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int error = n < 0 ? errno : EIO;
-      ::close(fd);
-      throw Error(std::string("writing failed: ") + std::strerror(error));
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  const bool synced = ::fsync(fd) == 0;
-  const int error = errno;
-  if (::close(fd) != 0 || !synced) throw Error(std::string("writing failed: ") + std::strerror(error));
-}
-
 }  // namespace
 
 Writer::Writer(const std::string& path) : path_(path), file_(in_memory_file(path)) {}
@@ -93,14 +74,7 @@ void Writer::close() {
   std::vector<char> image(static_cast<std::size_t>(size));
   if (H5Fget_file_image(file_.get(), image.data(), image.size()) < 0) throw Error("HDF5: file image");
   Handle closed = std::move(file_);
-  write_all(path_, image);
-}
-
-void sync_directory(const std::string& directory) {
-  const int fd = ::open(directory.empty() ? "." : directory.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd < 0) return;  // best effort: the data itself is already synced
-  ::fsync(fd);
-  ::close(fd);
+  write_file_atomically(path_, std::string_view(image.data(), image.size()));
 }
 
 namespace {

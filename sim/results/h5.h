@@ -38,14 +38,15 @@ using Dims = std::vector<hsize_t>;
 constexpr hsize_t kCompressFromBytes = 4096;
 constexpr unsigned kDeflateLevel = 4;
 
-// Builds the file in memory and writes it out only in close(): a full disk
-// or a file size limit then fails one plain write() with a clear errno,
-// never inside the HDF5 library, and nothing is written if close() is not
-// reached.
+// Builds the file in memory (HDF5's core driver without a backing store:
+// HDF5 never opens the path) and writes it out only in close(), through
+// write_file_atomically: a full disk or a file size limit then fails one
+// plain write() with a clear errno, never inside the HDF5 library; a symbolic
+// link is never followed; and nothing is written if close() is not reached.
 class Writer {
  public:
   explicit Writer(const std::string& path);
-  void close();  // writes the file to path and fsyncs it
+  void close();  // writes the file to a temporary beside path, fsyncs it and renames it to path
 
   // Datasets; parent groups are created as needed. Empty dims = 1-D of data.size().
   void write(const std::string& path, const std::vector<std::int64_t>& data, Dims dims = {});
@@ -75,9 +76,6 @@ class Writer {
   std::string path_;
   Handle file_;
 };
-
-// fsync of a directory, so that a rename in it survives a power cut.
-void sync_directory(const std::string& directory);
 
 class Reader {
  public:

@@ -10,15 +10,15 @@
 #include <filesystem>
 
 #include "config/json_input.h"
+#include "engine/files.h"
 
 namespace dicesim {
 namespace {
 
 [[noreturn]] void refuse(const std::string& path, const std::string& why) { throw InputError(path + ": " + why); }
 
-std::string cannot_write(int error) {
-  return "cannot write the results file here (" + std::string(std::strerror(error)) + ")";
-}
+std::string cannot_write(const std::string& why) { return "cannot write the results file here (" + why + ")"; }
+std::string cannot_write(int error) { return cannot_write(std::string(std::strerror(error))); }
 
 // Only a missing file or a regular file may become the results file: the
 // rename that completes a write would replace a device, a FIFO or a symbolic
@@ -42,6 +42,13 @@ OutputLock::OutputLock(const std::string& path, const std::vector<std::string>& 
     std::error_code ignored;
     if (std::filesystem::equivalent(path, input, ignored))
       refuse(path, "is the input " + input + "; refusing to overwrite it");
+  }
+  // The longest name the write creates is its temporary, longer than the
+  // lock's: a name too long for the file system fails here, before the run.
+  try {
+    check_temporary_creatable(path);
+  } catch (const FileError& e) {
+    refuse(path, cannot_write(e.what()));
   }
   // The lock file may be removed by its holder between our open and our
   // flock: then we hold a lock on a name nobody sees, so try again.

@@ -12,8 +12,9 @@ class OutputLock {
  public:
   // Refuses (InputError) a path that exists and is not a regular file (a
   // directory, device, FIFO, socket or symbolic link), a path that is one of
-  // `inputs` (the config being read), a path in a directory where no file can
-  // be created, and a path that another dicesim holds: it locks `<path>.lock`
+  // `inputs` (the config being read, a merge's inputs: the same file under
+  // any name), a path in a directory where no file can be created or whose
+  // temporary name would be too long, and a path that another dicesim holds: it locks `<path>.lock`
   // (flock), which it removes when done.
   OutputLock(const std::string& path, const std::vector<std::string>& inputs);
   ~OutputLock();

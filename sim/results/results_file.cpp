@@ -1,9 +1,6 @@
 #include "results/results_file.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <filesystem>
 #include <limits>
 #include <map>
 #include <type_traits>
@@ -526,16 +523,11 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
 
 void write_results(const std::string& path, const RunConfig& config, const EngineOutput& output, const RunInfo& info,
                    const ExactTables* exact, const std::vector<Check>* checks) {
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
   try {
-    write_file(temporary, config, output, info, exact, checks);
-    std::filesystem::rename(temporary, path);
+    write_file(path, config, output, info, exact, checks);  // h5::Writer: a temporary renamed when complete
   } catch (const std::exception& e) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
     throw h5::Error(path + ": cannot write the results file: " + e.what());
   }
-  h5::sync_directory(std::filesystem::path(path).parent_path().string());
 }
 
 }  // namespace dicesim

@@ -1,16 +1,19 @@
 #include "games/tenk/tenk_win_cache.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 #include <type_traits>
 
+#include "engine/files.h"
 #include "engine/rng.h"
 
 namespace dicesim::tenk {
@@ -64,6 +67,45 @@ std::string rules_key(const Rules& rules) { return rules_json(rules).dump(); }
 
 std::uint64_t checksum(std::string_view bytes) { return stable_hash(bytes); }
 
+// No solution optimal_win plays comes near this (target 10,000: a few tens of
+// MiB); anything larger is not read, so that memory stays bounded.
+constexpr off_t kMostCacheBytes = off_t{512} << 20;
+
+// The file's bytes if it is a regular file (a symbolic link to one is fine)
+// of plausible size; else nothing, and why. A FIFO, a device or a directory
+// is never read: it could block forever or never end.
+std::optional<std::string> read_cache_bytes(const std::string& path, std::string& why) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    why = errno == ENOENT ? "no cached solution" : "cannot be read (" + std::string(std::strerror(errno)) + ")";
+    return std::nullopt;
+  }
+  std::string bytes;
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    why = "not a regular file";
+  } else if (st.st_size > kMostCacheBytes) {
+    why = "larger than any solution (" + std::to_string(st.st_size) + " bytes)";
+  } else {
+    bytes.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    if (done == bytes.size())
+      why.clear();
+    else
+      why = "cannot be read (it shrank while read, or a read failed)";
+  }
+  ::close(fd);
+  if (!why.empty()) return std::nullopt;
+  return bytes;
+}
+
 }  // namespace
 
 std::string win_cache_dir() {
@@ -81,12 +123,9 @@ std::string win_cache_path(const Rules& rules) {
 }
 
 std::optional<WinSolution> read_win_cache(const std::string& path, const Rules& rules, std::string& why) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    why = "no cached solution";
-    return std::nullopt;
-  }
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::optional<std::string> file = read_cache_bytes(path, why);
+  if (!file) return std::nullopt;
+  const std::string& bytes = *file;
   const std::size_t magic = sizeof kMagic - 1;
   if (bytes.size() < magic + sizeof(std::uint64_t) || bytes.compare(0, magic, kMagic) != 0) {
     why = "not a dicesim cache file";
@@ -131,14 +170,10 @@ void write_win_cache(const std::string& path, const Rules& rules, const WinSolut
   WinSolution::transfer(solution, write);
   const std::uint64_t sum = checksum(write.bytes);
   write(sum);
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(write.bytes.data(), static_cast<std::streamsize>(write.bytes.size()));
-    if (!out.flush()) throw std::runtime_error(temporary + ": cannot write the solution cache");
-  }
-  std::filesystem::rename(temporary, path);
+  std::error_code error;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
+  if (error) throw FileError("cannot create its directory: " + error.message());
+  write_file_atomically(path, write.bytes);
 }
 
 std::shared_ptr<const WinSolution> cached_win_solution(const Scoring& scoring, std::ostream& log) {
@@ -147,12 +182,13 @@ std::shared_ptr<const WinSolution> cached_win_solution(const Scoring& scoring, s
   std::string why;
   if (std::optional<WinSolution> cached = read_win_cache(path, rules, why))
     return std::make_shared<const WinSolution>(std::move(*cached));
-  if (std::filesystem::exists(path)) log << "warning: " << path << ": " << why << "; solving again\n";
+  struct stat st;
+  if (::lstat(path.c_str(), &st) == 0) log << "warning: " << path << ": " << why << "; solving again\n";
   auto solution = std::make_shared<WinSolution>(solve_win(scoring));
   try {
     write_win_cache(path, rules, *solution);
   } catch (const std::exception& e) {
-    log << "warning: the solution is not cached: " << e.what() << "\n";
+    log << "warning: the solution is not cached: " << path << ": " << e.what() << "\n";
   }
   return solution;
 }

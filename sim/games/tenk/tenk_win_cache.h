@@ -2,7 +2,8 @@
 // not solve again: one file per rule set, keyed by a hash of the rules and
 // the solver's version, checked when read (a file that is damaged, written
 // for other rules or by another solver version is solved again, with a
-// warning, and replaced).
+// warning, and replaced). Anything at the path but a regular file of
+// plausible size is treated as absent (a warning, solved again).
 #pragma once
 
 #include <iosfwd>
@@ -27,6 +28,7 @@ std::shared_ptr<const WinSolution> cached_win_solution(const Scoring& scoring, s
 
 // The file's solution if it holds these rules, intact; the reason otherwise.
 std::optional<WinSolution> read_win_cache(const std::string& path, const Rules& rules, std::string& why);
+// Through write_file_atomically; a FileError says why it failed.
 void write_win_cache(const std::string& path, const Rules& rules, const WinSolution& solution);
 
 }  // namespace dicesim::tenk
