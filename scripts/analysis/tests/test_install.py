@@ -2,6 +2,7 @@
 regular and an editable install into a fresh virtual environment (with the
 system's site packages, where numpy & co live) both import it."""
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -11,6 +12,10 @@ from pathlib import Path
 from common import ROOT
 
 PACKAGE = ROOT / "scripts" / "analysis"
+
+
+# The venv's own import path: without the checkout that ctest puts on PYTHONPATH.
+CLEAN_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
 
 def _python(venv):
@@ -27,10 +32,10 @@ class Install(unittest.TestCase):
             subprocess.run(["/usr/bin/python3", "-m", "venv", "--system-site-packages", str(venv)], check=True)
             command = [_python(venv), "-m", "pip", "install", "-q", "--no-index", "--no-build-isolation", "--no-deps"]
             command += ["-e", str(source)] if editable else [str(source)]
-            subprocess.run(command, check=True, capture_output=True, text=True)
+            subprocess.run(command, check=True, capture_output=True, text=True, env=CLEAN_ENV)
             shown = subprocess.run(
                 [_python(venv), "-c", "import dicesim_analysis as d; print(d.__version__); print(d.__file__)"],
-                check=True, capture_output=True, text=True, cwd=scratch,
+                check=True, capture_output=True, text=True, cwd=scratch, env=CLEAN_ENV,
             ).stdout.split("\n")
             expected_home = source if editable else venv
             self.assertTrue(shown[0])
