@@ -84,8 +84,6 @@ class PigGameImpl final : public PigGame {
     return odds;
   }
 
-  const Rules& pig_rules() const { return rules_; }
-
   bool both_ignore_opponent(int first, int second) const {
     return samplers_[first].ignores_opponent() && samplers_[second].ignores_opponent();
   }
