@@ -36,7 +36,7 @@ class LoadTest(ResultsFile, unittest.TestCase):
 
     def test_meta_and_config(self):
         self.assertEqual(self.r.meta["format"], "dicesim-results")
-        self.assertEqual(self.r.meta["format_version"][0], 2)
+        self.assertEqual(self.r.meta["format_version"][0], 3)
         self.assertTrue(self.r.complete)
         self.assertEqual(self.r.config["games"], 20000)
         self.assertEqual(list(self.r.strategies["strategy"]), ["dv(2,2)", "ts(5,5)", "best", "aware"])
