@@ -38,7 +38,8 @@ for target in config results results_file; do
   fi
   echo "fuzz: ${target}_fuzzer for ${seconds} s"
   log=build-fuzz/${target}_fuzzer.log
-  build-fuzz/tests/fuzz/${target}_fuzzer build-fuzz/corpus/$corpus -max_total_time="$seconds" -max_len=$max_len \
+  LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/libhdf5_leaks.supp \
+    build-fuzz/tests/fuzz/${target}_fuzzer build-fuzz/corpus/$corpus -max_total_time="$seconds" -max_len=$max_len \
     -timeout=30 -rss_limit_mb=4096 -artifact_prefix=build-fuzz/findings/ -print_final_stats=1 >"$log" 2>&1 || true
   grep -E "^stat::(number_of_executed_units|peak_rss_mb)|ERROR|SUMMARY" "$log" || true
   if ! grep -q "^stat::number_of_executed_units" "$log"; then

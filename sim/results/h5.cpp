@@ -320,6 +320,8 @@ void Writer::write(const std::string& path, const std::vector<std::string>& data
   Handle type = fixed_string_type(size);
   write_raw(path, type.get(), type.get(), packed.data(), {data.size()});
   entries_.push_back(value.entry(dataset_header(path)));
+  // netCDF's convention for text stored as bytes: xarray then shows str.
+  attribute(path, "_Encoding", std::string("utf-8"));
 }
 
 void Writer::group(const std::string& path) {

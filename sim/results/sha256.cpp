@@ -58,6 +58,7 @@ void Sha256::block(const std::uint8_t* data) {
 }
 
 void Sha256::add(const void* data, std::size_t size) {
+  if (size == 0) return;  // data may then be null (an empty vector's)
   const auto* bytes = static_cast<const std::uint8_t*>(data);
   length_ += size;
   if (buffered_ > 0) {
