@@ -107,6 +107,12 @@ BlockRange shard_range(std::uint64_t total_blocks, std::uint64_t k, std::uint64_
   return {at(k - 1), at(k)};
 }
 
+void write_config_text(h5::Writer& file, const std::string& text) {
+  if (text.size() <= kMostConfigAttribute) return file.attribute("/", "config", text);
+  file.write("/config", std::vector<std::string>{text});
+  file.describe("/config", "", "the whole config as JSON, as loaded (too long for the root attribute config)");
+}
+
 void write_run_state(h5::Writer& file, const RunConfig& config, const EngineOutput& output,
                      const std::vector<BlockRange>& planned, const std::string& shard) {
   std::vector<std::int64_t> counters, offsets{0};
@@ -205,7 +211,11 @@ RunState read_state(const std::string& path, ReadFor reader) {
   // The engine state's checksum, before the stored config is planned (which
   // may take long for a forged config).
   const std::string stored = path + " (stored config)";
-  json document = parse_json_text(file.string_attribute("/", "config"), stored);
+  std::vector<std::string> config_text{file.has_attribute("/", "config") ? file.string_attribute("/", "config")
+                                                                         : std::string()};
+  if (!file.has_attribute("/", "config")) config_text = file.strings("/config", {1, 1});
+  if (config_text.size() != 1) throw InputError(path + ": holds no config");
+  json document = parse_json_text(config_text[0], stored);
   const std::uint64_t seed = parse_seed(file.string_attribute("/", "seed_text"), path);
   const std::int64_t games = file.int_attribute("/", "games");
   if (games < 1 || static_cast<std::uint64_t>(games) > kMaxGames) throw InputError(path + ": games out of range");

@@ -41,6 +41,12 @@ struct RunState {
   std::optional<std::vector<double>> check_z;  // /checks/z, in a check's file
 };
 
+// The stored config, as JSON text: the root attribute `config`, or, past
+// kMostConfigAttribute bytes (an attribute of the file's HDF5 format holds
+// at most 64 KiB as a fixed-length string), the dataset /config [1].
+constexpr std::size_t kMostConfigAttribute = 60000;
+void write_config_text(h5::Writer& file, const std::string& text);
+
 void write_run_state(h5::Writer& file, const RunConfig& config, const EngineOutput& output,
                      const std::vector<BlockRange>& planned, const std::string& shard);
 

@@ -293,6 +293,8 @@ def _read_meta(f):
     if meta.get("format") != "dicesim-results":
         raise ValueError(f"{f.filename}: not a dicesim results file")
     meta["format_version"] = version
+    if "config" not in meta and "config" in f:  # too long for an attribute (format 3.0 on)
+        meta["config"] = _text(f["config"][0])
     for key in ("games", "seed", "complete", "threads", "block_games"):
         if key in meta:
             meta[key] = int(np.asarray(meta[key]))
