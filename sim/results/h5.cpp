@@ -133,10 +133,96 @@ Handle::~Handle() {
 
 namespace {
 
+// Links and attributes stay in their object's header (compact storage) up
+// to this many, never in the fractal heaps and B-trees of dense storage,
+// whose parsing of a damaged file is where libhdf5 crashes most.
+constexpr unsigned kMostCompact = 65535;
+
+// Keeps an object's attributes (and a group's links) compact.
+void keep_compact(hid_t list, bool links) {
+  check(H5Pset_attr_phase_change(list, kMostCompact, kMostCompact), "compact attributes");
+  if (links) check(H5Pset_link_phase_change(list, kMostCompact, kMostCompact), "compact links");
+}
+
+Handle group_creation() {
+  Handle list(H5Pcreate(H5P_GROUP_CREATE), H5Pclose, "group creation list");
+  keep_compact(list.get(), true);
+  return list;
+}
+
+// The 1.8 format (every HDF5 reader since 2008): its object headers carry
+// checksums, so that libhdf5 refuses a damaged header instead of parsing it,
+// and it holds a fixed-length string attribute past 64 KiB.
 Handle in_memory_file(const std::string& path) {
   Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access list");
   check(H5Pset_fapl_core(access.get(), 1 << 20, 0), "in-memory driver");
-  return Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), H5Fclose, "file " + path);
+  check(H5Pset_libver_bounds(access.get(), H5F_LIBVER_V18, H5F_LIBVER_V18), "file format version");
+  Handle creation(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "file creation list");
+  keep_compact(creation.get(), true);
+  return Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, creation.get(), access.get()), H5Fclose, "file " + path);
+}
+
+// Creates the groups along `path` that do not exist yet, compact.
+void make_parents(hid_t file, const std::string& path) {
+  for (std::size_t at = path.find('/', 1); at != std::string::npos; at = path.find('/', at + 1)) {
+    const std::string parent = path.substr(0, at);
+    if (H5Lexists(file, parent.c_str(), H5P_DEFAULT) > 0) continue;
+    Handle creation = group_creation();
+    Handle group(H5Gcreate2(file, parent.c_str(), H5P_DEFAULT, creation.get(), H5P_DEFAULT), H5Gclose,
+                 "group " + parent);
+  }
+}
+
+// Bob Jenkins' lookup3 (hashlittle, public domain): HDF5's checksum of its
+// metadata.
+std::uint32_t lookup3(const unsigned char* k, std::size_t length) {
+  const auto rot = [](std::uint32_t x, int n) { return (x << n) | (x >> (32 - n)); };
+  std::uint32_t a, b, c;
+  a = b = c = 0xdeadbeef + static_cast<std::uint32_t>(length);
+  const auto word = [&](std::size_t i) {
+    return std::uint32_t(k[i]) | std::uint32_t(k[i + 1]) << 8 | std::uint32_t(k[i + 2]) << 16 |
+           std::uint32_t(k[i + 3]) << 24;
+  };
+  for (; length > 12; length -= 12, k += 12) {
+    a += word(0);
+    b += word(4);
+    c += word(8);
+    a -= c, a ^= rot(c, 4), c += b;
+    b -= a, b ^= rot(a, 6), a += c;
+    c -= b, c ^= rot(b, 8), b += a;
+    a -= c, a ^= rot(c, 16), c += b;
+    b -= a, b ^= rot(a, 19), a += c;
+    c -= b, c ^= rot(b, 4), b += a;
+  }
+  if (length == 0) return c;
+  unsigned char tail[12] = {};
+  std::memcpy(tail, k, length);
+  k = tail;
+  a += word(0);
+  b += word(4);
+  c += word(8);
+  c ^= b, c -= rot(b, 14);
+  a ^= c, a -= rot(c, 11);
+  b ^= a, b -= rot(a, 25);
+  c ^= b, c -= rot(b, 16);
+  a ^= c, a -= rot(c, 4);
+  b ^= a, b -= rot(a, 14);
+  c ^= b, c -= rot(b, 24);
+  return c;
+}
+
+// HDF5 1.10 copies a file image with the superblock's "open for writing"
+// flag cleared but its checksum as computed with the flag set, which no
+// reader then opens: the superblock (versions 2 and 3: flags at byte 11,
+// then four addresses, then the checksum) is checksummed again.
+void seal_superblock(std::vector<char>& image) {
+  if (image.size() < 12 || std::memcmp(image.data(), "\x89HDF\r\n\x1a\n", 8) != 0) return;
+  const int version = image[8];
+  const std::size_t offsets = static_cast<unsigned char>(image[9]), at = 12 + 4 * offsets;
+  if ((version != 2 && version != 3) || image.size() < at + 4) return;
+  image[11] = 0;
+  const std::uint32_t sum = lookup3(reinterpret_cast<const unsigned char*>(image.data()), at);
+  for (int i = 0; i < 4; ++i) image[at + i] = static_cast<char>(sum >> (8 * i));
 }
 
 void write_all(const std::string& path, const std::vector<char>& bytes) {
@@ -172,6 +258,7 @@ void Writer::close() {
   std::vector<char> image(static_cast<std::size_t>(size));
   if (H5Fget_file_image(file_.get(), image.data(), image.size()) < 0) throw Error("HDF5: file image");
   Handle closed = std::move(file_);
+  seal_superblock(image);
   write_all(path_, image);
 }
 
@@ -210,6 +297,7 @@ Dims chunk_shape(const Dims& dims, hsize_t element_bytes) {
 // contiguous, where a chunk index would cost more than compression saves.
 Handle creation_list(const Dims& dims, hsize_t element_bytes, bool numeric) {
   Handle list(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "dataset creation list");
+  keep_compact(list.get(), false);
   hsize_t bytes = element_bytes;
   for (hsize_t d : dims) bytes *= d;
   if (!numeric || bytes < kCompressFromBytes) return list;
@@ -224,6 +312,7 @@ Handle creation_list(const Dims& dims, hsize_t element_bytes, bool numeric) {
 
 void Writer::write_raw(const std::string& path, hid_t file_type, hid_t memory_type, const void* data, Dims dims) {
   Handle dataspace = space(dims);
+  make_parents(file_.get(), path);
   Handle links = intermediate_groups();
   const bool numeric = H5Tget_class(file_type) != H5T_STRING;
   Handle creation = creation_list(dims, H5Tget_size(file_type), numeric);
@@ -268,8 +357,10 @@ void Writer::write(const std::string& path, const std::vector<std::string>& data
 }
 
 void Writer::group(const std::string& path) {
-  Handle links = intermediate_groups();
-  Handle group(H5Gcreate2(file_.get(), path.c_str(), links.get(), H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "group " + path);
+  make_parents(file_.get(), path);
+  Handle creation = group_creation();
+  Handle group(H5Gcreate2(file_.get(), path.c_str(), H5P_DEFAULT, creation.get(), H5P_DEFAULT), H5Gclose,
+               "group " + path);
 }
 
 void Writer::dimension_scale(const std::string& scale_path, const std::vector<std::string>& datasets, unsigned dim) {
