@@ -133,15 +133,20 @@ Handle::~Handle() {
 
 namespace {
 
-// Links and attributes stay in their object's header (compact storage) up
-// to this many, never in the fractal heaps and B-trees of dense storage,
-// whose parsing of a damaged file is where libhdf5 crashes most.
-constexpr unsigned kMostCompact = 65535;
+// Attributes stay in their object's header (compact storage), and so do a
+// group's links up to kMostCompactLinks, rather than in the fractal heaps
+// and v2 B-trees of dense storage, whose parsing of a damaged file is where
+// libhdf5 crashes most. A group of more links (the distributions of many
+// strategies, many n-way tables) is dense: finding a link among compact
+// ones scans them all, and moving a thousand of them to dense storage at
+// once takes seconds.
+constexpr unsigned kMostCompactAttributes = 65535;
+constexpr unsigned kMostCompactLinks = 64;
 
 // Keeps an object's attributes (and a group's links) compact.
 void keep_compact(hid_t list, bool links) {
-  check(H5Pset_attr_phase_change(list, kMostCompact, kMostCompact), "compact attributes");
-  if (links) check(H5Pset_link_phase_change(list, kMostCompact, kMostCompact), "compact links");
+  check(H5Pset_attr_phase_change(list, kMostCompactAttributes, kMostCompactAttributes), "compact attributes");
+  if (links) check(H5Pset_link_phase_change(list, kMostCompactLinks, kMostCompactLinks), "compact links");
 }
 
 Handle group_creation() {

@@ -1,7 +1,7 @@
 // libFuzzer: the results reader behind merge and resume, on HDF5 files whose
 // /engine state, attributes and stored config come from the fuzzer's bytes.
 // Every file must be read or refused with an InputError, never crash. (The
-// HDF5 library's own parsing of raw bytes is not what this target tests.)
+// HDF5 library's own parsing of raw bytes is results_file_fuzzer's.)
 #include <unistd.h>
 
 #include <algorithm>
