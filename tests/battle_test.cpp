@@ -539,8 +539,8 @@ TEST(BattleCli, CheckOfTheSequentialConfigPasses) {
   ASSERT_EQ(result.exit_code, 0) << result.out;
   EXPECT_NE(result.out.find(", 0 beyond |z| > 5"), std::string::npos) << result.out;
   h5::Reader r(dir.file("battle.h5"));
-  EXPECT_EQ(r.strings("/measures/name"), (std::vector<std::string>{"score", "turns"}));
-  const std::vector<std::string> names = r.strings("/checks/name");
+  EXPECT_EQ(r.strings("/measures/name", h5::kAnyShape), (std::vector<std::string>{"score", "turns"}));
+  const std::vector<std::string> names = r.strings("/checks/name", h5::kAnyShape);
   // Every ordered pair's win rate, and the turns of every seat, are checked.
   EXPECT_EQ(std::count_if(names.begin(), names.end(), [](const std::string& n) { return n.find("/win/") != n.npos; }),
             2 * 5 * 4);

@@ -49,7 +49,7 @@ std::map<std::string, std::vector<double>> datasets(const std::string& file) {
   for (const char* path : {"/distributions/dv(2,2)/counts", "/distributions/aware/counts", "/headtohead/wins",
                            "/headtohead/ties", "/headtohead/losses", "/sequential/wins", "/nway/0/wins",
                            "/nway/0/counts", "/sequential_tables/0/wins", "/sequential_tables/0/tied"}) {
-    const std::vector<std::int64_t> v = r.int64s(path);
+    const std::vector<std::int64_t> v = r.int64s(path, h5::kAnyShape);
     out[path] = std::vector<double>(v.begin(), v.end());
   }
   return out;
@@ -64,32 +64,34 @@ TEST(Cli, RunWritesADocumentedResultsFile) {
 
   h5::Reader r(dir.file("out.h5"));
   EXPECT_EQ(r.string_attribute("/", "format"), "dicesim-results");
-  EXPECT_EQ(r.int_array_attribute("/", "format_version"), (std::vector<std::int64_t>{kFormatMajor, kFormatMinor}));
+  EXPECT_EQ(r.int_array_attribute("/", "format_version", 2), (std::vector<std::int64_t>{kFormatMajor, kFormatMinor}));
   EXPECT_EQ(r.int_attribute("/", "complete"), 1);
   EXPECT_EQ(r.int_attribute("/", "games"), 30000);
   EXPECT_EQ(r.int_attribute("/", "seed"), 7);
   EXPECT_EQ(json::parse(r.string_attribute("/", "config")), json::parse(kConfig));
-  EXPECT_EQ(r.strings("/strategies/names"), (std::vector<std::string>{"dv(2,2)", "ts(5,5)", "aware"}));
+  EXPECT_EQ(r.strings("/strategies/names", h5::kAnyShape), (std::vector<std::string>{"dv(2,2)", "ts(5,5)", "aware"}));
 
-  const std::vector<std::int64_t> counts = r.int64s("/distributions/dv(2,2)/counts");
+  const std::vector<std::int64_t> counts = r.int64s("/distributions/dv(2,2)/counts", h5::kAnyShape);
   EXPECT_EQ(counts.size(), 37u);
   EXPECT_EQ(std::accumulate(counts.begin(), counts.end(), std::int64_t(0)), 30000);
   EXPECT_EQ(r.int_attribute("/distributions/dv(2,2)", "min_score"), 0);
 
   // The pairs as a list, each blind pair once, in the order of the strategies.
   h5::Dims dims;
-  const auto wins = r.int64s("/headtohead/wins", &dims), ties = r.int64s("/headtohead/ties"),
-             losses = r.int64s("/headtohead/losses"), games = r.int64s("/headtohead/games");
+  const auto wins = r.int64s("/headtohead/wins", h5::kAnyShape, &dims),
+             ties = r.int64s("/headtohead/ties", h5::kAnyShape), losses = r.int64s("/headtohead/losses", h5::kAnyShape),
+             games = r.int64s("/headtohead/games", h5::kAnyShape);
   ASSERT_EQ(dims, (h5::Dims{3}));
-  EXPECT_EQ(r.strings("/headtohead/strategy"), (std::vector<std::string>{"dv(2,2)", "dv(2,2)", "ts(5,5)"}));
-  EXPECT_EQ(r.strings("/headtohead/opponent"), (std::vector<std::string>{"ts(5,5)", "aware", "aware"}));
+  EXPECT_EQ(r.strings("/headtohead/strategy", h5::kAnyShape),
+            (std::vector<std::string>{"dv(2,2)", "dv(2,2)", "ts(5,5)"}));
+  EXPECT_EQ(r.strings("/headtohead/opponent", h5::kAnyShape), (std::vector<std::string>{"ts(5,5)", "aware", "aware"}));
   for (int k = 0; k < 3; ++k) {
     EXPECT_EQ(games[k], 30000);
     EXPECT_EQ(wins[k] + ties[k] + losses[k], 30000);
   }
-  r.int64s("/headtohead/score/counts", &dims);
+  r.int64s("/headtohead/score/counts", h5::kAnyShape, &dims);
   EXPECT_EQ(dims, (h5::Dims{3, 2, 37}));  // [pair, seat, score]
-  EXPECT_EQ(r.strings("/nway/0/strategy"), (std::vector<std::string>{"dv(2,2)", "ts(5,5)", "aware"}));
+  EXPECT_EQ(r.strings("/nway/0/strategy", h5::kAnyShape), (std::vector<std::string>{"dv(2,2)", "ts(5,5)", "aware"}));
   EXPECT_FALSE(r.exists("/exact"));
 }
 
@@ -113,10 +115,10 @@ TEST(Cli, CheckStoresExactNumbersAndZScoresAndPasses) {
   EXPECT_EQ(r.int_attribute("/", "games"), 20000);
   EXPECT_EQ(r.string_attribute("/", "command"), "check");
   EXPECT_EQ(r.int_attribute("/checks", "passed"), 1);
-  EXPECT_EQ(r.doubles("/exact/distributions/dv(2,2)/probability").size(), 37u);
-  EXPECT_EQ(r.doubles("/exact/headtohead/win").size(), 3u);  // a pair each
-  const std::vector<double> z = r.doubles("/checks/z");
-  EXPECT_EQ(z.size(), r.strings("/checks/name").size());
+  EXPECT_EQ(r.doubles("/exact/distributions/dv(2,2)/probability", h5::kAnyShape).size(), 37u);
+  EXPECT_EQ(r.doubles("/exact/headtohead/win", h5::kAnyShape).size(), 3u);  // a pair each
+  const std::vector<double> z = r.doubles("/checks/z", h5::kAnyShape);
+  EXPECT_EQ(z.size(), r.strings("/checks/name", h5::kAnyShape).size());
   EXPECT_GT(z.size(), 30u);
 }
 
@@ -295,7 +297,7 @@ TEST(Cli, CtrlCWritesWhatWasPlayedMarkedIncomplete) {
   h5::Reader r(out);
   EXPECT_EQ(r.int_attribute("/", "complete"), 0);
   const std::int64_t played = r.int_attribute("/distributions/dv(2,2)", "games");
-  const std::vector<std::int64_t> counts = r.int64s("/distributions/dv(2,2)/counts");
+  const std::vector<std::int64_t> counts = r.int64s("/distributions/dv(2,2)/counts", h5::kAnyShape);
   EXPECT_EQ(std::accumulate(counts.begin(), counts.end(), std::int64_t(0)), played);
   EXPECT_LT(played, 100'000'000'000'000LL);
 }

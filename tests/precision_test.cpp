@@ -73,8 +73,8 @@ class PrecisionRun : public ::testing::Test {
 
 TEST_F(PrecisionRun, EveryTableStopsWhereItMeetsTheTargetOrAtTheCap) {
   const h5::Reader file(reference);
-  const std::vector<std::int64_t> games = file.int64s("/precision/games");
-  const std::vector<std::int64_t> met = file.int64s("/precision/met");
+  const std::vector<std::int64_t> games = file.int64s("/precision/games", h5::kAnyShape);
+  const std::vector<std::int64_t> met = file.int64s("/precision/met", h5::kAnyShape);
   const std::int64_t cap = 400000;
   std::set<std::int64_t> stages;
   for (std::size_t t = 0; t < games.size(); ++t) {
@@ -92,9 +92,9 @@ TEST_F(PrecisionRun, EveryTableStopsWhereItMeetsTheTargetOrAtTheCap) {
 // counts of a fixed run of that many games.
 TEST_F(PrecisionRun, ATableHasTheCountsOfAFixedRunOfItsGames) {
   const h5::Reader staged(reference);
-  const std::vector<std::int64_t> games = staged.int64s("/precision/games");
-  const std::vector<std::int64_t> offsets = staged.int64s("/engine/offsets");
-  const std::vector<std::int64_t> counters = staged.int64s("/engine/counters");
+  const std::vector<std::int64_t> games = staged.int64s("/precision/games", h5::kAnyShape);
+  const std::vector<std::int64_t> offsets = staged.int64s("/engine/offsets", h5::kAnyShape);
+  const std::vector<std::int64_t> counters = staged.int64s("/engine/counters", h5::kAnyShape);
   const std::size_t t = std::max_element(games.begin(), games.end() - 1) - games.begin();
   const std::string fixed = dir.file("fixed.h5");
   std::string plain = kConfig;
@@ -102,7 +102,7 @@ TEST_F(PrecisionRun, ATableHasTheCountsOfAFixedRunOfItsGames) {
   const auto run = dicesim("run " + dir.write("plain.json", plain) + " --games " + std::to_string(games[t]) + " -o " +
                            fixed + " --quiet");
   ASSERT_EQ(run.exit_code, 0) << run.out;
-  const std::vector<std::int64_t> fixed_counters = h5::Reader(fixed).int64s("/engine/counters");
+  const std::vector<std::int64_t> fixed_counters = h5::Reader(fixed).int64s("/engine/counters", h5::kAnyShape);
   EXPECT_TRUE(
       std::equal(counters.begin() + offsets[t], counters.begin() + offsets[t + 1], fixed_counters.begin() + offsets[t]))
       << "table " << t << " at " << games[t] << " games";

@@ -112,11 +112,11 @@ TEST(Sweep, ARunChecksEveryCombinationAndRecordsTheParameters) {
   const auto run = testing::dicesim("run " + good + " -o " + out + " --quiet");
   ASSERT_EQ(run.exit_code, 0) << run.out;
   const h5::Reader file(out);
-  EXPECT_EQ(file.strings("/strategies/names"), (std::vector<std::string>{"dv1", "dv2", "dv3", "best"}));
-  EXPECT_EQ(file.strings("/strategies/family"),
+  EXPECT_EQ(file.strings("/strategies/names", h5::kAnyShape), (std::vector<std::string>{"dv1", "dv2", "dv3", "best"}));
+  EXPECT_EQ(file.strings("/strategies/family", h5::kAnyShape),
             (std::vector<std::string>{"dice_value_threshold", "dice_value_threshold", "dice_value_threshold",
                                       "optimal_mean"}));
-  const std::vector<double> first = file.doubles("/strategies/parameters/per_roll_0");
+  const std::vector<double> first = file.doubles("/strategies/parameters/per_roll_0", h5::kAnyShape);
   ASSERT_EQ(first.size(), 4u);
   EXPECT_EQ(first[0], 1);
   EXPECT_EQ(first[2], 3);
@@ -214,16 +214,16 @@ TEST(Sets, APairSectionHoldsThePairsPlayedAndNothingElse) {
   ASSERT_EQ(testing::dicesim("check " + config + " -o " + out + " --quiet").exit_code, 0);
   const h5::Reader file(out);
   h5::Dims dims;
-  const std::vector<std::int64_t> games = file.int64s("/sequential/games", &dims);
+  const std::vector<std::int64_t> games = file.int64s("/sequential/games", h5::kAnyShape, &dims);
   EXPECT_EQ(dims, (h5::Dims{21 * 2 * 2}));  // 21 players against 2 opponents, in both seats
   EXPECT_EQ(std::count(games.begin(), games.end(), 200), 21 * 2 * 2);
-  file.doubles("/exact/sequential/win", &dims);
+  file.doubles("/exact/sequential/win", h5::kAnyShape, &dims);
   EXPECT_EQ(dims, (h5::Dims{21 * 2 * 2}));
-  file.int64s("/sequential/score/counts", &dims);
+  file.int64s("/sequential/score/counts", h5::kAnyShape, &dims);
   EXPECT_EQ(dims.size(), 3u);
   EXPECT_EQ(dims[0], 21u * 2 * 2);
-  const std::vector<std::string> first = file.strings("/sequential/strategy"),
-                                 second = file.strings("/sequential/opponent");
+  const std::vector<std::string> first = file.strings("/sequential/strategy", h5::kAnyShape),
+                                 second = file.strings("/sequential/opponent", h5::kAnyShape);
   std::set<std::pair<std::string, std::string>> pairs;
   for (std::size_t k = 0; k < first.size(); ++k) pairs.insert({first[k], second[k]});
   EXPECT_EQ(pairs.size(), first.size());  // each once
@@ -236,7 +236,7 @@ TEST(Sets, APairSectionHoldsThePairsPlayedAndNothingElse) {
        "per_roll": [{"from": 0, "to": 6}, {"from": 0, "to": 6}]}],
       "contests": {"distributions": true, "headtohead": ["dv1_2", "dv2_2"]}})");
   ASSERT_EQ(testing::dicesim("run " + few + " -o " + dir.file("few.h5") + " --quiet").exit_code, 0);
-  h5::Reader(dir.file("few.h5")).int64s("/headtohead/score/counts", &dims);
+  h5::Reader(dir.file("few.h5")).int64s("/headtohead/score/counts", h5::kAnyShape, &dims);
   EXPECT_EQ(dims, (h5::Dims{1, 2, 37}));  // one pair of 49 strategies
 }
 

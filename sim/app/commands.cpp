@@ -112,7 +112,7 @@ std::string describe_range(BlockRange r) { return "[" + std::to_string(r.begin) 
 // when none is); sets the shard and its planned blocks.
 RunState saved_run_of(const std::string& path, const RunConfig& config, const std::string& what, std::string& shard,
                       BlockRange& planned) {
-  RunState state = read_run_state(path);
+  RunState state = read_run_state(path, ReadFor::merge_or_resume);
   if (!same_run(state.config, config)) throw InputError(path + ": was written by another " + what + " than this run");
   require_same_die(state.config, path, config, "this run");
   require_this_version(state, path);
@@ -315,14 +315,14 @@ int merge_inputs(const MergeOptions& options, std::ostream& out) {
   // (each holds its config's compiled strategies). Only their planned blocks
   // are kept, to refuse overlaps.
   const std::string& first_name = options.inputs.front();
-  RunState merged = read_run_state(first_name);
+  RunState merged = read_run_state(first_name, ReadFor::merge_or_resume);
   require_mergeable(merged, first_name, merged, first_name);
   std::vector<std::vector<BlockRange>> planned_of{merged.planned};
   for (std::size_t i = 1; i < options.inputs.size(); ++i) {
     throw_if_interrupted();
     pause_for_test(options.test_pause_at, "read");
     const std::string& name = options.inputs[i];
-    const RunState input = read_run_state(name);
+    const RunState input = read_run_state(name, ReadFor::merge_or_resume);
     require_mergeable(input, name, merged, first_name);
     for (std::size_t j = 0; j < i; ++j) {
       std::vector<BlockRange> both = input.planned;
@@ -367,20 +367,20 @@ int merge_command(const MergeOptions& options, std::ostream& out) {
 
 namespace {
 
-// What `show` says of a file besides its summary, as (name, value) pairs.
+// What `show` says of a file besides its summary, as (name, value) pairs:
+// all of it read (and checked) by read_run_state.
 std::vector<std::pair<std::string, json>> run_facts(const std::string& path, const RunState& state) {
-  const h5::Reader file(path);
-  const std::vector<std::int64_t> version = file.int_array_attribute("/", "format_version");
+  const std::vector<std::int64_t>& version = state.format_version;
   std::uint64_t blocks_done = 0, blocks_planned = 0, games_played = 0;
   for (const BlockRange& r : state.output.done) blocks_done += r.end - r.begin;
   for (const BlockRange& r : state.planned) blocks_planned += r.end - r.begin;
   for (std::uint64_t g : state.output.games_done) games_played += g;
   std::vector<std::pair<std::string, json>> facts{
       {"file", path},
-      {"format_version", std::to_string(version.at(0)) + "." + std::to_string(version.at(1))},
+      {"format_version", std::to_string(version[0]) + "." + std::to_string(version[1])},
       {"program_version", state.program_version},
       {"git_revision", state.git_revision},
-      {"command", file.string_attribute("/", "command")},
+      {"command", state.command},
       {"game", std::string(state.config.entry->name)},
       {"name", state.config.name},
       {"seed", state.config.seed},
@@ -391,14 +391,14 @@ std::vector<std::pair<std::string, json>> run_facts(const std::string& path, con
                           std::to_string(state.output.total_blocks) + " in the whole run)"},
       {"complete", state.output.done == state.planned && run_complete(state.config, state.output)},
       {"shard", state.shard.empty() ? json("none") : json(state.shard)},
-      {"threads", file.int_attribute("/", "threads")},
+      {"threads", state.threads},
       {"wall seconds", state.output.wall_seconds},
       {"biased die", state.config.biased_die}};
-  if (file.exists("/checks/z")) {
-    const std::vector<double> z = file.doubles("/checks/z");
+  if (state.check_z) {
     double worst = 0;
-    for (double v : z) worst = std::max(worst, std::abs(v));
-    facts.emplace_back("exact checks", std::to_string(z.size()) + " numbers, largest |z| " + fixed_text(worst, 2));
+    for (double v : *state.check_z) worst = std::max(worst, std::abs(v));
+    facts.emplace_back("exact checks",
+                       std::to_string(state.check_z->size()) + " numbers, largest |z| " + fixed_text(worst, 2));
   }
   return facts;
 }
@@ -414,13 +414,19 @@ void write_text_file(const std::filesystem::path& path, const std::string& text)
 }  // namespace
 
 int show_command(const ShowOptions& options, std::ostream& out) {
-  const RunState state = read_run_state(options.file);
+  const RunState state = read_run_state(options.file, ReadFor::show);
   const std::vector<std::pair<std::string, json>> facts = run_facts(options.file, state);
   const std::vector<SummaryTable> tables = summary_tables(state.config, state.output);
   if (options.json) {
     json facts_object = json::object();
     for (const auto& [name, value] : facts) facts_object[name] = value;
-    out << json{{"run", facts_object}, {"tables", summary_json(tables)}}.dump(2) << "\n";
+    std::string text;
+    try {
+      text = json{{"run", facts_object}, {"tables", summary_json(tables)}}.dump(2);
+    } catch (const json::type_error&) {  // JSON holds UTF-8 only
+      throw InputError(options.file + ": --json: the file's name, or a name in it, is not valid UTF-8");
+    }
+    out << text << "\n";
     return kExitOk;
   }
   if (!options.csv_dir.empty()) {

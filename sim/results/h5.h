@@ -5,6 +5,7 @@
 #include <hdf5.h>
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -38,11 +39,24 @@ using Dims = std::vector<hsize_t>;
 constexpr hsize_t kCompressFromBytes = 4096;
 constexpr unsigned kDeflateLevel = 4;
 
+// The most bytes one string (an attribute, or an element of a dataset) may
+// hold, written or read.
+constexpr hsize_t kMaxStringBytes = hsize_t(16) << 20;
+
+// The root attribute holding the content checksum: SHA-256 over every
+// dataset and attribute the Writer wrote (sim/README.md, Results file:
+// checksums), which Reader::content_sha256 recomputes.
+constexpr const char* kContentChecksum = "content_sha256";
+
 // Builds the file in memory (HDF5's core driver without a backing store:
 // HDF5 never opens the path) and writes it out only in close(), through
 // write_file_atomically: a full disk or a file size limit then fails one
 // plain write() with a clear errno, never inside the HDF5 library; a symbolic
-// link is never followed; and nothing is written if close() is not reached.
+// link is never followed; and nothing is written if close() is not reached. The file is in HDF5's 1.8 format (checksummed object headers),
+// its attributes and small groups' links compact; every string is written
+// fixed-length (a reader then finds it in the object itself, never
+// following an id into the file's global heap); close() stores the content
+// checksum (sim/README.md, Checksums and trust).
 class Writer {
  public:
   explicit Writer(const std::string& path);
@@ -75,26 +89,65 @@ class Writer {
                      const void* data, hsize_t count, bool scalar);
   std::string path_;
   Handle file_;
+  std::vector<std::string> entries_;  // of the content checksum, one per dataset and attribute
 };
 
+// What a read expects of a dataset: its rank and at most how many values, a
+// bound the caller takes from the plan or the format. Checked, with the
+// dataset's type and stored size, before anything is allocated.
+struct Expected {
+  int rank = 1;  // -1: any
+  hsize_t most = 0;
+};
+// Any shape, bounded by the file alone: for tests and tools reading a file
+// they wrote themselves.
+constexpr Expected kAnyShape{-1, hsize_t(1) << 40};
+
+// Every read goes through one guarded path: the stored type must be the one
+// asked for (an integer for int64s, a float for doubles, a fixed-length
+// string for strings), the shape as expected, and the data no larger than
+// the file can hold (its stored bytes within the file, and at most what
+// deflate can inflate them to); anything else is an Error naming the object.
 class Reader {
  public:
+  // Opens a regular file (never a FIFO, device or directory) read-only.
   explicit Reader(const std::string& path);
+
+  // Files of format 1.x and 2.x hold variable-length strings, which the
+  // HDF5 library reads by following ids into the file: a damaged file can
+  // make it crash. Only the readers of those formats (show, the Python
+  // package) accept them, once they have seen the version.
+  void accept_variable_strings() { variable_strings_ = true; }
 
   bool exists(const std::string& path) const;
   bool has_attribute(const std::string& object, const std::string& name) const;
-  std::vector<std::int64_t> int64s(const std::string& path, Dims* dims = nullptr) const;
-  std::vector<double> doubles(const std::string& path, Dims* dims = nullptr) const;
-  std::vector<std::string> strings(const std::string& path) const;
+  std::vector<std::int64_t> int64s(const std::string& path, Expected expected, Dims* dims = nullptr) const;
+  std::vector<double> doubles(const std::string& path, Expected expected, Dims* dims = nullptr) const;
+  std::vector<std::string> strings(const std::string& path, Expected expected) const;
+  // The int64s of a 1-D dataset, handed to `take` a slab at a time: memory
+  // stays small whatever the dataset declares.
+  void int64_slabs(const std::string& path, hsize_t most,
+                   const std::function<void(const std::vector<std::int64_t>&)>& take) const;
   std::string string_attribute(const std::string& object, const std::string& name) const;
   std::int64_t int_attribute(const std::string& object, const std::string& name) const;
   double double_attribute(const std::string& object, const std::string& name) const;
-  std::vector<std::int64_t> int_array_attribute(const std::string& object, const std::string& name) const;
+  // Exactly `count` values (format_version: 2).
+  std::vector<std::int64_t> int_array_attribute(const std::string& object, const std::string& name,
+                                                std::size_t count) const;
+
+  // The content checksum of the file as it is (kContentChecksum): every
+  // dataset and attribute read through the guarded path, a slab at a time.
+  // An object that no Writer makes (a soft or external link, a named type,
+  // a variable-length string) is an Error.
+  std::string content_sha256() const;
 
  private:
   template <class T>
-  std::vector<T> read_numeric(const std::string& path, hid_t memory_type, Dims* dims) const;
+  std::vector<T> read_numeric(const std::string& path, hid_t memory_type, H5T_class_t type_class, Expected expected,
+                              Dims* dims) const;
+  hsize_t file_bytes_;  // the bound of every read
   Handle file_;
+  bool variable_strings_ = false;
 };
 
 }  // namespace dicesim::h5

@@ -463,7 +463,7 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
   file.attribute("/", "program_version", std::string(DICESIM_VERSION));
   file.attribute("/", "git_revision", std::string(DICESIM_GIT_REVISION));
   file.attribute("/", "command", info.command);
-  file.attribute("/", "config", config.document.dump());
+  write_config_text(file, config.document.dump());
   file.attribute("/", "config_file", config.file);
   file.attribute("/", "name", config.name);
   file.attribute("/", "game", std::string(config.entry->name));

@@ -1,8 +1,12 @@
 #include "results/run_state.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <sstream>
 
@@ -19,27 +23,49 @@ std::vector<std::int64_t> flatten(const std::vector<BlockRange>& ranges) {
 }
 
 // FNV-1a over everything merge and resume rely on: a changed byte anywhere
-// in them is caught.
+// in them is caught. Fed piece by piece, so that a reader can check it
+// before it plans the stored config.
+class EngineChecksum {
+ public:
+  EngineChecksum(const json& document, std::uint64_t seed, std::uint64_t games, const std::string& shard) {
+    hash_.add_bytes(document.dump() + "|" + std::to_string(seed) + "|" + std::to_string(games) + "|" + shard);
+  }
+  void add(std::int64_t v) { hash_.add_word(static_cast<std::uint64_t>(v)); }
+  void add(const std::vector<std::int64_t>& values) {
+    for (std::int64_t v : values) add(v);
+  }
+  std::string text() const {
+    std::ostringstream out;
+    out << std::hex << hash_.value();
+    return out.str();
+  }
+
+ private:
+  Fnv1a hash_;
+};
+
 std::string checksum(const RunConfig& config, const EngineOutput& output, const std::vector<BlockRange>& planned,
                      const std::string& shard) {
-  Fnv1a h;
-  h.add_bytes(config.document.dump() + "|" + std::to_string(config.seed) + "|" + std::to_string(config.games) + "|" +
-              shard);
-  const auto add = [&h](std::int64_t v) { h.add_word(static_cast<std::uint64_t>(v)); };
-  for (const auto& counters : output.counters)
-    for (std::int64_t c : counters) add(c);
-  for (std::int64_t v : flatten(output.done)) add(v);
-  for (std::int64_t v : flatten(planned)) add(v);
-  std::ostringstream text;
-  text << std::hex << h.value();
-  return text.str();
+  EngineChecksum sum(config.document, config.seed, config.games, shard);
+  for (const auto& counters : output.counters) sum.add(counters);
+  sum.add(flatten(output.done));
+  sum.add(flatten(planned));
+  return sum.text();
 }
 
-std::vector<BlockRange> read_ranges(const h5::Reader& file, const std::string& path, std::uint64_t total,
-                                    const std::string& name) {
+// Block ranges a file may list: a merge of up to 10^6 shards, or a precision
+// run's prefix per table, is far below.
+constexpr hsize_t kMostRanges = hsize_t(1) << 24;
+
+std::vector<std::int64_t> read_flat_ranges(const h5::Reader& file, const std::string& path, const std::string& name) {
   h5::Dims dims;
-  const std::vector<std::int64_t> flat = file.int64s(path, &dims);
-  if (dims.size() != 2 || dims[1] != 2) throw InputError(name + ": " + path + " is not a list of block ranges");
+  std::vector<std::int64_t> flat = file.int64s(path, {2, 2 * kMostRanges}, &dims);
+  if (dims[1] != 2) throw InputError(name + ": " + path + " is not a list of block ranges");
+  return flat;
+}
+
+std::vector<BlockRange> to_ranges(const std::vector<std::int64_t>& flat, const std::string& path, std::uint64_t total,
+                                  const std::string& name) {
   std::vector<BlockRange> ranges;
   for (std::size_t i = 0; i < flat.size(); i += 2) {
     if (flat[i] < 0 || flat[i] > flat[i + 1] || std::uint64_t(flat[i + 1]) > total)
@@ -81,6 +107,12 @@ BlockRange shard_range(std::uint64_t total_blocks, std::uint64_t k, std::uint64_
   return {at(k - 1), at(k)};
 }
 
+void write_config_text(h5::Writer& file, const std::string& text) {
+  if (text.size() <= kMostConfigAttribute) return file.attribute("/", "config", text);
+  file.write("/config", std::vector<std::string>{text});
+  file.describe("/config", "", "the whole config as JSON, as loaded (too long for the root attribute config)");
+}
+
 void write_run_state(h5::Writer& file, const RunConfig& config, const EngineOutput& output,
                      const std::vector<BlockRange>& planned, const std::string& shard) {
   std::vector<std::int64_t> counters, offsets{0};
@@ -111,88 +143,161 @@ void write_run_state(h5::Writer& file, const RunConfig& config, const EngineOutp
                              "what merge and resume read"));
 }
 
-RunState read_run_state(const std::string& path) {
-  // HDF5 would call a missing file "unreadable": say why it cannot be read.
+namespace {
+
+// The most checks a check's file holds: a mean and a distribution per seat
+// and measure, a win rate per seat, and a tie rate per table.
+hsize_t most_checks(const RunConfig& config) {
+  const hsize_t measures = config.game->measures().size();
+  hsize_t n = 0;
+  for (const PlannedTable& t : config.plan.tables) n += t.table.seats.size() * (2 * measures + 1) + 1;
+  return n;
+}
+
+// Counters the checksum may read before the config is planned: the size of
+// the file bounds them (h5::Reader), and they are read a slab at a time.
+constexpr hsize_t kMostCountersUnplanned = hsize_t(1) << 40;
+
+// A missing file, a directory or a FIFO (which HDF5 would wait on forever)
+// said plainly, before HDF5 is asked.
+void require_regular_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw InputError(path + ": cannot read the results file (" + std::strerror(errno) + ")");
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0)
-    throw InputError(path + ": cannot read the results file (" + std::strerror(errno) + ")");
+  const bool ok = ::fstat(fd, &st) == 0;
+  const int error = errno;
+  ::close(fd);
+  if (!ok) throw InputError(path + ": cannot read the results file (" + std::strerror(error) + ")");
+  if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a directory, not a results file");
+  if (!S_ISREG(st.st_mode)) throw InputError(path + ": is not a regular file (a device, FIFO or socket)");
+}
+
+std::uint64_t parse_seed(const std::string& text, const std::string& path) {
+  std::uint64_t seed = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size())
+    throw InputError(path + ": unreadable results file (bad seed)");
+  return seed;
+}
+
+void require_readable_version(const std::vector<std::int64_t>& version, const std::string& path, ReadFor reader) {
+  const std::string text = std::to_string(version[0]) + "." + std::to_string(version[1]);
+  if (version[0] > kFormatMajor || version[0] < kOldestShownMajor)
+    throw InputError(path + ": format_version " + text + " cannot be read by this dicesim (majors " +
+                     std::to_string(kOldestShownMajor) + " to " + std::to_string(kFormatMajor) + ")");
+  if (reader == ReadFor::merge_or_resume && version[0] != kFormatMajor)
+    throw InputError(path + ": format_version " + text + ": merge and resume read files of format " +
+                     std::to_string(kFormatMajor) + " only (older ones have no content checksum); show still reads it");
+}
+
+RunState read_state(const std::string& path, ReadFor reader) {
+  h5::Reader file(path);
+  if (!file.has_attribute("/", "format") || !file.has_attribute("/", "format_version") || !file.exists("/engine"))
+    throw InputError(path + ": not a dicesim results file");
+  RunState state;
+  state.format_version = file.int_array_attribute("/", "format_version", 2);
+  require_readable_version(state.format_version, path, reader);
+  if (state.format_version[0] < 3) file.accept_variable_strings();
+  if (file.string_attribute("/", "format") != "dicesim-results")
+    throw InputError(path + ": not a dicesim results file");
+  const std::string altered = path + ": checksum mismatch: the file was altered or damaged";
+  // Format 3.0 on: every dataset and attribute, before anything is used.
+  if (state.format_version[0] >= 3 && (!file.has_attribute("/", h5::kContentChecksum) ||
+                                       file.string_attribute("/", h5::kContentChecksum) != file.content_sha256()))
+    throw InputError(altered);
+  if (file.int_attribute("/", "block_games") != static_cast<std::int64_t>(kBlockGames))
+    throw InputError(path + ": written with another block size");
+
+  // The engine state's checksum, before the stored config is planned (which
+  // may take long for a forged config).
+  const std::string stored = path + " (stored config)";
+  std::vector<std::string> config_text{file.has_attribute("/", "config") ? file.string_attribute("/", "config")
+                                                                         : std::string()};
+  if (!file.has_attribute("/", "config")) config_text = file.strings("/config", {1, 1});
+  if (config_text.size() != 1) throw InputError(path + ": holds no config");
+  json document = parse_json_text(config_text[0], stored);
+  const std::uint64_t seed = parse_seed(file.string_attribute("/", "seed_text"), path);
+  const std::int64_t games = file.int_attribute("/", "games");
+  if (games < 1 || static_cast<std::uint64_t>(games) > kMaxGames) throw InputError(path + ": games out of range");
+  state.shard = file.string_attribute("/engine", "shard");
+  EngineChecksum sum(document, seed, static_cast<std::uint64_t>(games), state.shard);
+  file.int64_slabs("/engine/counters", kMostCountersUnplanned,
+                   [&](const std::vector<std::int64_t>& slab) { sum.add(slab); });
+  const std::vector<std::int64_t> done = read_flat_ranges(file, "/engine/done", path);
+  const std::vector<std::int64_t> planned = read_flat_ranges(file, "/engine/planned", path);
+  sum.add(done);
+  sum.add(planned);
+  if (file.string_attribute("/engine", "checksum") != sum.text()) throw InputError(altered);
+
+  // Files older than the attribute were all thrown with a fair die.
+  const bool biased_die = file.has_attribute("/", "biased_die") && file.int_attribute("/", "biased_die") != 0;
+  state.config = load_run_config(std::move(document), stored, biased_die);
+  state.config.file = file.string_attribute("/", "config_file");
+  state.config.name = file.string_attribute("/", "name");
+  state.config.seed = seed;
+  state.config.games = static_cast<std::uint64_t>(games);
+
+  // Every dataset read from here on is bounded by the plan.
+  const std::vector<TableRun> contests = make_table_runs(state.config);
+  const hsize_t tables = contests.size();
+  EngineOutput& out = state.output;
+  out.total_blocks = first_blocks(contests).back();
+  if (file.int_attribute("/engine", "total_blocks") != static_cast<std::int64_t>(out.total_blocks))
+    throw InputError(path + ": block count does not match its config");
+  std::vector<std::int64_t> expected_offsets{0};
+  for (const TableRun& c : contests)
+    expected_offsets.push_back(expected_offsets.back() + static_cast<std::int64_t>(c.counters));
+  const std::vector<std::string> keys = file.strings("/engine/keys", {1, tables});
+  if (keys.size() != tables) throw InputError(path + ": its tables do not match its config");
+  for (std::size_t t = 0; t < contests.size(); ++t)
+    if (keys[t] != state.config.plan.tables[t].key) throw InputError(path + ": its tables do not match its config");
+  if (file.int64s("/engine/offsets", {1, tables + 1}) != expected_offsets)
+    throw InputError(path + ": /engine/offsets do not match its tables");
+  const hsize_t counter_count = static_cast<hsize_t>(expected_offsets.back());
+  const std::vector<std::int64_t> counters = file.int64s("/engine/counters", {1, counter_count});
+  if (counters.size() != counter_count) throw InputError(path + ": /engine/counters do not match its tables");
+  if (std::any_of(counters.begin(), counters.end(), [](std::int64_t c) { return c < 0; }))
+    throw InputError(path + ": negative counts");
+  for (std::size_t t = 0; t < contests.size(); ++t)
+    out.counters.emplace_back(counters.begin() + expected_offsets[t], counters.begin() + expected_offsets[t + 1]);
+
+  out.done = to_ranges(done, "/engine/done", out.total_blocks, path);
+  state.planned = to_ranges(planned, "/engine/planned", out.total_blocks, path);
+  if (!covers(state.planned, out.done)) throw InputError(path + ": blocks done outside the blocks planned");
+  out.games_done = games_in(contests, out.done);
+  const std::vector<std::int64_t> games_done = file.int64s("/engine/games_done", {1, tables});
+  if (!std::equal(games_done.begin(), games_done.end(), out.games_done.begin(), out.games_done.end(),
+                  [](std::int64_t a, std::uint64_t b) { return a >= 0 && std::uint64_t(a) == b; }))
+    throw InputError(path + ": games played do not match the blocks done");
+  out.wall_seconds = file.double_attribute("/", "wall_seconds");
+  state.program_version = file.string_attribute("/", "program_version");
+  state.git_revision = file.string_attribute("/", "git_revision");
+  state.command = file.string_attribute("/", "command");
+  state.threads = file.int_attribute("/", "threads");
+  if (file.exists("/checks/z")) state.check_z = file.doubles("/checks/z", {1, most_checks(state.config)});
+  // Every game lands in exactly one bin of each seat's score histogram.
+  const std::vector<int> bins = state.config.game->measure_bins();
+  for (std::size_t t = 0; t < contests.size(); ++t) {
+    const int seats = static_cast<int>(state.config.plan.tables[t].table.seats.size());
+    const TableCountsView counts(out.counters[t].data(), seats, bins);
+    for (int seat = 0; seat < seats; ++seat) {
+      const std::vector<std::int64_t> scores = counts.scores_of(seat);
+      std::uint64_t total = 0;
+      for (std::int64_t c : scores) total += std::uint64_t(c);
+      if (total != out.games_done[t]) throw InputError(path + ": counts of " + keys[t] + " do not add up");
+    }
+  }
+  return state;
+}
+
+}  // namespace
+
+RunState read_run_state(const std::string& path, ReadFor reader) {
+  require_regular_file(path);
   try {
-    const h5::Reader file(path);
-    if (!file.exists("/engine") || file.string_attribute("/", "format") != "dicesim-results")
-      throw InputError(path + ": not a dicesim results file");
-    const std::vector<std::int64_t> version = file.int_array_attribute("/", "format_version");
-    if (version.empty() || version[0] < kOldestEngineMajor || version[0] > kFormatMajor)
-      throw InputError(path + ": format_version " + std::to_string(version.empty() ? -1 : version[0]) +
-                       " cannot be read by this dicesim (majors " + std::to_string(kOldestEngineMajor) + " to " +
-                       std::to_string(kFormatMajor) + ")");
-    if (file.int_attribute("/", "block_games") != static_cast<std::int64_t>(kBlockGames))
-      throw InputError(path + ": written with another block size");
-
-    RunState state;
-    // Files older than the attribute were all thrown with a fair die.
-    const bool biased_die = file.has_attribute("/", "biased_die") && file.int_attribute("/", "biased_die") != 0;
-    state.config = load_run_config(parse_json_text(file.string_attribute("/", "config"), path + " (stored config)"),
-                                   path + " (stored config)", biased_die);
-    state.config.file = file.string_attribute("/", "config_file");
-    state.config.name = file.string_attribute("/", "name");
-    state.config.seed = std::stoull(file.string_attribute("/", "seed_text"));
-    state.config.games = static_cast<std::uint64_t>(file.int_attribute("/", "games"));
-    if (state.config.games < 1 || state.config.games > kMaxGames) throw InputError(path + ": games out of range");
-
-    const std::vector<TableRun> contests = make_table_runs(state.config);
-    EngineOutput& out = state.output;
-    out.total_blocks = first_blocks(contests).back();
-    if (file.int_attribute("/engine", "total_blocks") != static_cast<std::int64_t>(out.total_blocks))
-      throw InputError(path + ": block count does not match its config");
-    const std::vector<std::string> keys = file.strings("/engine/keys");
-    if (keys.size() != contests.size()) throw InputError(path + ": its tables do not match its config");
-    const std::vector<std::int64_t> offsets = file.int64s("/engine/offsets");
-    const std::vector<std::int64_t> counters = file.int64s("/engine/counters");
-    if (offsets.size() != contests.size() + 1 || offsets.front() != 0 ||
-        std::uint64_t(offsets.back()) != counters.size())
-      throw InputError(path + ": /engine/offsets do not match /engine/counters");
-    for (std::size_t t = 0; t < contests.size(); ++t) {
-      if (keys[t] != state.config.plan.tables[t].key) throw InputError(path + ": its tables do not match its config");
-      if (offsets[t + 1] - offsets[t] != static_cast<std::int64_t>(contests[t].counters))
-        throw InputError(path + ": table " + keys[t] + " has the wrong number of counters");
-      out.counters.emplace_back(counters.begin() + offsets[t], counters.begin() + offsets[t + 1]);
-    }
-    if (std::any_of(counters.begin(), counters.end(), [](std::int64_t c) { return c < 0; }))
-      throw InputError(path + ": negative counts");
-
-    out.done = read_ranges(file, "/engine/done", out.total_blocks, path);
-    state.planned = read_ranges(file, "/engine/planned", out.total_blocks, path);
-    if (!covers(state.planned, out.done)) throw InputError(path + ": blocks done outside the blocks planned");
-    out.games_done = games_in(contests, out.done);
-    const std::vector<std::int64_t> games = file.int64s("/engine/games_done");
-    if (!std::equal(games.begin(), games.end(), out.games_done.begin(), out.games_done.end(),
-                    [](std::int64_t a, std::uint64_t b) { return a >= 0 && std::uint64_t(a) == b; }))
-      throw InputError(path + ": games played do not match the blocks done");
-    out.wall_seconds = file.double_attribute("/", "wall_seconds");
-    state.shard = file.string_attribute("/engine", "shard");
-    state.program_version = file.string_attribute("/", "program_version");
-    state.git_revision = file.string_attribute("/", "git_revision");
-    // Every game lands in exactly one bin of each seat's score histogram.
-    const std::vector<int> bins = state.config.game->measure_bins();
-    for (std::size_t t = 0; t < contests.size(); ++t) {
-      const int seats = static_cast<int>(state.config.plan.tables[t].table.seats.size());
-      const TableCountsView counts(out.counters[t].data(), seats, bins);
-      for (int seat = 0; seat < seats; ++seat) {
-        const std::vector<std::int64_t> scores = counts.scores_of(seat);
-        std::uint64_t total = 0;
-        for (std::int64_t c : scores) total += std::uint64_t(c);
-        if (total != out.games_done[t]) throw InputError(path + ": counts of " + keys[t] + " do not add up");
-      }
-    }
-    if (file.string_attribute("/engine", "checksum") != checksum(state.config, out, state.planned, state.shard))
-      throw InputError(path + ": checksum mismatch: the file was altered or damaged");
-    return state;
+    return read_state(path, reader);
   } catch (const h5::Error& e) {
     throw InputError(path + ": unreadable or truncated results file (" + e.what() + ")");
-  } catch (const std::invalid_argument&) {
-    throw InputError(path + ": unreadable results file (bad seed)");
-  } catch (const std::out_of_range&) {
-    throw InputError(path + ": unreadable results file (bad seed)");
   }
 }
 

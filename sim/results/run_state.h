@@ -4,6 +4,7 @@
 // from it and the config.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,11 +16,15 @@ namespace dicesim {
 
 // format_version of the results file: bump the first number when a reader
 // of the old layout would misread the new one, the second when adding.
-constexpr std::int64_t kFormatMajor = 2;
+// 3.0: every string fixed-length, and the content checksum.
+constexpr std::int64_t kFormatMajor = 3;
 constexpr std::int64_t kFormatMinor = 0;
-// The oldest major whose run state (/engine: what merge and resume read)
-// this dicesim reads: 2.0 changed only the pair sections.
-constexpr std::int64_t kOldestEngineMajor = 1;
+// The oldest major that `show` reads (its /engine is the same since 1.0).
+// Files before 3.0 hold variable-length strings, which the HDF5 library
+// reads by following ids into the file, and no content checksum: show reads
+// them trusting them more than a damaged file deserves; merge and resume,
+// whose output a damaged input would spoil, read only kFormatMajor.
+constexpr std::int64_t kOldestShownMajor = 1;
 
 struct RunState {
   RunConfig config;                 // with the seed and games the run used
@@ -28,7 +33,19 @@ struct RunState {
   std::string shard;                // "K/N", or empty
   std::string program_version;      // of the dicesim that wrote it
   std::string git_revision;
+  // What `show` reports besides: read, bounded and (from format 3.0) covered
+  // by the checksum like the rest.
+  std::vector<std::int64_t> format_version;  // [major, minor]
+  std::string command;                       // run | check | merge
+  std::int64_t threads = 0;
+  std::optional<std::vector<double>> check_z;  // /checks/z, in a check's file
 };
+
+// The stored config, as JSON text: the root attribute `config`, or, past
+// kMostConfigAttribute bytes (an attribute of the file's HDF5 format holds
+// at most 64 KiB as a fixed-length string), the dataset /config [1].
+constexpr std::size_t kMostConfigAttribute = 60000;
+void write_config_text(h5::Writer& file, const std::string& text);
 
 void write_run_state(h5::Writer& file, const RunConfig& config, const EngineOutput& output,
                      const std::vector<BlockRange>& planned, const std::string& shard);
@@ -43,9 +60,18 @@ bool same_run(const RunConfig& a, const RunConfig& b);
 void require_same_die(const RunConfig& run, const std::string& path, const RunConfig& other,
                       const std::string& other_name);
 
+// Who reads a results file: `show` reads every format since
+// kOldestShownMajor; merge and resume, which write what they read into a new
+// file, read kFormatMajor only.
+enum class ReadFor { show, merge_or_resume };
+
 // Reads and validates; anything truncated, foreign, inconsistent or altered
-// is an InputError naming the file.
-RunState read_run_state(const std::string& path);
+// is an InputError naming the file (a regular file: never a FIFO or device).
+// Every dataset is read through the guarded path of h5::Reader, its shape
+// checked against the format or the plan before anything is allocated, and
+// the checksums (the file's content from format 3.0, /engine in every
+// format) are checked before the stored config is planned.
+RunState read_run_state(const std::string& path, ReadFor reader);
 
 // Blocks [begin, end) of shard K of N (1-based) of total blocks.
 BlockRange shard_range(std::uint64_t total_blocks, std::uint64_t k, std::uint64_t n);

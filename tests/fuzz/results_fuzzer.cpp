@@ -1,7 +1,7 @@
 // libFuzzer: the results reader behind merge and resume, on HDF5 files whose
 // /engine state, attributes and stored config come from the fuzzer's bytes.
 // Every file must be read or refused with an InputError, never crash. (The
-// HDF5 library's own parsing of raw bytes is not what this target tests.)
+// HDF5 library's own parsing of raw bytes is results_file_fuzzer's.)
 #include <unistd.h>
 
 #include <algorithm>
@@ -68,7 +68,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string config = kConfigs[in.byte() % 2];
     if (in.byte() % 4 == 0) config.insert(in.byte() % config.size(), in.text(8));
     f.attribute("/", "format", in.byte() % 8 ? std::string("dicesim-results") : in.text(16));
-    f.attribute("/", "format_version", std::vector<std::int64_t>{in.byte() % 8 ? 1 : in.number(), 0});
+    f.attribute("/", "format_version",
+                std::vector<std::int64_t>{in.byte() % 8   ? dicesim::kFormatMajor
+                                          : in.byte() % 4 ? 2
+                                                          : in.number(),
+                                          0});
     f.attribute("/", "block_games", in.byte() % 8 ? std::int64_t(65536) : in.number());
     f.attribute("/", "config", config);
     f.attribute("/", "config_file", in.text(8));
@@ -101,9 +105,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     f.attribute("/engine", "checksum", in.text(16));
     f.close();
   }
-  try {
-    dicesim::read_run_state(path);
-  } catch (const dicesim::InputError&) {
+  for (const dicesim::ReadFor reader : {dicesim::ReadFor::show, dicesim::ReadFor::merge_or_resume}) {
+    try {
+      dicesim::read_run_state(path, reader);
+    } catch (const dicesim::InputError&) {
+    }
   }
   ::unlink(path.c_str());
   return 0;

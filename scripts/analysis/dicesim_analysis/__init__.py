@@ -17,7 +17,7 @@ Built on numpy, h5py, pandas and matplotlib only (Debian's python3-* packages).
 """
 
 # The package's own version (pyproject.toml reads it from here).
-__version__ = "1.3.0"  # 1.3: reads results format 2.0 (pairs as lists)
+__version__ = "1.4.0"  # 1.4: reads results format 3.0 (fixed-length strings), checking its content checksum
 
 from .load import Results, load, wilson_interval, mean_difference_z
 from .plots import (

@@ -1,19 +1,24 @@
-"""Reading a dicesim results file (format "dicesim-results", major version 1)."""
+"""Reading a dicesim results file (format "dicesim-results", majors 1 to 3)."""
 
 import functools
+import hashlib
 import json
 import math
+import os
+import struct
 from dataclasses import dataclass, field
 
 import h5py
 import numpy as np
 import pandas as pd
 
-SUPPORTED_MAJORS = (1, 2)  # 2.0 stores pairs as lists; 1.x as matrices
+SUPPORTED_MAJORS = (1, 2, 3)  # 3.0: fixed-length strings and the content checksum; 2.0 pairs as lists; 1.x as matrices
+CONTENT_CHECKSUM = "content_sha256"  # the root attribute; sim/README.md, Results file: checksums
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 
 
 def _text(value):
+    """A string attribute or element: bytes (fixed-length, format 3.0 on) decoded, str as it is."""
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
@@ -150,15 +155,146 @@ class Results:
         return monte_carlo, exact
 
 
-def _read_meta(f):
-    meta = {key: (_text(v) if isinstance(v, (bytes, str)) else v) for key, v in f.attrs.items()}
-    if meta.get("format") != "dicesim-results":
-        raise ValueError(f"{f.filename}: not a dicesim results file")
-    version = [int(v) for v in np.atleast_1d(f.attrs["format_version"])]
+# Attributes the HDF5 dimension-scale calls write for themselves: outside the checksum.
+_SCALE_ATTRIBUTES = {"CLASS", "NAME", "DIMENSION_LIST", "REFERENCE_LIST"}
+_MOST_INFLATION = 1100  # deflate inflates at most about 1032:1
+_SLAB_VALUES = 1 << 20
+
+
+def _refuse(f, why):
+    raise ValueError(f"{f.filename}: {why}")
+
+
+def _kind(f, dtype, what):
+    """The checksum's tag of a stored type: i (integers), f (floats), s (fixed-length strings); anything else
+    (a variable-length string above all, which HDF5 reads by following ids into the file) is refused before
+    it is read."""
+    if h5py.check_string_dtype(dtype) is not None and h5py.check_string_dtype(dtype).length is None:
+        _refuse(f, f"{what} is a variable-length string, which files of format 3.0 on never hold")
+    if dtype.kind in "iu" and dtype.itemsize <= 8:
+        return b"i"
+    if dtype.kind == "f" and dtype.itemsize <= 8:
+        return b"f"
+    if dtype.kind == "S" and 0 < dtype.itemsize <= 16 << 20:
+        return b"s"
+    _refuse(f, f"{what} holds data of a type dicesim does not write")
+
+
+def _value_hash(tag, shape):
+    h = hashlib.sha256(tag)
+    h.update(struct.pack("<Q", len(shape)))
+    for d in shape:
+        h.update(struct.pack("<Q", d))
+    return h
+
+
+def _hash_values(h, tag, values):
+    values = np.asarray(values)
+    if tag == b"i":
+        h.update(values.astype("<i8").tobytes())
+    elif tag == b"f":
+        h.update(values.astype("<f8").tobytes())
+    else:
+        for v in values.reshape(-1):
+            v = bytes(v).rstrip(b"\0")
+            h.update(struct.pack("<Q", len(v)))
+            h.update(v)
+
+
+def _dataset_entry(f, name, dataset, file_bytes):
+    what = name.decode(errors="replace")
+    tag = _kind(f, dataset.dtype, what)
+    count, stored = dataset.size, dataset.id.get_storage_size()
+    if stored > file_bytes:
+        _refuse(f, f"{what} claims more bytes than the file has")
+    if count and count * max(dataset.dtype.itemsize, 8) > stored * _MOST_INFLATION:
+        _refuse(f, f"{what} declares {count} values but stores {stored} bytes")
+    h = _value_hash(tag, dataset.shape)
+    if dataset.ndim == 0:
+        _hash_values(h, tag, dataset[()])
+    elif count:
+        rows = max(1, _SLAB_VALUES // (count // dataset.shape[0]))
+        for first in range(0, dataset.shape[0], rows):
+            _hash_values(h, tag, dataset[first:first + rows])
+    return b"D/" + name + b"\0" + h.digest()
+
+
+def _attribute_entries(f, path, obj, file_bytes):
+    entries = []
+    for name in obj.attrs.keys():
+        if name in _SCALE_ATTRIBUTES or (path == b"/" and name == CONTENT_CHECKSUM):
+            continue
+        what = f"attribute {name} of {path.decode(errors='replace')}"
+        attr = h5py.h5a.open(obj.id, name.encode())
+        tag = _kind(f, attr.dtype, what)
+        count = int(np.prod(attr.shape)) if attr.shape else 1
+        if count * max(attr.dtype.itemsize, 8) > file_bytes + 8:
+            _refuse(f, f"{what} declares more bytes than the file has")
+        h = _value_hash(tag, attr.shape or ())
+        _hash_values(h, tag, obj.attrs[name])
+        entries.append(b"A" + path + b"\0" + name.encode() + b"\0" + h.digest())
+    return entries
+
+
+def content_checksum(f):
+    """The content checksum of an open results file as it is (sim/README.md, Results file: checksums):
+    SHA-256 over every dataset and attribute, each type and size checked before it is read."""
+    file_bytes = os.fstat(f.id.get_vfd_handle()).st_size
+    links = []
+
+    def visit(name, info):
+        links.append((name, info.type))
+
+    f.id.links.visit(visit, info=True)
+    if any(kind != h5py.h5l.TYPE_HARD for _, kind in links):
+        _refuse(f, "the file holds a soft or external link, which dicesim never writes")
+    entries = _attribute_entries(f, b"/", f, file_bytes)
+    for name, _ in links:
+        obj = f[name]
+        if isinstance(obj, h5py.Dataset):
+            entries.append(_dataset_entry(f, name, obj, file_bytes))
+        elif not isinstance(obj, h5py.Group):
+            _refuse(f, f"{name.decode(errors='replace')} is an object dicesim does not write")
+        entries += _attribute_entries(f, b"/" + name, obj, file_bytes)
+    return hashlib.sha256(b"".join(sorted(entries))).hexdigest()
+
+
+def _verify(f, version):
+    """Format 3.0 on: the content checksum, before anything else is read. Older files have none (and
+    variable-length strings, which a damaged file can make the HDF5 library crash on): they are read
+    trusting them more than a damaged file deserves."""
+    if version[0] < 3:
+        return
+    attr = h5py.h5a.open(f.id, CONTENT_CHECKSUM.encode()) if CONTENT_CHECKSUM in f.attrs else None
+    if attr is None or _kind(f, attr.dtype, CONTENT_CHECKSUM) != b"s" or attr.shape != ():
+        _refuse(f, "checksum mismatch: the file was altered or damaged")
+    if _text(f.attrs[CONTENT_CHECKSUM]) != content_checksum(f):
+        _refuse(f, "checksum mismatch: the file was altered or damaged")
+
+
+def _read_version(f):
+    """format_version, read before any string (an int64 pair, its type checked first)."""
+    if "format_version" not in f.attrs:
+        _refuse(f, "not a dicesim results file")
+    attr = h5py.h5a.open(f.id, b"format_version")
+    if attr.dtype.kind not in "iu" or attr.shape != (2,):
+        _refuse(f, "format_version is not [major, minor]")
+    version = [int(v) for v in f.attrs["format_version"]]
     if version[0] not in SUPPORTED_MAJORS:
         raise ValueError(f"{f.filename}: format_version {version} is not readable "
                          f"(supported majors {', '.join(map(str, SUPPORTED_MAJORS))})")
+    return version
+
+
+def _read_meta(f):
+    version = _read_version(f)
+    _verify(f, version)
+    meta = {key: (_text(v) if isinstance(v, (bytes, str)) else v) for key, v in f.attrs.items()}
+    if meta.get("format") != "dicesim-results":
+        raise ValueError(f"{f.filename}: not a dicesim results file")
     meta["format_version"] = version
+    if "config" not in meta and "config" in f:  # too long for an attribute (format 3.0 on)
+        meta["config"] = _text(f["config"][0])
     for key in ("games", "seed", "complete", "threads", "block_games"):
         if key in meta:
             meta[key] = int(np.asarray(meta[key]))

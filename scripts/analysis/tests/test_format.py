@@ -186,7 +186,7 @@ class FilesOfEveryGame(unittest.TestCase):
                     parent = name.rsplit("/", 2)
                     measure = parent[-2] if parent[-2] in measures[1:] or parent[-2] == "score" else "score"
                     with self.subTest(game=game, dataset=name):
-                        self.assertEqual(obj.attrs["units"], "games" if measure == "score" else "count")
+                        self.assertEqual(obj.attrs["units"].decode(), "games" if measure == "score" else "count")
 
     def test_min_and_step_sit_beside_every_scale(self):
         for game in self.paths:
@@ -223,7 +223,7 @@ class FilesOfEveryGame(unittest.TestCase):
 
     def test_every_attribute_is_documented(self):
         text = (ROOT / "sim" / "README.md").read_text()
-        documented = set(re.findall(r"`([A-Za-z_]+)`", text))
+        documented = set(re.findall(r"`([A-Za-z_][A-Za-z_0-9]*)`", text))
         hdf5_own = {"CLASS", "NAME", "DIMENSION_LIST", "REFERENCE_LIST", "_Netcdf4Dimid", "_Netcdf4Coordinates"}
         missing = set()
         for game, path in self.paths.items():
@@ -312,6 +312,78 @@ class FilesOfFormat1_1(unittest.TestCase):
                 for variable in ds.data_vars.values():
                     for dim in variable.dims:
                         self.assertIn(dim, ds.coords, f"{group}/{variable.name}")
+
+
+
+class DamagedFiles(unittest.TestCase):
+    """A results file from elsewhere (issue 27): load() verifies the content
+    checksum of a file of format 3 before it reads anything it reports, and
+    reads or refuses every damaged file, never crashing."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.directory = tempfile.TemporaryDirectory()
+        cls.good = make_results(cls.directory.name)
+        cls.bytes = cls.good.read_bytes()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.directory.cleanup()
+
+    def altered(self, name, change):
+        path = Path(self.directory.name) / name
+        path.write_bytes(self.bytes)
+        with h5py.File(path, "r+") as f:
+            change(f)
+        return path
+
+    def test_strings_are_fixed_length_and_the_checksum_is_stored(self):
+        with h5py.File(self.good) as f:
+            self.assertEqual(f["strategies/names"].dtype.kind, "S")
+            self.assertEqual(h5py.check_string_dtype(f["strategies/names"].dtype).length,
+                             f["strategies/names"].dtype.itemsize)
+            self.assertEqual(len(f.attrs["content_sha256"]), 64)
+        r = load(self.good)
+        self.assertEqual(list(r.strategies["strategy"]), [s["name"] for s in CONFIG["strategies"]])
+        self.assertIsInstance(r.meta["program_version"], str)
+
+    def test_a_changed_number_that_merge_never_reads_is_a_checksum_mismatch(self):
+        def fewer_losses(f):
+            f["headtohead/losses"][0] -= 54
+
+        def huge_z(f):
+            f["checks/z"][0] = 9.7e62
+
+        def another_name(f):
+            f.attrs["name"] = np.bytes_("other")
+
+        for change in (fewer_losses, huge_z, another_name):
+            with self.subTest(change=change.__name__):
+                path = self.altered(change.__name__ + ".h5", change)
+                with self.assertRaisesRegex(ValueError, "checksum mismatch"):
+                    load(path)
+
+    def test_a_variable_length_string_in_format_3_is_refused_before_it_is_read(self):
+        def variable(f):
+            del f.attrs["rules"]
+            f.attrs.create("rules", "{}", dtype=h5py.string_dtype())
+
+        with self.assertRaisesRegex(ValueError, "variable-length string"):
+            load(self.altered("variable.h5", variable))
+
+    def test_every_flipped_byte_is_read_or_refused(self):
+        path = Path(self.directory.name) / "flipped.h5"
+        refused = 0
+        positions = range(0, len(self.bytes), max(1, len(self.bytes) // 150))
+        for at in positions:
+            flipped = bytearray(self.bytes)
+            flipped[at] ^= 0x5A
+            path.write_bytes(bytes(flipped))
+            try:
+                load(path).measures
+            except (ValueError, OSError, KeyError, RuntimeError):
+                refused += 1
+        self.assertGreater(refused, len(positions) // 4)
 
 
 if __name__ == "__main__":
