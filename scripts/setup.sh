@@ -28,15 +28,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The analysis package, installed editable into Debian's Python from this
-# checkout (its dependencies are the Debian packages above, so pip fetches
-# nothing: --no-deps, --no-build-isolation). Debian marks its Python as
-# externally managed; a system install of a package it does not ship is
-# what --break-system-packages allows.
-analysis="$(cd "$(dirname "$0")/analysis" && pwd)"
-installed="$(/usr/bin/python3 -c 'import dicesim_analysis, os; print(os.path.dirname(os.path.dirname(dicesim_analysis.__file__)))' 2>/dev/null || true)"
-if [ "$installed" != "$analysis" ]; then
-  echo "setup: installing the analysis package from $analysis (editable)" >&2
-  "${sudo_cmd[@]}" /usr/bin/python3 -m pip install -q --break-system-packages --no-build-isolation --no-deps \
-    --no-index --root-user-action=ignore -e "$analysis" >/dev/null
-fi
+# The analysis package is not installed system-wide: the tests and notebooks
+# import this checkout's copy (PYTHONPATH, set by ctest), and a user installs
+# it into a virtual environment (scripts/README.md, "The analysis package").

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, checks formatting and runs the whole test suite.
+# Installs what is missing, builds every target (dicesim and the tests),
+# checks formatting and runs the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "test.sh: checking the Debian packages (scripts/setup.sh)" >&2
 bash scripts/setup.sh
+echo "test.sh: building every target into build/" >&2
 bash scripts/build.sh
+echo "test.sh: clang-format" >&2
 git ls-files -co --exclude-standard -- '*.cpp' '*.h' | xargs clang-format --dry-run --Werror
+echo "test.sh: ctest" >&2
 ctest --test-dir build --output-on-failure -j "$(nproc)"
