@@ -58,7 +58,7 @@ std::map<std::string, std::vector<double>> datasets(const std::string& file) {
 TEST(Cli, RunWritesADocumentedResultsFile) {
   TempDir dir;
   const std::string config = dir.write("small.json", kConfig);
-  const auto result = dicesim("run " + config + " -o " + dir.file("out.h5") + " --quiet");
+  const auto result = dicesim("run " + config + " -o " + dir.file("out.h5"));
   ASSERT_EQ(result.exit_code, 0) << result.out;
   EXPECT_NE(result.out.find("head to head"), std::string::npos);
 
@@ -343,6 +343,88 @@ namespace {
 // Every command's --help ends with examples; each runs as written (from a
 // directory whose configs/ is the repository's), in an order where the
 // files an example reads were written by an earlier one.
+// A bare `dicesim` or `dicesim solve` runs nothing: the list of commands (or
+// games) goes to stderr, as an error, and stdout stays empty.
+TEST(Cli, BareCommandsPrintTheirUsageToStderrAndExitTwo) {
+  const std::map<std::string, std::vector<std::string>> listed = {
+      {"", {"run", "check", "merge", "show", "validate", "solve", "list", "schema", "bench", "Exit codes"}},
+      {"solve", {"sixers", "tenk", "pig", "battle"}}};
+  for (const auto& [args, words] : listed) {
+    const auto stderr_only =
+        testing::run_shell("{ " + std::string(DICESIM_BINARY) + " " + args + " 2>&1 >/dev/null; }");
+    EXPECT_EQ(stderr_only.exit_code, kExitBadInput) << "dicesim " << args;
+    for (const std::string& word : words)
+      EXPECT_NE(stderr_only.out.find(word), std::string::npos) << "dicesim " << args << ": " << word;
+    const auto stdout_only = testing::run_shell("{ " + std::string(DICESIM_BINARY) + " " + args + " 2>/dev/null; }");
+    EXPECT_EQ(stdout_only.out, "") << "dicesim " << args;
+  }
+}
+
+// Every option's value is shown by what it is (N, FILE, K/N, ...), never by
+// CLI11's type names.
+TEST(Cli, HelpNamesOptionValuesByWhatTheyAre) {
+  const std::string run_help = dicesim("run --help").out;
+  for (const char* shown : {"--games N", "--seed SEED", "--shard K/N", "--checkpoint-every SECONDS", "--resume FILE",
+                            "--output FILE", "--threads T", "--precision RATE", "--progress-every SECONDS"})
+    EXPECT_NE(run_help.find(shown), std::string::npos) << shown << "\n" << run_help;
+  EXPECT_NE(dicesim("show --help").out.find("--csv DIR"), std::string::npos);
+  for (const char* command : {"run", "check", "merge", "show", "validate", "solve sixers", "solve tenk", "solve pig",
+                              "solve battle", "bench"}) {
+    const std::string help = dicesim(std::string(command) + " --help").out;
+    for (const char* cli11_name : {"TEXT", "UINT", "FLOAT", "INT "})
+      EXPECT_EQ(help.find(cli11_name), std::string::npos) << command << " shows " << cli11_name << ":\n" << help;
+  }
+}
+
+TEST(Cli, HelpListsTheExitCodes) {
+  const std::string help = dicesim("--help").out;
+  const std::size_t footer = help.find("\nExit codes:\n");
+  ASSERT_NE(footer, std::string::npos) << help;
+  for (const int code : {kExitOk, kExitFailedCheck, kExitBadInput, kExitInternal, kExitInterrupted}) {
+    const std::string line = std::string("\n  ").append(std::to_string(code)).append(" ");
+    EXPECT_NE(help.find(line, footer), std::string::npos) << code << "\n" << help;
+  }
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// --quiet: nothing but errors and the final line naming the file (check adds
+// its verdict, the line that says whether the run agrees with the solver).
+TEST(Cli, QuietPrintsOnlyTheFinalLine) {
+  TempDir dir;
+  const std::string config = dir.write("small.json", kConfig);
+  const auto run = dicesim("run " + config + " -o " + dir.file("run.h5") + " --games 2e4 --quiet");
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  EXPECT_EQ(lines_of(run.out), std::vector<std::string>{run.out.substr(0, run.out.find('\n'))});
+  EXPECT_EQ(run.out.rfind("wrote " + dir.file("run.h5"), 0), 0u) << run.out;
+
+  const auto check = dicesim("check " + config + " -o " + dir.file("check.h5") + " --games 2e4 --quiet");
+  ASSERT_EQ(check.exit_code, 0) << check.out;
+  const std::vector<std::string> check_lines = lines_of(check.out);
+  ASSERT_EQ(check_lines.size(), 2u) << check.out;
+  EXPECT_EQ(check_lines[0].rfind("check: ", 0), 0u) << check.out;
+  EXPECT_EQ(check_lines[1].rfind("wrote " + dir.file("check.h5"), 0), 0u) << check.out;
+
+  for (const char* k : {"1", "2"})
+    ASSERT_EQ(dicesim("run " + config + " --games 2e4 --shard " + k + "/2 -o " + dir.file(std::string(k) + ".h5") +
+                      " --quiet")
+                  .exit_code,
+              0);
+  const auto merge =
+      dicesim("merge " + dir.file("1.h5") + " " + dir.file("2.h5") + " -o " + dir.file("m.h5") + " --quiet");
+  ASSERT_EQ(merge.exit_code, 0) << merge.out;
+  ASSERT_EQ(lines_of(merge.out).size(), 1u) << merge.out;
+  EXPECT_NE(merge.out.find("into " + dir.file("m.h5")), std::string::npos) << merge.out;
+
+  EXPECT_NE(dicesim("run --help").out.find("final line"), std::string::npos);
+  EXPECT_NE(dicesim("merge --help").out.find("final line"), std::string::npos);
+}
+
 TEST(Cli, EveryHelpExampleWorksAsWritten) {
   TempDir dir;
   std::filesystem::create_directory_symlink(testing::source_path("configs"), dir.file("configs"));

@@ -63,7 +63,7 @@ TEST(SolverLimits, SolveTenkWinRefusesATargetPastItsLimitInOneLine) {
 TEST(SolverLimits, CheckLeavesOutTheWinOddsWhereMaxRoundsCutsGames) {
   const testing::TempDir dir;
   const std::string config = tenk_config(dir, {{"max_rounds", 5}}, 20000);
-  const auto result = testing::dicesim("check " + config + " -o " + dir.file("out.h5") + " --quiet");
+  const auto result = testing::dicesim("check " + config + " -o " + dir.file("out.h5"));
   EXPECT_EQ(result.exit_code, 0) << result.out;
   EXPECT_EQ(result.out.find("DISAGREES"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("not compared: win, tie and place: max_rounds 5: a game lasts into its last round"),
@@ -76,7 +76,7 @@ TEST(SolverLimits, CheckLeavesOutTheWinOddsWhereMaxRoundsCutsGames) {
 TEST(SolverLimits, CheckPastTheTwoPlayerLimitComparesTheFirstTurnAndSaysWhatNot) {
   const testing::TempDir dir;
   const std::string config = tenk_config(dir, {{"target", 1000000}, {"max_rounds", 2}}, 2000);
-  const auto result = testing::dicesim("check " + config + " -o " + dir.file("out.h5") + " --quiet");
+  const auto result = testing::dicesim("check " + config + " -o " + dir.file("out.h5"));
   EXPECT_EQ(result.exit_code, 0) << result.out;
   EXPECT_NE(result.out.find("first_turn/mean"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("not compared: win, tie, place, turns and the second seat's first turn: target 1000000: "

@@ -40,7 +40,7 @@ TEST(Summary, RunPrintsWholeNamesIntervalsAndADashOnTheDiagonal) {
     "strategies": [{"name": "hold_at_twenty_points_always", "family": "hold_at", "at": 20},
                    {"name": "hold_at_twenty_five_points", "family": "hold_at", "at": 25}],
     "contests": {"distributions": true, "sequential": true}})J");
-  const auto run = dicesim("run " + config + " -o " + dir.file("c.h5") + " --quiet");
+  const auto run = dicesim("run " + config + " -o " + dir.file("c.h5"));
   ASSERT_EQ(run.exit_code, 0) << run.out;
   EXPECT_NE(run.out.find("hold_at_twenty_points_always"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("hold_at_twenty_five_points"), std::string::npos) << run.out;

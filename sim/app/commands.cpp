@@ -196,10 +196,15 @@ int report(const RunConfig& config, const EngineOutput& output, RunInfo info, co
     }
   }
   write_results(path, config, output, info, exact ? &*exact : nullptr, exact ? &checks : nullptr);
-  print_summary(out, config, output);
-  if (exact) print_checks(out, checks, not_compared(config, *exact));
-  out << "\nwrote " << path << " (" << std::setprecision(2) << output.wall_seconds << " s, " << info.threads
-      << " threads" << (info.ranks > 1 ? " x " + std::to_string(info.ranks) + " ranks" : "")
+  // --quiet: only errors (a check's numbers beyond chance) and the lines
+  // that say what was found and where it went.
+  const bool quiet = options.progress.quiet;
+  if (!quiet) print_summary(out, config, output);
+  if (exact)
+    print_checks(out, checks, not_compared(config, *exact),
+                 quiet ? ChecksShown::disagreements : ChecksShown::every_number);
+  out << (quiet ? "" : "\n") << "wrote " << path << " (" << std::setprecision(2) << output.wall_seconds << " s, "
+      << info.threads << " threads" << (info.ranks > 1 ? " x " + std::to_string(info.ranks) + " ranks" : "")
       << (info.shard.empty() ? "" : ", shard " + info.shard) << ")\n";
   if (output.done != info.planned) {
     std::cerr << "interrupted: the results hold the games played so far and are marked incomplete\n";
@@ -346,11 +351,12 @@ int merge_inputs(const MergeOptions& options, std::ostream& out) {
   const std::vector<TableRun> contests = make_table_runs(config);
   sum.games_done = games_in(contests, sum.done);
   write_results(options.output, config, sum, {"merge", 0, 1, merged.planned, ""}, nullptr, nullptr);
-  print_summary(out, config, sum);
+  if (!options.quiet) print_summary(out, config, sum);
   std::uint64_t blocks = 0;
   for (const BlockRange& r : sum.done) blocks += r.end - r.begin;
-  out << "\nmerged " << options.inputs.size() << " files into " << options.output << ": " << blocks << " of "
-      << sum.total_blocks << " blocks" << (run_complete(config, sum) ? ", complete" : ", not complete yet") << "\n";
+  out << (options.quiet ? "" : "\n") << "merged " << options.inputs.size() << " files into " << options.output << ": "
+      << blocks << " of " << sum.total_blocks << " blocks"
+      << (run_complete(config, sum) ? ", complete" : ", not complete yet") << "\n";
   return kExitOk;
 }
 

@@ -42,6 +42,7 @@ struct ShowOptions {
 struct MergeOptions {
   std::vector<std::string> inputs;
   std::string output;
+  bool quiet = false;              // only errors and the final line naming the file
   std::string test_pause_at = {};  // test only: "read" waits after reading the first input for a stop request
 };
 

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <map>
+#include <regex>
 
 #include "app/bench.h"
 #include "app/commands.h"
@@ -82,7 +84,9 @@ void add_run_options(CLI::App* cmd, RunOptions& options) {
                   "rewrite the results file (marked incomplete) every SECONDS")
       ->check(seconds_validator(false));
   cmd->add_option("--resume", options.resume, "continue the run saved in this results file");
-  cmd->add_flag("--quiet", options.progress.quiet, "no progress line");
+  cmd->add_flag("--quiet", options.progress.quiet,
+                "print only errors (for check, the numbers beyond chance and the verdict) and the final line "
+                "naming the file: no progress, no summary");
   cmd->add_option("--progress-every", options.progress.log_every,
                   "when stderr is not a terminal, a progress line every SECONDS (default 60, 0: none)")
       ->check(seconds_validator(true));
@@ -111,6 +115,69 @@ void refuse_empty_and_negative_values(CLI::App* command) {
           ""));
   }
   for (CLI::App* sub : command->get_subcommands({})) refuse_empty_and_negative_values(sub);
+}
+
+// The word each option's value is shown as in --help, by the option's name
+// (the same meaning in every command), instead of CLI11's TEXT, UINT, FLOAT.
+const std::map<std::string, std::string>& value_names() {
+  static const std::map<std::string, std::string> names{{"config", "FILE"},
+                                                        {"configs", "FILE"},
+                                                        {"file", "FILE"},
+                                                        {"inputs", "FILE"},
+                                                        {"output", "FILE"},
+                                                        {"resume", "FILE"},
+                                                        {"policy-csv", "FILE"},
+                                                        {"csv", "DIR"},
+                                                        {"games", "N"},
+                                                        {"z-games", "N"},
+                                                        {"turns", "N"},
+                                                        {"goal", "N"},
+                                                        {"dice", "N"},
+                                                        {"rolls", "N"},
+                                                        {"max-dice", "N"},
+                                                        {"zero-face", "FACE"},
+                                                        {"seed", "SEED"},
+                                                        {"shard", "K/N"},
+                                                        {"threads", "T"},
+                                                        {"precision", "RATE"},
+                                                        {"checkpoint-every", "SECONDS"},
+                                                        {"progress-every", "SECONDS"},
+                                                        {"rules", "PRESET"},
+                                                        {"strategies", "STRATEGY"}};
+  return names;
+}
+
+// A validator's description as --help shows it after the value's name:
+// CLI11's ranges ("INT in [1 - 1024]") without the type, and nothing where
+// the description only repeats the name ("SECONDS").
+std::string bounds_only(const std::string& description, const std::string& value_name) {
+  if (description == value_name) return "";
+  static const std::regex typed_range(R"(^[A-Z]+ in (\[.*\])$)");
+  std::smatch range;
+  return std::regex_match(description, range, typed_range) ? range[1].str() : description;
+}
+
+// Shows every option's value by its name in value_names(). Run after
+// refuse_empty_and_negative_values, which tells unsigned options by CLI11's
+// own type names.
+void name_option_values(CLI::App* command) {
+  for (CLI::Option* option : command->get_options()) {
+    if (option->get_type_size() == 0) continue;  // a flag
+    const std::vector<std::string>& longs = option->get_lnames();
+    const auto found = value_names().find(longs.empty() ? option->get_name(true) : longs.front());
+    if (found == value_names().end()) continue;
+    option->type_name(found->second);
+    for (int i = 0;; ++i) {  // CLI11 has no count of an option's validators
+      CLI::Validator* validator = nullptr;
+      try {
+        validator = option->get_validator(i);
+      } catch (const CLI::OptionNotFound&) {
+        break;
+      }
+      validator->description(bounds_only(validator->get_description(), found->second));
+    }
+  }
+  for (CLI::App* sub : command->get_subcommands({})) name_option_values(sub);
 }
 
 // For a command line CLI11 refused: a one-line error naming a mistyped
@@ -147,10 +214,30 @@ std::string mistyped_word(CLI::App& app, int argc, char** argv) {
   return "";
 }
 
+std::string exit_codes_footer() {
+  const std::pair<int, const char*> codes[] = {
+      {kExitOk, "success"},
+      {kExitFailedCheck, "check found a number beyond chance"},
+      {kExitBadInput, "bad usage or input (nothing written)"},
+      {kExitInternal, "a failure while writing (a full disk, ...): nothing left under the final name"},
+      {kExitInterrupted, "interrupted (Ctrl-C, SIGTERM): what was played is written, marked incomplete"}};
+  std::string text = "\nExit codes:\n";
+  for (const auto& [code, meaning] : codes) {
+    const std::string number = std::to_string(code);
+    text += "  " + number + std::string(5 - number.size(), ' ') + meaning + "\n";
+  }
+  return text;
+}
+
+int usage_error(const CLI::App& command) {
+  std::cerr << command.help();
+  return kExitBadInput;
+}
+
 int main_checked(int argc, char** argv, const Cluster& cluster) {
   CLI::App app{"dicesim: Monte Carlo dice games checked against exact solvers"};
   app.set_version_flag("--version", std::string("dicesim ") + DICESIM_VERSION);
-  app.require_subcommand(1);
+  app.footer(exit_codes_footer());
 
   RunOptions run_options;
   CLI::App* run_cmd = app.add_subcommand("run", "play a config's contests and write results/<name>.h5");
@@ -164,7 +251,6 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   add_run_options(check_cmd, run_options);
   CLI::App* solve_cmd = app.add_subcommand("solve", "exact numbers of a game, no simulation");
   solve_cmd->footer(help_examples({"dicesim solve sixers --headtohead", "dicesim solve pig --dice 2 --turns 4"}));
-  solve_cmd->require_subcommand(1);
   add_solve_commands(*solve_cmd);
   CLI::App* list_cmd = app.add_subcommand("list", "games, rules, strategy families and their parameters");
   list_cmd->footer(help_examples({"dicesim list", "dicesim list | grep -A3 '^pig'"}));
@@ -178,6 +264,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
                                    "dicesim merge pig-1.h5 pig-2.h5 -o pig.h5"}));
   merge_cmd->add_option("inputs", merge_options.inputs, "results files of the shards")->required();
   merge_cmd->add_option("-o,--output", merge_options.output, "the merged results file")->required();
+  merge_cmd->add_flag("--quiet", merge_options.quiet, "print only errors and the final line naming the file");
   merge_cmd->add_option("--test-pause-at", merge_options.test_pause_at, "test only: wait at read for a signal")
       ->check(CLI::IsMember({"read"}))
       ->group("");
@@ -212,6 +299,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   };
   add_version(&app);
   refuse_empty_and_negative_values(&app);
+  name_option_values(&app);
 
   try {
     app.parse(argc, argv);
@@ -221,6 +309,10 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
     std::cerr << (mistyped.empty() ? e.what() : mistyped) << "\n";  // one line, as for any bad input
     return kExitBadInput;
   }
+  // A bare `dicesim` or `dicesim solve` names no command to run: the list of
+  // them, as an error (nothing was done).
+  if (app.get_subcommands().empty()) return usage_error(app);
+  if (solve_cmd->parsed() && solve_cmd->get_subcommands().empty()) return usage_error(*solve_cmd);
   if (run_cmd->parsed() || check_cmd->parsed()) {
     const StopOnSignals stop_on_signals;  // for the whole command: setup, play, exact solve, writing
     return run_command(run_options, check_cmd->parsed(), cluster, std::cout);

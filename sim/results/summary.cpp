@@ -286,24 +286,30 @@ json summary_json(const std::vector<SummaryTable>& tables) {
   return out;
 }
 
-void print_checks(std::ostream& out, const std::vector<Check>& checks, const std::vector<std::string>& not_compared) {
+void print_checks(std::ostream& out, const std::vector<Check>& checks, const std::vector<std::string>& not_compared,
+                  ChecksShown shown) {
+  const bool every_number = shown == ChecksShown::every_number;
   std::size_t failures = 0;
   double worst = 0;
-  out << "\nMonte Carlo against exact (chi_square: statistic against degrees of freedom)\n"
-      << std::right << std::setw(9) << "z"
-      << "  " << std::left << std::setw(11) << "kind" << std::right << std::setw(14) << "Monte Carlo" << std::setw(14)
-      << "exact"
-      << "  number\n";
+  if (every_number)
+    out << "\nMonte Carlo against exact (chi_square: statistic against degrees of freedom)\n"
+        << std::right << std::setw(9) << "z"
+        << "  " << std::left << std::setw(11) << "kind" << std::right << std::setw(14) << "Monte Carlo" << std::setw(14)
+        << "exact"
+        << "  number\n";
   for (const Check& c : checks) {
     worst = std::max(worst, std::abs(c.z));
     failures += !c.passed();
+    if (!every_number && c.passed()) continue;
     out << std::right << std::fixed << std::setprecision(2) << std::setw(9) << c.z << "  " << std::left << std::setw(11)
         << c.kind << std::right << std::setprecision(6) << std::setw(14) << c.observed << std::setw(14) << c.expected
         << "  " << c.name << (c.passed() ? "" : "  <-- DISAGREES") << "\n";
   }
-  out << "\ncheck: " << checks.size() << " numbers compared with the exact solver, " << failures << " beyond |z| > "
-      << std::setprecision(0) << kZLimit << "; largest |z| " << std::setprecision(2) << worst << "\n";
-  for (const std::string& line : not_compared) out << "not compared: " << line << "\n";
+  out << (every_number ? "\n" : "") << "check: " << checks.size() << " numbers compared with the exact solver, "
+      << failures << " beyond |z| > " << std::setprecision(0) << kZLimit << "; largest |z| " << std::setprecision(2)
+      << worst << "\n";
+  if (every_number)
+    for (const std::string& line : not_compared) out << "not compared: " << line << "\n";
 }
 
 }  // namespace dicesim

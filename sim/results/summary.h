@@ -51,8 +51,12 @@ void print_summary(std::ostream& out, const RunConfig& config, const EngineOutpu
 std::string summary_csv(const SummaryTable& table);
 json summary_json(const std::vector<SummaryTable>& tables);
 
+// Which rows print_checks prints: every number, or (under --quiet) only the
+// ones beyond chance, which are errors; the one-line verdict always.
+enum class ChecksShown { every_number, disagreements };
+
 // not_compared: what the solvers left out and why (exact_checks.h), listed after the checks.
 void print_checks(std::ostream& out, const std::vector<Check>& checks,
-                  const std::vector<std::string>& not_compared = {});
+                  const std::vector<std::string>& not_compared = {}, ChecksShown shown = ChecksShown::every_number);
 
 }  // namespace dicesim
