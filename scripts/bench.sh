@@ -3,7 +3,7 @@
 # at 1 and all CPUs, the straightforward implementation for comparison, and the
 # engine's signature, which must not change with the thread count.
 #   bash scripts/bench.sh [--games 2e7] [--threads 1 --threads 2] [--skip-naive]
-# README "Speed" has the table measured with `build/dicesim bench --games 2e7`
+# scripts/README.md "Benchmarks and speed" has the table measured with `build/dicesim bench --games 2e7`
 # (median of 3 runs on the 2-core machine): Sixers dv(2,2) 101 M games/s on
 # 1 thread (57% of its floor), 201 M on 2; 10,000 ev_heuristic two-player
 # games 1.38 M/s on 1 thread, 2.71 M/s on 2; Pig hold_at 20 vs hold_at 20

@@ -36,7 +36,7 @@ class Format1_1 : public ::testing::Test {
 };
 
 // dicesim 0.2.0 changed how Sixers and 10,000 draw from their streams, and
-// 0.3.0 how Pig and Dice Battle do (see README, Speed), so files of 0.1.0
+// 0.3.0 how Pig and Dice Battle do (see sim/README.md, "Streams by version"), so files of 0.1.0
 // cannot be continued bit for bit; and merge and resume read only files of
 // format 3 (variable-length strings and no content checksum before): they
 // refuse them. (Until 0.2.0 these tests merged and resumed this file into

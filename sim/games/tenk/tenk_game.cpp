@@ -219,7 +219,7 @@ std::unique_ptr<TenkGame> load_game(const JsonNode& config, const Die& die) {
 
 GameEntry tenk_entry() {
   // A game alone has no meaning (no distributions); blind tables are played
-  // like sequential ones, in seating order (see README.md).
+  // like sequential ones, in seating order (see sim/README.md, "10,000").
   TableLimits tables;
   tables.min_seats = 2;
   tables.max_seats = kMaxPlayers;
