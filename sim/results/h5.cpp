@@ -1,7 +1,7 @@
 #include "results/h5.h"
 
-#include <hdf5_hl.h>
 #include <fcntl.h>
+#include <hdf5_hl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 

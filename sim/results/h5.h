@@ -52,11 +52,10 @@ constexpr const char* kContentChecksum = "content_sha256";
 // HDF5 never opens the path) and writes it out only in close(), through
 // write_file_atomically: a full disk or a file size limit then fails one
 // plain write() with a clear errno, never inside the HDF5 library; a symbolic
-// link is never followed; and nothing is written if close() is not reached. The file is in HDF5's 1.8 format (checksummed object headers),
-// its attributes and small groups' links compact; every string is written
-// fixed-length (a reader then finds it in the object itself, never
-// following an id into the file's global heap); close() stores the content
-// checksum (sim/README.md, Checksums and trust).
+// link is never followed; and nothing is written if close() is not reached. The file is in HDF5's 1.8 format
+// (checksummed object headers), its attributes and small groups' links compact; every string is written fixed-length (a
+// reader then finds it in the object itself, never following an id into the file's global heap); close() stores the
+// content checksum (sim/README.md, Checksums and trust).
 class Writer {
  public:
   explicit Writer(const std::string& path);
