@@ -352,7 +352,9 @@ def plot_sweep(results, parameter, opponent=None, family=None, ax=None):
 def plot_sweep_map(results, x, y, opponent=None, family=None, ax=None):
     """A heat map over two swept parameters (x across, y down) of the score
     rate against `opponent` (or the mean score), each cell with its 95%
-    half-width where the grid is small enough to read, the best cell boxed."""
+    half-width where the grid is small enough to read, the best cell boxed
+    (a dashed box, and the title says so, where its lead over the runner-up
+    is within chance, as in plot_sweep)."""
     from .ranking import sweep_values
 
     rows = sweep_values(results, opponent)
@@ -376,9 +378,12 @@ def plot_sweep_map(results, x, y, opponent=None, family=None, ax=None):
                             fontsize=7, color=_text_colour(image.cmap(image.norm(values[i, j]))))
     flat = _best_index(results, values.reshape(-1), opponent)
     i, j = divmod(flat, values.shape[1])
-    ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="crimson", linewidth=2.5))
+    runner_up, beyond = _lead(results, list(rows["strategy"]), opponent)
+    ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="crimson", linewidth=2.5,
+                               linestyle="-" if beyond else "--"))
     ax.set_xlabel(x)
     ax.set_ylabel(y)
-    ax.set_title(f"{_sweep_label(results, opponent)}; best {x}={grid.columns[j]:g}, {y}={grid.index[i]:g} (boxed)")
+    boxed = "boxed" if beyond else f"dashed box: within chance of {runner_up}"
+    ax.set_title(f"{_sweep_label(results, opponent)}; best {x}={grid.columns[j]:g}, {y}={grid.index[i]:g} ({boxed})")
     ax.figure.colorbar(image, ax=ax, fraction=0.046)
     return ax

@@ -161,5 +161,18 @@ class SweepBest(unittest.TestCase):
         self.assertFalse(any("within chance" in label for label in labels), labels)
 
 
+    def test_a_map_says_when_its_best_is_within_chance(self):
+        # Sixers, lowest mean wins: dv(1,2) and dv(2,2) differ by 0.14 points, which 300 games cannot tell.
+        grid = [[a, b] for a in (1, 2) for b in (1, 2)]
+        config = {"game": "sixers", "seed": 1, "games": 300, "contests": {"distributions": True},
+                  "strategies": [{"name": f"dv{a}{b}", "family": "dice_value_threshold", "per_roll": [a, b]}
+                                 for a, b in grid]}
+        with tempfile.TemporaryDirectory() as directory, mock.patch.dict(os.environ, {"DICESIM": str(BINARY)}):
+            results = da.run(config, output=Path(directory) / "grid.h5", progress=False)
+        ax = da.plot_sweep_map(results, "per_roll_0", "per_roll_1")
+        title = ax.get_title()
+        plt.close(ax.figure)
+        self.assertIn("within chance of dv", title)
+
 if __name__ == "__main__":
     unittest.main()
