@@ -68,9 +68,14 @@ def _call(arguments, echo):
     return code, out[0] if out else "", errors
 
 
-def _message(errors, code):
-    lines = [line.strip() for line in errors if line.strip() and not line.startswith(("progress", "  "))]
-    return lines[-1] if lines else f"no message (exit code {code})"
+def _message(errors, code, stdout=""):
+    """dicesim's one-line reason: its last line on standard error, or for a
+    failed check (which says nothing there) the summary line of the checks."""
+    lines = [line.strip() for line in errors if line.strip() and not line.startswith("[")]  # not progress lines
+    if lines:
+        return lines[-1]
+    checks = [line for line in stdout.splitlines() if line.startswith("check: ")]
+    return checks[-1] if checks else f"no message (exit code {code})"
 
 
 def _config_path(config, directory):
@@ -110,7 +115,7 @@ def run(config, games=None, seed=None, threads=None, output=None, check=False, p
         code, stdout, errors = _call(arguments, progress)
     written = _written_file(stdout)
     if code != 0:
-        raise DicesimError(arguments[0], code, _message(errors, code), stdout, written)
+        raise DicesimError(arguments[0], code, _message(errors, code, stdout), stdout, written)
     results = load(written)
     results.log = stdout
     return results

@@ -6,6 +6,7 @@ import contextlib
 import io
 import os
 import tempfile
+import time
 import unittest
 from pathlib import Path
 from unittest import mock
@@ -53,13 +54,25 @@ class Runs(unittest.TestCase):
         self.assertTrue(results.checks.empty)
         self.assertEqual(__import__("json").loads(summary.read_text())["run"]["command"], "run")
 
-    def test_progress_lines_stream_to_stderr(self):
-        errors = io.StringIO()
-        with contextlib.redirect_stderr(errors):
-            da.run(CONFIG, games=400000, output=self.directory / "r.h5", progress=True, progress_every=0.2,
-                   threads=1)
-        self.assertRegex(errors.getvalue(), r"\d")  # dicesim's own lines, as they came
-        self.assertGreaterEqual(len(errors.getvalue().splitlines()), 2, errors.getvalue())
+    def test_progress_lines_stream_to_stderr_as_they_come(self):
+        # A dicesim that writes a line, then takes two seconds before the real one runs: the line
+        # must reach sys.stderr while it waits, not when it ends.
+        slow = self.directory / "slow-dicesim"
+        slow.write_text(f'#!/bin/sh\necho "[0:00:00] first line" >&2\nsleep 2\nexec "{BINARY}" "$@"\n')
+        slow.chmod(0o755)
+        arrivals = []
+
+        class Timed(io.StringIO):
+            def write(self, text):
+                arrivals.append((time.monotonic(), text))
+                return super().write(text)
+
+        with mock.patch.dict(os.environ, {"DICESIM": str(slow)}), contextlib.redirect_stderr(Timed()):
+            da.run(CONFIG, games=1000, output=self.directory / "r.h5", progress=True)
+        finished = time.monotonic()
+        first = [when for when, text in arrivals if "first line" in text]
+        self.assertEqual(len(first), 1, arrivals)
+        self.assertLess(first[0], finished - 1.5)
 
     def test_a_failure_raises_with_dicesims_one_line_message(self):
         bad = {**CONFIG, "strategies": [{"name": "x", "family": "no_such_family"}]}
@@ -71,6 +84,16 @@ class Runs(unittest.TestCase):
         self.assertNotIn("\n", error.message)
         self.assertIn(error.message, str(error))
         self.assertFalse((self.directory / "r.h5").exists())
+
+    def test_a_failed_check_raises_and_names_the_file_it_wrote(self):
+        out = self.directory / "biased.h5"
+        with self.assertRaises(da.DicesimError) as caught:
+            da.run(CONFIG, games=2000, check=True, output=out, progress=False, extra=["--test-biased-die"])
+        error = caught.exception
+        self.assertEqual(error.exit_code, 1)
+        self.assertRegex(error.message, r"^check: \d+ numbers compared with the exact solver, [1-9]\d* beyond")
+        self.assertEqual(Path(error.results), out)
+        self.assertFalse(da.load(error.results).checks["passed"].all())
 
     def test_the_binary_is_found_by_DICESIM_first(self):
         self.assertEqual(da.find_binary(), str(BINARY))
