@@ -173,7 +173,7 @@ TEST(HostileShow, ATableWithoutGamesHasNoEstimate) {
 
   const json shown = json::parse(dicesim("show --json " + dir.file("empty.h5")).out);
   const json& row = shown.at("tables").at("strategies").at("rows").at(0);
-  EXPECT_TRUE(row.at("mean score").is_null()) << row;
+  EXPECT_TRUE(row.at("mean").is_null()) << row;
   EXPECT_TRUE(row.at("sd").is_null()) << row;
 
   ASSERT_EQ(dicesim("show --csv " + dir.file("csv") + " " + dir.file("empty.h5")).exit_code, kExitOk);
@@ -182,7 +182,7 @@ TEST(HostileShow, ATableWithoutGamesHasNoEstimate) {
   std::getline(csv, header);
   std::getline(csv, first);
   // sd is a plain number: one column, no half-width.
-  EXPECT_EQ(header, "strategy,games,mean score,mean score 95% half-width,sd,P(min),P(min) 95% half-width");
+  EXPECT_EQ(header, "strategy,games,mean,mean_half_width,sd,p_min,p_min_half_width");
   EXPECT_EQ(first, "a,0,,,,,");
 }
 
@@ -197,8 +197,10 @@ TEST(HostileShow, PlayedNumbersWithoutAnIntervalHaveNoHalfWidth) {
   EXPECT_TRUE(shown.at("tables").at("strategies").at("rows").at(0).at("sd").is_number());
   // The pair's table reached a half-width (a number, no interval); a strategy's own table has no win rate.
   const json& rows = shown.at("tables").at("precision").at("rows");
-  EXPECT_TRUE(rows.front().at("win rate ± (target 1e-05)").is_null()) << rows;
-  EXPECT_TRUE(rows.back().at("win rate ± (target 1e-05)").is_number()) << rows;
+  EXPECT_TRUE(rows.front().at("win_rate_half_width").is_null()) << rows;
+  EXPECT_TRUE(rows.back().at("win_rate_half_width").is_number()) << rows;
+  EXPECT_EQ(shown.at("tables").at("precision").at("targets").at("win_rate_half_width"), 1e-05);
+  EXPECT_TRUE(rows.front().at("met").is_boolean()) << rows;
 }
 
 }  // namespace

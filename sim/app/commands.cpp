@@ -153,6 +153,21 @@ RunState resumable_precision(const std::string& path, const RunConfig& config, c
   return state;
 }
 
+// --json FILE: neither the config nor the results file, and in a directory
+// where it can be written, so that a run never ends unable to write it.
+void require_json_writable(const std::string& json_path, const std::string& results_path, const RunOptions& options) {
+  std::error_code ignored;
+  for (const std::string& other : {results_path, options.config})
+    if (json_path == other || std::filesystem::equivalent(json_path, other, ignored))
+      throw InputError(json_path + ": --json: is also " + other + "; refusing to overwrite it");
+  if (std::filesystem::is_directory(json_path)) throw InputError(json_path + ": --json: is a directory");
+  try {
+    check_temporary_creatable(json_path);
+  } catch (const FileError& e) {
+    throw InputError(json_path + ": --json: cannot write here (" + std::string(e.what()) + ")");
+  }
+}
+
 std::string output_path(const RunOptions& options, const RunConfig& config, const std::string& shard) {
   if (!options.output.empty()) return options.output;
   if (!options.resume.empty()) return options.resume;
@@ -180,6 +195,62 @@ void pause_for_test(const std::string& pause_at, const std::string& phase) {
   for (int i = 0; i < 6000 && !stop_requested().load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
 }
 
+// What a summary says of its run besides the tables (summary.h, RunFacts):
+// of a file that show read, or of the run that has just written one.
+struct FactsOf {
+  const std::string& path;
+  std::string results_format;  // "major.minor"
+  const std::string& program_version;
+  const std::string& git_revision;
+  const std::string& command;
+  const RunConfig& config;
+  const EngineOutput& output;
+  const std::vector<BlockRange>& planned;
+  const std::string& shard;
+  std::int64_t threads;
+};
+
+std::uint64_t blocks_in(const std::vector<BlockRange>& ranges) {
+  std::uint64_t blocks = 0;
+  for (const BlockRange& r : ranges) blocks += r.end - r.begin;
+  return blocks;
+}
+
+RunFacts run_facts(const FactsOf& of) {
+  std::uint64_t games_played = 0;
+  for (std::uint64_t g : of.output.games_done) games_played += g;
+  return {{"file", of.path},
+          {"results_format", of.results_format},
+          {"program_version", of.program_version},
+          {"git_revision", of.git_revision},
+          {"command", of.command},
+          {"game", std::string(of.config.entry->name)},
+          {"name", of.config.name},
+          {"seed", of.config.seed},
+          {"games_per_table", of.config.games},
+          {"tables", of.config.plan.tables.size()},
+          {"games_played", games_played},
+          {"blocks_done", blocks_in(of.output.done)},
+          {"blocks_planned", blocks_in(of.planned)},
+          {"blocks_in_run", of.output.total_blocks},
+          {"complete", of.output.done == of.planned && run_complete(of.config, of.output)},
+          {"shard", of.shard.empty() ? json(nullptr) : json(of.shard)},
+          {"threads", of.threads},
+          {"wall_seconds", of.output.wall_seconds},
+          {"biased_die", of.config.biased_die},
+          {"check_z_limit", kZLimit}};
+}
+
+// The summary document, as text: JSON holds UTF-8 only.
+std::string summary_text(const RunFacts& facts, const std::vector<SummaryTable>& tables,
+                         const std::vector<Check>* checks, const std::string& what) {
+  try {
+    return summary_document(facts, tables, checks).dump(2) + "\n";
+  } catch (const json::type_error&) {
+    throw InputError(what + ": the file's name, or a name in it, is not valid UTF-8");
+  }
+}
+
 int report(const RunConfig& config, const EngineOutput& output, RunInfo info, const std::string& path,
            const RunOptions& options, bool check, std::ostream& out) {
   std::optional<ExactTables> exact;
@@ -196,6 +267,18 @@ int report(const RunConfig& config, const EngineOutput& output, RunInfo info, co
     }
   }
   write_results(path, config, output, info, exact ? &*exact : nullptr, exact ? &checks : nullptr);
+  if (!options.json_summary.empty()) {
+    const std::string version = std::to_string(kFormatMajor) + "." + std::to_string(kFormatMinor);
+    const RunFacts facts = run_facts({path, version, DICESIM_VERSION, DICESIM_GIT_REVISION, info.command, config,
+                                      output, info.planned, info.shard, info.threads});
+    const std::string text =
+        summary_text(facts, summary_tables(config, output), exact ? &checks : nullptr, options.json_summary);
+    try {
+      write_file_atomically(options.json_summary, text);
+    } catch (const FileError& e) {
+      throw FileError(options.json_summary + ": cannot write the summary JSON: " + e.what());
+    }
+  }
   // --quiet: only errors (a check's numbers beyond chance) and the lines
   // that say what was found and where it went.
   const bool quiet = options.progress.quiet;
@@ -243,6 +326,7 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
     if (default_output) std::filesystem::create_directories("results");
     lock.emplace(path, std::vector<std::string>{options.config});
   }
+  if (cluster.leader() && !options.json_summary.empty()) require_json_writable(options.json_summary, path, options);
   if (options.dry_run) {
     print_plan(config, out);
     return kExitOk;
@@ -373,42 +457,6 @@ int merge_command(const MergeOptions& options, std::ostream& out) {
 
 namespace {
 
-// What `show` says of a file besides its summary, as (name, value) pairs:
-// all of it read (and checked) by read_run_state.
-std::vector<std::pair<std::string, json>> run_facts(const std::string& path, const RunState& state) {
-  const std::vector<std::int64_t>& version = state.format_version;
-  std::uint64_t blocks_done = 0, blocks_planned = 0, games_played = 0;
-  for (const BlockRange& r : state.output.done) blocks_done += r.end - r.begin;
-  for (const BlockRange& r : state.planned) blocks_planned += r.end - r.begin;
-  for (std::uint64_t g : state.output.games_done) games_played += g;
-  std::vector<std::pair<std::string, json>> facts{
-      {"file", path},
-      {"format_version", std::to_string(version[0]) + "." + std::to_string(version[1])},
-      {"program_version", state.program_version},
-      {"git_revision", state.git_revision},
-      {"command", state.command},
-      {"game", std::string(state.config.entry->name)},
-      {"name", state.config.name},
-      {"seed", state.config.seed},
-      {"games per table", state.config.games},
-      {"tables", state.config.plan.tables.size()},
-      {"games played", games_played},
-      {"blocks done", std::to_string(blocks_done) + " of " + std::to_string(blocks_planned) + " planned (" +
-                          std::to_string(state.output.total_blocks) + " in the whole run)"},
-      {"complete", state.output.done == state.planned && run_complete(state.config, state.output)},
-      {"shard", state.shard.empty() ? json("none") : json(state.shard)},
-      {"threads", state.threads},
-      {"wall seconds", state.output.wall_seconds},
-      {"biased die", state.config.biased_die}};
-  if (state.check_z) {
-    double worst = 0;
-    for (double v : *state.check_z) worst = std::max(worst, std::abs(v));
-    facts.emplace_back("exact checks",
-                       std::to_string(state.check_z->size()) + " numbers, largest |z| " + fixed_text(worst, 2));
-  }
-  return facts;
-}
-
 void write_text_file(const std::filesystem::path& path, const std::string& text) {
   try {
     write_file_atomically(path.string(), text);
@@ -421,18 +469,13 @@ void write_text_file(const std::filesystem::path& path, const std::string& text)
 
 int show_command(const ShowOptions& options, std::ostream& out) {
   const RunState state = read_run_state(options.file, ReadFor::show);
-  const std::vector<std::pair<std::string, json>> facts = run_facts(options.file, state);
+  const std::string version = std::to_string(state.format_version[0]) + "." + std::to_string(state.format_version[1]);
+  const RunFacts facts = run_facts({options.file, version, state.program_version, state.git_revision, state.command,
+                                    state.config, state.output, state.planned, state.shard, state.threads});
   const std::vector<SummaryTable> tables = summary_tables(state.config, state.output);
+  const std::vector<Check>* checks = state.checks ? &*state.checks : nullptr;
   if (options.json) {
-    json facts_object = json::object();
-    for (const auto& [name, value] : facts) facts_object[name] = value;
-    std::string text;
-    try {
-      text = json{{"run", facts_object}, {"tables", summary_json(tables)}}.dump(2);
-    } catch (const json::type_error&) {  // JSON holds UTF-8 only
-      throw InputError(options.file + ": --json: the file's name, or a name in it, is not valid UTF-8");
-    }
-    out << text << "\n";
+    out << summary_text(facts, tables, checks, options.file + ": --json");
     return kExitOk;
   }
   if (!options.csv_dir.empty()) {
@@ -443,17 +486,27 @@ int show_command(const ShowOptions& options, std::ostream& out) {
       if (std::filesystem::exists(dir)) throw InputError(options.csv_dir + ": not a directory (--csv)");
       throw FileError(options.csv_dir + ": cannot create the directory (--csv): " + error.message());
     }
-    std::string run = "fact,value\n";
-    for (const auto& [name, value] : facts)
-      run += name + "," + (value.is_string() ? value.get<std::string>() : value.dump()) + "\n";
-    write_text_file(dir / "run.csv", run);
+    write_text_file(dir / "run.csv", facts_csv(facts));
     for (const SummaryTable& table : tables) write_text_file(dir / (table.name + ".csv"), summary_csv(table));
-    out << "wrote " << tables.size() + 1 << " CSV files to " << options.csv_dir << "\n";
+    if (checks) write_text_file(dir / "checks.csv", checks_csv(*checks));
+    out << "wrote " << tables.size() + 1 + (checks ? 1 : 0) << " CSV files to " << options.csv_dir << "\n";
     return kExitOk;
   }
-  for (const auto& [name, value] : facts)
-    out << std::left << std::setw(17) << name << std::right
-        << (value.is_string() ? value.get<std::string>() : value.dump()) << "\n";
+  for (const auto& [name, value] : facts) {
+    std::string shown = name;
+    std::replace(shown.begin(), shown.end(), '_', ' ');
+    out << std::left << std::setw(17) << shown << std::right
+        << (value.is_string() ? value.get<std::string>()
+            : value.is_null() ? "none"
+                              : value.dump())
+        << "\n";
+  }
+  if (checks) {
+    double worst = 0;
+    for (const Check& c : *checks) worst = std::max(worst, std::abs(c.z));
+    out << std::left << std::setw(17) << "exact checks" << std::right << checks->size() << " numbers, largest |z| "
+        << fixed_text(worst, 2) << "\n";
+  }
   out << "\n";
   print_summary(out, state.config, state.output);
   return kExitOk;

@@ -19,12 +19,13 @@ namespace dicesim {
 
 struct RunOptions {
   std::string config;
-  std::string output;     // default results/<name>.h5 (or the --resume file)
-  std::string games;      // overrides the config's, when given
-  std::string seed;       // overrides the config's, when given
-  std::string precision;  // a win-rate half-width overriding the config's precision.rate, when given
-  std::string shard;      // "K/N", or empty
-  std::string resume;     // a results file to continue
+  std::string output;        // default results/<name>.h5 (or the --resume file)
+  std::string games;         // overrides the config's, when given
+  std::string seed;          // overrides the config's, when given
+  std::string precision;     // a win-rate half-width overriding the config's precision.rate, when given
+  std::string shard;         // "K/N", or empty
+  std::string resume;        // a results file to continue
+  std::string json_summary;  // --json FILE: the summary JSON (summary.h), written after the results file
   double checkpoint_every = 0;
   ProgressSettings progress;  // --quiet, --progress-every: of the games and of the exact solves
   int threads = 0;            // 0: the CPUs this process may use

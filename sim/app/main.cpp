@@ -23,6 +23,7 @@
 #include "games/game.h"
 #include "games/registry.h"
 #include "plan/config_schema.h"
+#include "results/summary.h"
 
 #ifndef DICESIM_VERSION
 #define DICESIM_VERSION "unknown"
@@ -84,6 +85,9 @@ void add_run_options(CLI::App* cmd, RunOptions& options) {
                   "rewrite the results file (marked incomplete) every SECONDS")
       ->check(seconds_validator(false));
   cmd->add_option("--resume", options.resume, "continue the run saved in this results file");
+  cmd->add_option("--json", options.json_summary,
+                  "also write the summary as JSON to FILE (the layout of show --json; dicesim schema --summary)")
+      ->type_name("FILE");
   cmd->add_flag("--quiet", options.progress.quiet,
                 "print only errors (for check, the numbers beyond chance and the verdict) and the final line "
                 "naming the file: no progress, no summary");
@@ -254,9 +258,13 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   add_solve_commands(*solve_cmd);
   CLI::App* list_cmd = app.add_subcommand("list", "games, rules, strategy families and their parameters");
   list_cmd->footer(help_examples({"dicesim list", "dicesim list | grep -A3 '^pig'"}));
-  CLI::App* schema_cmd =
-      app.add_subcommand("schema", "the JSON Schema of configs (configs/schema.json), from the readers' declarations");
-  schema_cmd->footer(help_examples({"dicesim schema", "dicesim schema | diff - configs/schema.json"}));
+  CLI::App* schema_cmd = app.add_subcommand(
+      "schema", "the JSON Schema of configs (configs/schema.json), or with --summary of show --json and run --json");
+  schema_cmd->footer(
+      help_examples({"dicesim schema", "dicesim schema | diff - configs/schema.json", "dicesim schema --summary"}));
+  bool summary_schema_wanted = false;
+  schema_cmd->add_flag("--summary", summary_schema_wanted,
+                       "the schema of the summary JSON (scripts/analysis/dicesim_analysis/summary_schema.json)");
   MergeOptions merge_options;
   CLI::App* merge_cmd = app.add_subcommand("merge", "add up shard files of one run into one results file");
   merge_cmd->footer(help_examples({"dicesim run configs/pig_one_die.json --games 1e4 --shard 1/2 -o pig-1.h5",
@@ -324,7 +332,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   if (show_cmd->parsed()) return show_command(show_options, std::cout);
   if (validate_cmd->parsed()) return validate_command(validate_configs, std::cout, std::cerr);
   if (list_cmd->parsed()) list_games(std::cout);
-  if (schema_cmd->parsed()) std::cout << config_schema().dump(2) << "\n";
+  if (schema_cmd->parsed()) std::cout << (summary_schema_wanted ? summary_schema() : config_schema()).dump(2) << "\n";
   if (bench_cmd->parsed()) return run_bench(bench_options);
   return kExitOk;
 }

@@ -154,6 +154,24 @@ hsize_t most_checks(const RunConfig& config) {
   return n;
 }
 
+// /checks, every column as long as the names.
+std::vector<Check> read_checks(const h5::Reader& file, hsize_t most, const std::string& path) {
+  const std::vector<std::string> names = file.strings("/checks/name", {1, most});
+  const std::vector<std::string> kinds = file.strings("/checks/kind", {1, most});
+  const auto column = [&](const char* name) {
+    std::vector<double> values = file.doubles(std::string("/checks/") + name, {1, most});
+    if (values.size() != names.size()) throw InputError(path + ": /checks/" + name + " is not as long as /checks/name");
+    return values;
+  };
+  const std::vector<double> observed = column("observed"), expected = column("expected"), z = column("z"),
+                            p_value = column("p_value");
+  if (kinds.size() != names.size()) throw InputError(path + ": /checks/kind is not as long as /checks/name");
+  std::vector<Check> checks;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    checks.push_back({names[i], kinds[i], observed[i], expected[i], z[i], p_value[i]});
+  return checks;
+}
+
 // Counters the checksum may read before the config is planned: the size of
 // the file bounds them (h5::Reader), and they are read a slab at a time.
 constexpr hsize_t kMostCountersUnplanned = hsize_t(1) << 40;
@@ -274,7 +292,7 @@ RunState read_state(const std::string& path, ReadFor reader) {
   state.git_revision = file.string_attribute("/", "git_revision");
   state.command = file.string_attribute("/", "command");
   state.threads = file.int_attribute("/", "threads");
-  if (file.exists("/checks/z")) state.check_z = file.doubles("/checks/z", {1, most_checks(state.config)});
+  if (file.exists("/checks/z")) state.checks = read_checks(file, most_checks(state.config), path);
   // Every game lands in exactly one bin of each seat's score histogram.
   const std::vector<int> bins = state.config.game->measure_bins();
   for (std::size_t t = 0; t < contests.size(); ++t) {

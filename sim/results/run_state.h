@@ -10,6 +10,7 @@
 
 #include "engine/engine.h"
 #include "plan/run_config.h"
+#include "results/exact_checks.h"
 #include "results/h5.h"
 
 namespace dicesim {
@@ -38,7 +39,7 @@ struct RunState {
   std::vector<std::int64_t> format_version;  // [major, minor]
   std::string command;                       // run | check | merge
   std::int64_t threads = 0;
-  std::optional<std::vector<double>> check_z;  // /checks/z, in a check's file
+  std::optional<std::vector<Check>> checks;  // /checks, in a check's file
 };
 
 // The stored config, as JSON text: the root attribute `config`, or, past

@@ -1,6 +1,7 @@
 #include "results/summary.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
@@ -37,11 +38,14 @@ SummaryTable strategies_table(const RunConfig& config, const EngineOutput& outpu
   const std::vector<Strategy>& strategies = config.game->strategies();
   const std::vector<Measure> measures = config.game->measures();
   const bool lowest_wins = config.entry->lowest_score_wins;
-  SummaryTable table{"strategies", "each strategy alone (95% intervals):", {"strategy", "games"}, {}};
-  table.columns.push_back("mean " + measures[0].name);
-  table.columns.push_back("sd");
-  if (lowest_wins) table.columns.push_back("P(min)");
-  for (std::size_t m = 1; m < measures.size(); ++m) table.columns.push_back("mean " + measures[m].name);
+  SummaryTable table{"strategies", "each strategy alone (95% intervals):"};
+  table.add_column("strategy", "strategy");
+  table.add_column("games", "games");
+  table.add_column("mean " + measures[0].name, "mean");  // the score's mean is the Python frame's `mean`
+  table.add_column("sd", "sd");
+  if (lowest_wins) table.add_column("P(min)", "p_min");
+  for (std::size_t m = 1; m < measures.size(); ++m)
+    table.add_column("mean " + measures[m].name, "mean_" + measures[m].name);
   for (std::size_t s = 0; s < strategies.size(); ++s) {
     const int t = config.plan.distribution[s];
     if (t < 0) continue;
@@ -74,31 +78,39 @@ SummaryTable pairs_table(const RunConfig& config, const EngineOutput& output, st
   std::sort(cells.begin(), cells.end(),
             [](const Cell& x, const Cell& y) { return std::pair(x.row, x.column) < std::pair(y.row, y.column); });
   const std::vector<Strategy>& strategies = config.game->strategies();
-  SummaryTable table{std::move(name), std::move(title), {"strategy", "opponent", "games", "win rate"}, {}};
+  SummaryTable table{std::move(name), std::move(title)};
+  for (const char* key : {"strategy", "opponent", "games", "wins", "ties", "losses"}) table.add_column(key, key);
+  table.add_column("win rate", "win_rate");
   for (const Cell& c : cells) {
     const std::uint64_t games = output.games_done[c.table];
+    const TableCountsView counts = table_counts(config, output, c.table);
     table.rows.push_back({Figure::of_text(strategies[c.row].name), Figure::of_text(strategies[c.column].name),
-                          Figure::of_count(std::int64_t(games)),
-                          rate(table_counts(config, output, c.table).wins(c.seat), games)});
+                          Figure::of_count(std::int64_t(games)), Figure::of_count(counts.wins(c.seat)),
+                          Figure::of_count(counts.tie_games()), Figure::of_count(counts.wins(1 - c.seat)),
+                          rate(counts.wins(c.seat), games)});
   }
   return table;
 }
 
-// Tables of several seats in long form: one row per seat, then the ties.
+// Tables of several seats in long form: one row per seat, each with its
+// table's shared wins (as the Python frame's rows: seat a number, never "ties").
 SummaryTable groups_table(const RunConfig& config, const EngineOutput& output, std::string name, std::string title,
                           const std::vector<int>& groups) {
   const std::vector<Strategy>& strategies = config.game->strategies();
-  SummaryTable table{std::move(name), std::move(title), {"table", "games", "seat", "strategy", "win rate"}, {}};
+  SummaryTable table{std::move(name), std::move(title)};
+  for (const char* key : {"table", "games", "seat", "strategy", "wins", "tied"}) table.add_column(key, key);
+  table.add_column("win rate", "win_rate");
+  table.add_column("tie_games", "tie_games");
+  table.add_column("tie rate", "tie_rate");
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const TableCountsView c = table_counts(config, output, groups[g]);
     const std::uint64_t games = output.games_done[groups[g]];
-    const auto row = [&](std::string seat, std::string strategy, std::int64_t wins) {
-      table.rows.push_back({Figure::of_count(std::int64_t(g)), Figure::of_count(std::int64_t(games)),
-                            Figure::of_text(std::move(seat)), Figure::of_text(std::move(strategy)), rate(wins, games)});
-    };
     for (int s = 0; s < c.seats(); ++s)
-      row(std::to_string(s), strategies[config.plan.tables[groups[g]].table.seats[s]].name, c.wins(s));
-    row("ties", "", c.tie_games());
+      table.rows.push_back({Figure::of_count(std::int64_t(g)), Figure::of_count(std::int64_t(games)),
+                            Figure::of_count(s),
+                            Figure::of_text(strategies[config.plan.tables[groups[g]].table.seats[s]].name),
+                            Figure::of_count(c.wins(s)), Figure::of_count(c.tied(s)), rate(c.wins(s), games),
+                            Figure::of_count(c.tie_games()), rate(c.tie_games(), games)});
   }
   return table;
 }
@@ -108,19 +120,24 @@ SummaryTable groups_table(const RunConfig& config, const EngineOutput& output, s
 SummaryTable precision_table(const RunConfig& config, const EngineOutput& output) {
   const PrecisionTarget& target = *config.precision;
   const std::vector<Measure> measures = config.game->measures();
-  SummaryTable table{"precision",
-                     "precision target: each table's games and the largest 95% half-width it reached",
-                     {"table", "games"},
-                     {}};
+  SummaryTable table{"precision", "precision target: each table's games and the largest 95% half-width it reached"};
+  table.add_column("table", "table");
+  table.add_column("games", "games");
   const auto limit = [](double value) {  // as many digits as the target has (5e-05, not 0.0000)
     char text[32];
     std::snprintf(text, sizeof text, "%.6g", value);
     return " (target " + std::string(text) + ")";
   };
-  if (target.rate) table.columns.push_back("win rate ±" + limit(*target.rate));
-  for (const auto& [m, half_width] : target.means)
-    table.columns.push_back("mean " + measures[m].name + " ±" + limit(half_width));
-  table.columns.push_back("met");
+  if (target.rate) {
+    table.add_column("win rate ±" + limit(*target.rate), "win_rate_half_width");
+    table.targets["win_rate_half_width"] = *target.rate;
+  }
+  for (const auto& [m, half_width] : target.means) {
+    const std::string key = (m == 0 ? std::string("mean") : "mean_" + measures[m].name) + "_half_width";
+    table.add_column("mean " + measures[m].name + " ±" + limit(half_width), key);
+    table.targets[key] = half_width;
+  }
+  table.add_column("met", "met");
   for (std::size_t t = 0; t < config.plan.tables.size(); ++t) {
     const HalfWidths reached = half_widths(table_counts(config, output, int(t)), measures);
     std::vector<Figure> row{Figure::of_text(config.plan.tables[t].key),
@@ -129,7 +146,7 @@ SummaryTable precision_table(const RunConfig& config, const EngineOutput& output
     if (target.rate) row.push_back(Figure::of_number(played && reached.rate ? *reached.rate : kNoGames));
     for (const auto& [m, half_width] : target.means)
       row.push_back(Figure::of_number(played ? reached.means[m] : kNoGames));
-    row.push_back(Figure::of_text(meets(target, reached) ? "yes" : "no"));
+    row.push_back(Figure::of_flag(meets(target, reached)));
     table.rows.push_back(std::move(row));
   }
   return table;
@@ -138,6 +155,7 @@ SummaryTable precision_table(const RunConfig& config, const EngineOutput& output
 std::string cell_text(const Figure& f, int precision) {
   switch (f.kind) {
     case Figure::Kind::text:
+    case Figure::Kind::flag:
       return f.text;
     case Figure::Kind::count:
       return std::to_string(f.count);
@@ -168,18 +186,19 @@ void print_matrix(std::ostream& out, const SummaryTable& table, const std::vecto
   for (std::size_t s = 0; s < strategies.size(); ++s) index[strategies[s].name] = s;
   std::vector<MatrixEntry> entries;
   for (const auto& row : table.rows)
-    entries.push_back({index.at(row[0].text), index.at(row[1].text), {row[3].value, row[3].half_width}});
+    entries.push_back({index.at(row[0].text), index.at(row[1].text), {row[6].value, row[6].half_width}});
   print_strategy_matrix(out, table.title, strategies, 4, std::move(entries));
 }
 
-// Tables of several seats, one line each.
+// Tables of several seats, one line each: every seat's win rate, then the ties.
 void print_groups(std::ostream& out, const SummaryTable& table, const std::string& what) {
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
     const std::vector<Figure>& row = table.rows[r];
-    if (r == 0 || table.rows[r - 1][2].text == "ties")
+    if (r == 0 || table.rows[r - 1][0].count != row[0].count)
       out << "\n" << what << " " << row[0].count << " (" << row[1].count << " games): wins";
-    out << "  " << (row[2].text == "ties" ? "ties" : row[3].text) << " " << cell_text(row[4], 4);
-    if (row[2].text == "ties") out << "\n";
+    out << "  " << row[3].text << " " << cell_text(row[6], 4);
+    if (r + 1 == table.rows.size() || table.rows[r + 1][0].count != row[0].count)
+      out << "  ties " << cell_text(row[8], 4) << "\n";
   }
 }
 
@@ -217,73 +236,133 @@ void print_summary(std::ostream& out, const RunConfig& config, const EngineOutpu
   }
 }
 
-std::string summary_csv(const SummaryTable& table) {
-  const auto quoted = [](const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
-    std::string q(1, '"');
-    for (char c : text) {
-      q.push_back(c);
-      if (c == '"') q.push_back('"');
-    }
-    q.push_back('"');
-    return q;
-  };
-  std::string csv;
-  const std::vector<Figure>* sample = table.rows.empty() ? nullptr : &table.rows.front();
-  for (std::size_t c = 0; c < table.columns.size(); ++c) {
-    if (c) csv.push_back(',');
-    csv.append(quoted(table.columns[c]));
-    if (sample && (*sample)[c].kind == Figure::Kind::estimate) {
-      csv.push_back(',');
-      csv.append(quoted(table.columns[c] + " 95% half-width"));
-    }
+namespace {
+
+std::string csv_quoted(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string q(1, '"');
+  for (char c : text) {
+    q.push_back(c);
+    if (c == '"') q.push_back('"');
   }
-  csv += "\n";
-  char number[64];
+  q.push_back('"');
+  return q;
+}
+
+// The shortest text that reads back to the same double (std::to_chars
+// without a precision): 0.57187, not 0.57186999999999999.
+std::string shortest(double value) {
+  char text[64];
+  const auto [end, error] = std::to_chars(text, text + sizeof text, value);
+  return error == std::errc() ? std::string(text, end) : std::string();
+}
+
+std::string csv_row(const std::vector<std::string>& cells) {
+  std::string line;
+  for (std::size_t c = 0; c < cells.size(); ++c) line += (c ? "," : "") + cells[c];
+  return line + "\n";
+}
+
+// The table's header: each key, an estimate's followed by <key>_half_width.
+std::vector<std::string> machine_columns(const SummaryTable& table) {
+  const std::vector<Figure>* sample = table.rows.empty() ? nullptr : &table.rows.front();
+  std::vector<std::string> columns;
+  for (std::size_t c = 0; c < table.keys.size(); ++c) {
+    columns.push_back(table.keys[c]);
+    if (sample && (*sample)[c].kind == Figure::Kind::estimate) columns.push_back(table.keys[c] + "_half_width");
+  }
+  return columns;
+}
+
+ordered_json check_record(const Check& c) {
+  return {{"name", c.name}, {"kind", c.kind},       {"observed", c.observed}, {"expected", c.expected},
+          {"z", c.z},       {"p_value", c.p_value}, {"passed", c.passed()}};
+}
+
+}  // namespace
+
+std::string summary_csv(const SummaryTable& table) {
+  std::vector<std::string> header;
+  for (const std::string& column : machine_columns(table)) header.push_back(csv_quoted(column));
+  std::string csv = csv_row(header);
   for (const auto& row : table.rows) {
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      if (c) csv += ",";
-      const Figure& f = row[c];
-      if (f.kind == Figure::Kind::text) csv += quoted(f.text);
-      if (f.kind == Figure::Kind::count) csv += std::to_string(f.count);
-      if (f.kind == Figure::Kind::estimate) {
-        if (f.has_value()) std::snprintf(number, sizeof number, "%.17g,%.17g", f.value, f.half_width);
-        csv += f.has_value() ? number : ",";  // no estimate: two empty cells
-      }
-      if (f.kind == Figure::Kind::number && f.has_value()) {
-        std::snprintf(number, sizeof number, "%.17g", f.value);
-        csv += number;
+    std::vector<std::string> cells;
+    for (const Figure& f : row) {
+      if (f.kind == Figure::Kind::text) cells.push_back(csv_quoted(f.text));
+      if (f.kind == Figure::Kind::flag) cells.push_back(f.count ? "true" : "false");
+      if (f.kind == Figure::Kind::count) cells.push_back(std::to_string(f.count));
+      if (f.kind == Figure::Kind::number) cells.push_back(f.has_value() ? shortest(f.value) : "");
+      if (f.kind == Figure::Kind::estimate) {  // no estimate: two empty cells
+        cells.push_back(f.has_value() ? shortest(f.value) : "");
+        cells.push_back(f.has_value() ? shortest(f.half_width) : "");
       }
     }
-    csv += "\n";
+    csv += csv_row(cells);
   }
   return csv;
 }
 
-json summary_json(const std::vector<SummaryTable>& tables) {
-  json out = json::object();
+std::string checks_csv(const std::vector<Check>& checks) {
+  std::string csv = csv_row({"name", "kind", "observed", "expected", "z", "p_value", "passed"});
+  for (const Check& c : checks)
+    csv += csv_row({csv_quoted(c.name), c.kind, shortest(c.observed), shortest(c.expected), shortest(c.z),
+                    shortest(c.p_value), c.passed() ? "true" : "false"});
+  return csv;
+}
+
+std::string facts_csv(const RunFacts& facts) {
+  std::string csv = csv_row({"fact", "value"});
+  for (const auto& [name, value] : facts) {
+    std::string text;
+    if (value.is_string())
+      text = csv_quoted(value.get<std::string>());
+    else if (value.is_number_float())
+      text = shortest(value.get<double>());
+    else if (!value.is_null())
+      text = value.dump();
+    csv += csv_row({name, text});
+  }
+  return csv;
+}
+
+ordered_json summary_document(const RunFacts& facts, const std::vector<SummaryTable>& tables,
+                              const std::vector<Check>* checks) {
+  ordered_json run = ordered_json::object();
+  for (const auto& [name, value] : facts) run[name] = value;
+  ordered_json out_tables = ordered_json::object();
   for (const SummaryTable& table : tables) {
-    json rows = json::array();
+    ordered_json rows = ordered_json::array();
     for (const auto& row : table.rows) {
-      json object = json::object();
+      ordered_json object = ordered_json::object();
       for (std::size_t c = 0; c < row.size(); ++c) {
         const Figure& f = row[c];
+        const std::string& key = table.keys[c];
         if (f.kind == Figure::Kind::text)
-          object[table.columns[c]] = f.text;
+          object[key] = f.text;
+        else if (f.kind == Figure::Kind::flag)
+          object[key] = f.count != 0;
         else if (f.kind == Figure::Kind::count)
-          object[table.columns[c]] = f.count;
-        else if (!f.has_value())
-          object[table.columns[c]] = nullptr;
-        else if (f.kind == Figure::Kind::number)
-          object[table.columns[c]] = f.value;
+          object[key] = f.count;
         else
-          object[table.columns[c]] = {{"value", f.value}, {"half_width", f.half_width}};
+          object[key] = f.has_value() ? ordered_json(f.value) : ordered_json(nullptr);
+        if (f.kind == Figure::Kind::estimate)
+          object[key + "_half_width"] = f.has_value() ? ordered_json(f.half_width) : ordered_json(nullptr);
       }
       rows.push_back(std::move(object));
     }
-    out[table.name] = {{"title", table.title}, {"columns", table.columns}, {"rows", std::move(rows)}};
+    ordered_json entry = {{"title", table.title}, {"columns", machine_columns(table)}, {"rows", std::move(rows)}};
+    if (!table.targets.empty()) entry["targets"] = table.targets;
+    out_tables[table.name] = std::move(entry);
   }
-  return out;
+  ordered_json out_checks = nullptr;
+  if (checks) {
+    out_checks = ordered_json::array();
+    for (const Check& c : *checks) out_checks.push_back(check_record(c));
+  }
+  return {{"summary_format", kSummaryFormat},
+          {"run", std::move(run)},
+          {"tables", std::move(out_tables)},
+          {"checks", std::move(out_checks)}};
 }
 
 void print_checks(std::ostream& out, const std::vector<Check>& checks, const std::vector<std::string>& not_compared,

@@ -1,7 +1,8 @@
-"""Load dicesim results files into pandas and plot them.
+"""Run dicesim, load its results files into pandas and xarray, and plot them.
 
-    from dicesim_analysis import load
-    results = load("results/sixers.h5")
+    import dicesim_analysis as da
+    results = da.run("configs/sixers.json", games=10_000, check=True)  # plays it, returns load()'s Results
+    results = da.load("results/sixers.h5")
     results.summary          # per strategy: mean, sd, 95% interval, exact mean, z
     results.headtohead       # per pair: rates, Wilson intervals, seat advantage, exact
     results.nway             # per table and seat: wins, Wilson intervals, exact
@@ -10,14 +11,18 @@
                              # per distribution and per seat of n-way / sequential tables
     results.checks           # Monte Carlo against exact: z-scores
     results.strategies       # per strategy: spec, family and a column per parameter
+    results.to_xarray()      # every section as xarray Datasets, dims strategy, opponent, table, seat, ...
     rank(results)            # Bradley-Terry strengths with 95% intervals
     best_responses(results)  # per opponent: the best strategy, its margin, beyond chance?
 
-Built on numpy, h5py, pandas and matplotlib only (Debian's python3-* packages).
+Built on numpy, h5py, pandas and matplotlib (Debian's python3-* packages);
+to_xarray needs xarray. The reference: scripts/analysis/README.md.
 """
 
 # The package's own version (pyproject.toml reads it from here).
-__version__ = "1.4.0"  # 1.4: reads results format 3.0 (fixed-length strings), checking its content checksum
+# 1.5: run() and solve() call dicesim, Results.to_xarray, the dicesim-report command, summary_schema()
+# 1.4: reads results format 3.0 (fixed-length strings), checking its content checksum
+__version__ = "1.5.0"
 
 from .load import Results, load, wilson_interval, mean_difference_z
 from .plots import (
@@ -32,10 +37,28 @@ from .plots import (
     plot_win_counts,
 )
 from .ranking import best_responses, lowest_means, rank, scores_against, sweep_values
+from .runner import DicesimError, find_binary, run, solve
+from .xarray_view import open_xarray
+
+
+def summary_schema():
+    """The JSON Schema (draft 2020-12) of `dicesim show --json` and `dicesim run --json FILE`,
+    as shipped with the package (the same as `dicesim schema --summary` prints)."""
+    import json
+    from pathlib import Path
+
+    return json.loads((Path(__file__).parent / "summary_schema.json").read_text())
+
 
 __all__ = [
     "__version__",
+    "DicesimError",
     "Results",
+    "find_binary",
+    "open_xarray",
+    "run",
+    "solve",
+    "summary_schema",
     "load",
     "wilson_interval",
     "mean_difference_z",

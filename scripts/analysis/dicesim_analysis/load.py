@@ -119,6 +119,24 @@ class Results:
     nway: pd.DataFrame
     checks: pd.DataFrame
     has_exact: bool = field(default=False)
+    log: str = field(default="", repr=False)  # what `dicesim run` printed, when run() made the file
+
+    def __repr__(self):
+        """A few lines: the file, its game, strategies, games and checks (the frames are attributes)."""
+        meta = self.meta
+        status = "complete" if self.complete else "INCOMPLETE"
+        if self.checks.empty:
+            checks = "none (a run, not a check)"
+        else:
+            failed = int((~self.checks["passed"]).sum())
+            checks = (f"{len(self.checks)} compared with the exact solver, {failed} beyond |z| > "
+                      f"{self.checks.attrs['z_limit']:g}, largest |z| {self.checks['z'].abs().max():.2f}")
+        return "\n".join([
+            f"<dicesim Results {self.path}>",
+            f"  game {meta.get('game')}, config {meta.get('name')}, {len(self.strategies)} strategies, {status}",
+            f"  games per table {int(meta.get('games', 0)):,}, seed {meta.get('seed_text', meta.get('seed'))}",
+            f"  checks: {checks}",
+        ])
 
     @functools.cached_property
     def measures(self):
@@ -135,10 +153,15 @@ class Results:
         """Table I of the Sixers paper: z of each difference of means (row - column).
 
         Returns (monte_carlo, exact). monte_carlo uses this file's samples, each
-        strategy with the games it actually played. exact (None without exact
-        results) is the z the exact means and sds predict at `games` games each
-        (default: the file's games per strategy).
+        strategy with the games it actually played. exact is the z the exact
+        means and sds predict at `games` games each (default: the file's games
+        per strategy). A file without exact results (`dicesim run`, not
+        `check`) has no exact: asking for it with `games` raises ValueError,
+        and without `games` exact is None.
         """
+        if games is not None and not self.has_exact:
+            raise ValueError(f"{self.path}: no exact results in this file (made by `dicesim run`): "
+                             "table_i(..., games=...) needs a file of `dicesim check`")
         s = self.summary.set_index("strategy")
 
         def matrix(mean, sd, games_of):
@@ -154,6 +177,20 @@ class Results:
         exact = matrix("exact_mean", "exact_sd", lambda name: n) if self.has_exact else None
         return monte_carlo, exact
 
+
+    def to_xarray(self):
+        """Every section as labelled xarray Datasets, in a dict (the sections
+        the file has): strategies, summary, distributions (dims strategy and
+        score), headtohead and sequential (dims strategy, opponent), nway and
+        sequential_tables (dims table, seat), checks (dim check), and per
+        measure of the distributions a Dataset `measure_<name>` (dims
+        strategy and the measure's value axis, named after the measure). The
+        same dimension names everywhere (the file's /strategies calls its
+        axis `names`; here it is `strategy`); every Dataset carries the
+        file's facts as attrs."""
+        from .xarray_view import results_to_xarray
+
+        return results_to_xarray(self)
 
 # Attributes the HDF5 dimension-scale calls write for themselves: outside the checksum.
 _SCALE_ATTRIBUTES = {"CLASS", "NAME", "DIMENSION_LIST", "REFERENCE_LIST"}

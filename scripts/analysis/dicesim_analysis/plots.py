@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .load import wilson_interval
+from .load import Z95, wilson_interval
 
 # The 95% interval columns of each estimated column of the frames of load().
 INTERVALS = {"mean": ("ci_low", "ci_high"), "p_min": ("p_min_low", "p_min_high"), "win_rate": ("win_low", "win_high"), "tie_rate": ("tie_low", "tie_high"),
@@ -292,11 +292,33 @@ def _best_index(results, values, opponent):
     return int(np.nanargmin(values) if lowest else np.nanargmax(values))
 
 
+def _lead(results, names, opponent):
+    """(runner-up, whether the best of `names` leads it beyond chance): the
+    test of best_responses against an opponent (score rates), of lowest_means
+    for the mean score (or its mirror where the highest mean is best)."""
+    from .ranking import best_responses
+
+    if opponent is not None:
+        best = best_responses(results, candidates=names)
+        row = best[best["opponent"] == opponent]
+        return (None, True) if row.empty else (row["runner_up"].iloc[0], bool(row["beyond_chance"].iloc[0]))
+    lowest = bool(int(results.meta.get("lowest_score_wins", 0)))
+    s = results.summary[results.summary["strategy"].isin(names)].sort_values("mean", ascending=lowest, kind="stable")
+    if len(s) < 2:
+        return None, True
+    a, b = s.iloc[0], s.iloc[1]
+    spread = np.sqrt(a["sd"] ** 2 / a["games"] + b["sd"] ** 2 / b["games"])
+    margin = abs(a["mean"] - b["mean"])
+    return b["strategy"], bool(margin > Z95 * spread) if spread > 0 else bool(margin > 0)
+
+
 def plot_sweep(results, parameter, opponent=None, family=None, ax=None):
     """A figure against one swept parameter: the score rate against `opponent`
     (or, without one, the mean score) of each strategy that has the parameter
     (of `family` if given), with its 95% band, the exact curve where the file
-    has it, and the best value marked."""
+    has it, and the best value marked: a filled star where its lead over
+    the runner-up is beyond chance (best_responses' test, or lowest_means'
+    for the mean), an open one labelled "within chance of" where it is not."""
     from .ranking import sweep_values
 
     rows = sweep_values(results, opponent)
@@ -313,8 +335,13 @@ def plot_sweep(results, parameter, opponent=None, family=None, ax=None):
     if rows["exact"].notna().any():
         ax.plot(x, rows["exact"], "--", color="black", linewidth=0.8, label="exact")
     best = _best_index(results, value, opponent)
-    ax.plot([x[best]], [value[best]], "*", color="crimson", markersize=12,
-            label=f"best: {rows['strategy'].iloc[best]}")
+    runner_up, beyond = _lead(results, list(rows["strategy"]), opponent)
+    if beyond:
+        ax.plot([x[best]], [value[best]], "*", color="crimson", markersize=12,
+                label=f"best: {rows['strategy'].iloc[best]}")
+    else:  # an open star: the lead over the runner-up could be chance
+        ax.plot([x[best]], [value[best]], "*", markerfacecolor="none", markeredgecolor="crimson", markersize=12,
+                label=f"best within chance of {runner_up}: {rows['strategy'].iloc[best]}")
     ax.set_xlabel(parameter)
     ax.set_ylabel(_sweep_label(results, opponent))
     ax.set_title(f"{_sweep_label(results, opponent)} by {parameter}")
@@ -325,7 +352,9 @@ def plot_sweep(results, parameter, opponent=None, family=None, ax=None):
 def plot_sweep_map(results, x, y, opponent=None, family=None, ax=None):
     """A heat map over two swept parameters (x across, y down) of the score
     rate against `opponent` (or the mean score), each cell with its 95%
-    half-width where the grid is small enough to read, the best cell boxed."""
+    half-width where the grid is small enough to read, the best cell boxed
+    (a dashed box, and the title says so, where its lead over the runner-up
+    is within chance, as in plot_sweep)."""
     from .ranking import sweep_values
 
     rows = sweep_values(results, opponent)
@@ -349,9 +378,12 @@ def plot_sweep_map(results, x, y, opponent=None, family=None, ax=None):
                             fontsize=7, color=_text_colour(image.cmap(image.norm(values[i, j]))))
     flat = _best_index(results, values.reshape(-1), opponent)
     i, j = divmod(flat, values.shape[1])
-    ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="crimson", linewidth=2.5))
+    runner_up, beyond = _lead(results, list(rows["strategy"]), opponent)
+    ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="crimson", linewidth=2.5,
+                               linestyle="-" if beyond else "--"))
     ax.set_xlabel(x)
     ax.set_ylabel(y)
-    ax.set_title(f"{_sweep_label(results, opponent)}; best {x}={grid.columns[j]:g}, {y}={grid.index[i]:g} (boxed)")
+    boxed = "boxed" if beyond else f"dashed box: within chance of {runner_up}"
+    ax.set_title(f"{_sweep_label(results, opponent)}; best {x}={grid.columns[j]:g}, {y}={grid.index[i]:g} ({boxed})")
     ax.figure.colorbar(image, ax=ax, fraction=0.046)
     return ax

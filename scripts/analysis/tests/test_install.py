@@ -1,6 +1,7 @@
 """The package installs with pip, offline, from Debian's own packages: a
 regular and an editable install into a fresh virtual environment (with the
-system's site packages, where numpy & co live) both import it."""
+system's site packages, where numpy & co live) both import it and install
+the dicesim-report command."""
 
 import os
 import shutil
@@ -34,12 +35,19 @@ class Install(unittest.TestCase):
             command += ["-e", str(source)] if editable else [str(source)]
             subprocess.run(command, check=True, capture_output=True, text=True, env=CLEAN_ENV)
             shown = subprocess.run(
-                [_python(venv), "-c", "import dicesim_analysis as d; print(d.__version__); print(d.__file__)"],
+                [_python(venv), "-c", "import dicesim_analysis as d; print(d.__version__); print(d.__file__); d.summary_schema()"],
                 check=True, capture_output=True, text=True, cwd=scratch, env=CLEAN_ENV,
             ).stdout.split("\n")
             expected_home = source if editable else venv
             self.assertTrue(shown[0])
             self.assertTrue(Path(shown[1]).resolve().is_relative_to(expected_home.resolve()), shown)
+            # The report's console script, on a file that is not results: its own exit code and message.
+            bogus = Path(scratch) / "bogus.h5"
+            bogus.write_bytes(b"not hdf5")
+            report = subprocess.run([str(venv / "bin" / "dicesim-report"), str(bogus)], capture_output=True,
+                                    text=True, env=CLEAN_ENV)
+            self.assertEqual(report.returncode, 2, report.stderr)
+            self.assertIn("cannot read", report.stderr)
             return shown[0]
 
     def test_a_regular_install_imports(self):

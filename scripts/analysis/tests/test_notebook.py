@@ -17,7 +17,7 @@ class NotebookTest(unittest.TestCase):
     def execute(self, name, directory):
         # The notebook keeps Jupyter's inline backend: MPLBACKEND would stop plt.show() from emitting images.
         env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
-        env.update(DICESIM_GAMES="4000", DICESIM_ROOT=str(ROOT), DICESIM_BINARY=str(BINARY), DICESIM_OUT=directory,
+        env.update(DICESIM_GAMES="4000", DICESIM_ROOT=str(ROOT), DICESIM=str(BINARY), DICESIM_OUT=directory,
                    PYDEVD_DISABLE_FILE_VALIDATION="1")
         out = Path(directory) / "executed.ipynb"
         run = subprocess.run([sys.executable, "-m", "nbconvert", "--to", "notebook", "--execute",
@@ -39,6 +39,13 @@ class NotebookTest(unittest.TestCase):
         errors = [o for c in code for o in c.outputs if o.output_type == "error"]
         self.assertEqual(errors, [])
         return "".join(o.get("text", "") + str(o.get("data", {}).get("text/plain", "")) for c in code for o in c.outputs)
+
+    def test_the_notebooks_run_dicesim_through_the_package(self):
+        for name in ("sixers_paper.ipynb", "race_games.ipynb"):
+            notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
+            code = "".join(c.source for c in notebook.cells if c.cell_type == "code")
+            self.assertNotIn("subprocess", code, name)
+            self.assertIn("da.run(", code, name)
 
     def test_sixers_paper_produces_every_figure(self):
         directory = tempfile.TemporaryDirectory()

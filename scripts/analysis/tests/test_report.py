@@ -5,16 +5,17 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from common import CONFIG, ROOT, make_results
+from common import CONFIG, make_results
 
-REPORT = ROOT / "scripts" / "report.py"
+# The report as a module of the package: `python3 -m dicesim_analysis.report` (dicesim-report once installed).
+REPORT = ["-m", "dicesim_analysis.report"]
 
 
 class ReportTest(unittest.TestCase):
     def test_renders_a_self_contained_page(self):
         with tempfile.TemporaryDirectory() as directory:
             results = make_results(directory)
-            run = subprocess.run([sys.executable, str(REPORT), str(results)], capture_output=True, text=True)
+            run = subprocess.run([sys.executable, *REPORT, str(results)], capture_output=True, text=True)
             self.assertEqual(run.returncode, 0, run.stderr)
             page = (Path(directory) / "results.html").read_text()
         images = re.findall(r'<img alt="([^"]*)" src="data:image/png;base64,[A-Za-z0-9+/=]{1000,}"', page)
@@ -42,7 +43,7 @@ class ReportTest(unittest.TestCase):
                   "contests": {"distributions": True, "sequential": True}}
         with tempfile.TemporaryDirectory() as directory:
             results = make_results(directory, "run", config)
-            run = subprocess.run([sys.executable, str(REPORT), str(results)], capture_output=True, text=True)
+            run = subprocess.run([sys.executable, *REPORT, str(results)], capture_output=True, text=True)
             self.assertEqual(run.returncode, 0, run.stderr)
             page = (Path(directory) / "results.html").read_text()
         images = re.findall(r'<img alt="([^"]*)"', page)
@@ -58,7 +59,7 @@ class ReportTest(unittest.TestCase):
                   "contests": {"distributions": False, "sequential": True, "sequential_tables": [["ev", "bank"]]}}
         with tempfile.TemporaryDirectory() as directory:
             results = make_results(directory, "run", config)
-            run = subprocess.run([sys.executable, str(REPORT), str(results)], capture_output=True, text=True)
+            run = subprocess.run([sys.executable, *REPORT, str(results)], capture_output=True, text=True)
             self.assertEqual(run.returncode, 0, run.stderr)
             page = (Path(directory) / "results.html").read_text()
         images = re.findall(r'<img alt="([^"]*)"', page)
@@ -71,7 +72,7 @@ class ReportTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as directory:
             results = make_results(directory, command="run")
             out = Path(directory) / "page.html"
-            run = subprocess.run([sys.executable, str(REPORT), str(results), "-o", str(out)], capture_output=True, text=True)
+            run = subprocess.run([sys.executable, *REPORT, str(results), "-o", str(out)], capture_output=True, text=True)
             self.assertEqual(run.returncode, 0, run.stderr)
             self.assertIn("holds no exact comparison", out.read_text())
 
@@ -79,7 +80,7 @@ class ReportTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as directory:
             bogus = Path(directory) / "bogus.h5"
             bogus.write_bytes(b"not hdf5 at all")
-            run = subprocess.run([sys.executable, str(REPORT), str(bogus)], capture_output=True, text=True)
+            run = subprocess.run([sys.executable, *REPORT, str(bogus)], capture_output=True, text=True)
             self.assertEqual(run.returncode, 2)
             self.assertIn("cannot read", run.stderr)
 

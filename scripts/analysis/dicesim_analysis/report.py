@@ -1,8 +1,8 @@
-#!/usr/bin/python3
 """Writes a self-contained HTML report of a dicesim results file: tables and
 plots, the plots embedded as PNG, nothing fetched from anywhere.
 
-    /usr/bin/python3 scripts/report.py results/sixers.h5 [-o results/sixers.html]
+    dicesim-report results/sixers.h5 [-o results/sixers.html]
+    python3 -m dicesim_analysis.report results/sixers.h5
 """
 
 import argparse
@@ -12,13 +12,12 @@ import io
 import os
 import sys
 
-import matplotlib
+import matplotlib.pyplot as plt
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from dicesim_analysis import (  # noqa: E402
-    load,
+from .load import load
+from .plots import (
+    INTERVALS,
+    mc_minus_exact,
     plot_distributions,
     plot_headtohead,
     plot_mc_minus_exact,
@@ -29,8 +28,7 @@ from dicesim_analysis import (  # noqa: E402
     plot_sweep_map,
     plot_win_counts,
 )
-from dicesim_analysis.ranking import best_responses, rank  # noqa: E402
-from dicesim_analysis.plots import INTERVALS, mc_minus_exact  # noqa: E402
+from .ranking import best_responses, rank
 
 STYLE = """body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:90%}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
@@ -235,6 +233,9 @@ def build(results):
 
 
 def main(argv=None):
+    """The command `dicesim-report` (and `python3 -m dicesim_analysis.report`): an exit code."""
+    # Drawn to files only: no display needed, whatever backend the environment asks for.
+    plt.switch_backend("Agg")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", help="a dicesim results file (.h5)")
     parser.add_argument("-o", "--output", help="HTML file to write (default: the results file with .html)")
@@ -245,10 +246,17 @@ def main(argv=None):
     except (OSError, ValueError, KeyError) as error:
         print(f"{args.results}: cannot read: {error}", file=sys.stderr)
         return 2
+    page = build(results)
     temporary = output + f".tmp.{os.getpid()}"
-    with open(temporary, "w", encoding="utf-8") as out:
-        out.write(build(results))
-    os.replace(temporary, output)
+    try:  # the final name only ever holds a whole page
+        with open(temporary, "w", encoding="utf-8") as out:
+            out.write(page)
+        os.replace(temporary, output)
+    except OSError as error:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+        print(f"{output}: cannot write the report: {error.strerror or error}", file=sys.stderr)
+        return 3
     print(f"wrote {output}")
     return 0
 
