@@ -107,9 +107,9 @@ std::string version_text() {
   return std::string("dicesim ") + DICESIM_VERSION + " (git " + DICESIM_GIT_REVISION + ", " + mpi + ")";
 }
 
-// A repeated option of run or check takes its last value, so that a job
-// script's defaults come first and a user's options after them override
-// them (scripts/slurm/shards.sbatch).
+// A repeated option of run, check or merge takes its last value, so that a
+// job script's defaults come first and a user's options after them override
+// them (scripts/slurm/).
 void last_value_wins(CLI::App* cmd) {
   for (CLI::Option* option : cmd->get_options())
     if (!option->get_positional() && option->get_type_size() != 0)
@@ -207,6 +207,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   merge_cmd->add_option("--test-pause-at", merge_options.test_pause_at, "test only: wait at read for a signal")
       ->check(CLI::IsMember({"read"}))
       ->group("");
+  last_value_wins(merge_cmd);
   ShowOptions show_options;
   CLI::App* show_cmd = app.add_subcommand("show", "the facts and summary of a results file, without playing");
   show_cmd->footer(help_examples(
