@@ -196,7 +196,16 @@ stepped_merge=$(sbatch --parsable --dependency="afterok:$odd:$even:$rerun" "$che
   "$config" 6 -o results/stepped.h5)
 jobs_submitted+=("$offset_merge" "$stepped_merge")
 
-# 3. MPI: one job of 2 ranks, and one of a single 2-CPU rank.
+# 3. A task that failed (cancelled here): its merge is cancelled, not left
+# pending; the task rerun alone and a merge after it complete the run.
+held=$(sbatch --parsable "${small[@]}" --hold --array=0-1 "$shards_sbatch" "$config" 2 --games $few)
+held_merge=$(sbatch --parsable --dependency="afterok:$held" "$checkout/scripts/slurm/merge.sbatch" "$config" 2 \
+  -o results/recovered.h5)
+jobs_submitted+=("$held" "$held_merge")
+scancel "${held}_1"
+scontrol release "$held"
+
+# 4. MPI: one job of 2 ranks, and one of a single 2-CPU rank.
 mpi=$(sbatch --parsable "${small[@]}" --nodes=1 --ntasks-per-node=2 "$checkout/scripts/slurm/mpi_run.sbatch" \
   "$config" --games "$games" -o results/mpi.h5)
 wide=$(sbatch --parsable --time=00:10:00 --nodes=1 --ntasks-per-node=1 --cpus-per-task=2 \
@@ -208,6 +217,15 @@ jobs_submitted+=("$mpi" "$wide")
 "$checkout/build/dicesim" run "$config" --games $few --threads 2 --quiet -o results/local-few.h5 >/dev/null
 
 wait_for_jobs "$array" "$merge" "$mpi" "$wide" "$offset" "$odd" "$even" "$rerun" "$offset_merge" "$stepped_merge"
+[ "$(job_field "$held_merge" JobState)" = CANCELLED ] ||
+  fail "the merge after a failed task is $(job_field "$held_merge" JobState), not CANCELLED"
+held_rerun=$(sbatch --parsable "${small[@]}" --array=1 "$shards_sbatch" "$config" 2 --games $few)
+recovered_merge=$(sbatch --parsable --dependency="afterok:$held_rerun" "$checkout/scripts/slurm/merge.sbatch" \
+  "$config" 2 -o results/recovered.h5)
+jobs_submitted+=("$held_rerun" "$recovered_merge")
+wait_for_jobs "$held_rerun" "$recovered_merge"
+require_completed "$recovered_merge" "the merge after the failed task's rerun"
+log "a failed task's merge was cancelled; its rerun and a new merge completed the run"
 require_completed "$array" "shard array"
 require_completed "$merge" "merge"
 require_completed "$mpi" "MPI run"
@@ -230,7 +248,26 @@ log "the requeued task resumed, its log appended ($starts starts)"
 log "MPI: 2 ranks of $(root_attribute results/mpi.h5 threads_min)-$(root_attribute results/mpi.h5 threads_max) threads;" \
   "the 2-CPU task ran $(root_attribute results/wide.h5 threads_max) threads"
 
-# 4. Several tasks without an MPI world: each says so and exits 2, writing nothing.
+# 5. scancel --batch --signal=TERM signals the batch shell only, which the
+# template replaced with dicesim (exec): dicesim stops, writes what it
+# played (marked incomplete) and exits 130.
+signalled=$(sbatch --parsable "${small[@]}" --array=0 "$shards_sbatch" "$config" 3 --games 1e9)
+jobs_submitted+=("$signalled")
+deadline=$((SECONDS + 60))
+until grep -qs "shard 1/3" "logs/dicesim-shard-${signalled}_0.out"; do
+  [ $SECONDS -lt $deadline ] || fail "the job to signal never started"
+  sleep 0.2
+done
+sleep 1
+scancel --batch --signal=TERM "${signalled}_0"
+wait_for_jobs "$signalled"
+[ "$(job_field "${signalled}_0" ExitCode)" = 130:0 ] ||
+  fail "after scancel --batch --signal=TERM: exit code $(job_field "${signalled}_0" ExitCode), not 130:0"
+[ "$(root_attribute results/sixers.shard-1-of-3.h5 planned_complete)" = 0 ] ||
+  fail "after scancel --batch --signal=TERM: no incomplete results/sixers.shard-1-of-3.h5"
+log "scancel --batch --signal=TERM reached dicesim: it wrote what it played and exited 130"
+
+# 6. Several tasks without an MPI world: each says so and exits 2, writing nothing.
 if srun --mpi=none --ntasks=2 --cpus-per-task=1 --time=00:02:00 "$checkout/build/dicesim" run "$config" \
   --games 1e5 -o results/none.h5 2>"$state/none.err"; then
   fail "srun --mpi=none -n 2: dicesim did not refuse"
@@ -242,5 +279,5 @@ log "srun --mpi=none -n 2: refused ($(head -1 "$state/none.err"))"
 /usr/bin/python3 "$checkout/scripts/slurm/same_datasets.py" results/local.h5 results/sixers.h5 results/mpi.h5 \
   results/wide.h5 || fail "results differ from the local run"
 /usr/bin/python3 "$checkout/scripts/slurm/same_datasets.py" results/local-few.h5 results/offset.h5 \
-  results/stepped.h5 || fail "results differ from the local run"
+  results/stepped.h5 results/recovered.h5 || fail "results differ from the local run"
 log "passed"
