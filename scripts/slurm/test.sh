@@ -143,6 +143,11 @@ require_completed() {
 
 root_attribute() { /usr/bin/python3 -c 'import h5py, sys; print(h5py.File(sys.argv[1])["/"].attrs[sys.argv[2]])' "$1" "$2"; }
 
+# Without Slurm: an array of more tasks than shards is refused.
+if SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=5 bash scripts/slurm/shards.sbatch "$config" 4 2>/dev/null; then
+  fail "shards.sbatch took 5 array tasks for 4 shards"
+fi
+
 install_missing
 [ -x build/dicesim ] || bash scripts/build.sh
 state=$(mktemp -d /tmp/dicesim-slurm.XXXXXX)
@@ -211,12 +216,16 @@ mpi=$(sbatch --parsable "${small[@]}" --nodes=1 --ntasks-per-node=2 "$checkout/s
 wide=$(sbatch --parsable --time=00:10:00 --nodes=1 --ntasks-per-node=1 --cpus-per-task=2 \
   "$checkout/scripts/slurm/mpi_run.sbatch" "$config" --games "$games" -o results/wide.h5)
 jobs_submitted+=("$mpi" "$wide")
+# mpirun inside the allocation, for an MPI without a Slurm PMI plugin.
+mpirun_job=$(sbatch --parsable "${small[@]}" --nodes=1 --ntasks=2 --output=logs/mpirun-%j.out \
+  --wrap="mpirun --allow-run-as-root build/dicesim run $config --games $games -o results/mpirun.h5")
+jobs_submitted+=("$mpirun_job")
 
 # The reference, while the jobs run.
 "$checkout/build/dicesim" run "$config" --games "$games" --threads 2 --quiet -o results/local.h5 >/dev/null
 "$checkout/build/dicesim" run "$config" --games $few --threads 2 --quiet -o results/local-few.h5 >/dev/null
 
-wait_for_jobs "$array" "$merge" "$mpi" "$wide" "$offset" "$odd" "$even" "$rerun" "$offset_merge" "$stepped_merge"
+wait_for_jobs "$array" "$merge" "$mpi" "$wide" "$mpirun_job" "$offset" "$odd" "$even" "$rerun" "$offset_merge" "$stepped_merge"
 [ "$(job_field "$held_merge" JobState)" = CANCELLED ] ||
   fail "the merge after a failed task is $(job_field "$held_merge" JobState), not CANCELLED"
 held_rerun=$(sbatch --parsable "${small[@]}" --array=1 "$shards_sbatch" "$config" 2 --games $few)
@@ -230,6 +239,7 @@ require_completed "$array" "shard array"
 require_completed "$merge" "merge"
 require_completed "$mpi" "MPI run"
 require_completed "$wide" "2-CPU run"
+require_completed "$mpirun_job" "mpirun in an allocation"
 require_completed "$offset" "array 5-9%2"
 require_completed "$odd" "array 1-5:2"
 require_completed "$even" "array 0-4:2"
@@ -244,6 +254,7 @@ grep -q "task 1 .*(resuming)" "logs/dicesim-shard-${array}_1.out" || fail "the r
 log "the requeued task resumed, its log appended ($starts starts)"
 
 [ "$(root_attribute results/mpi.h5 ranks)" = 2 ] || fail "results/mpi.h5: not 2 ranks"
+[ "$(root_attribute results/mpirun.h5 ranks)" = 2 ] || fail "results/mpirun.h5: not 2 ranks"
 [ "$(root_attribute results/wide.h5 threads_min)" = 2 ] || fail "results/wide.h5: its rank did not get 2 CPUs"
 log "MPI: 2 ranks of $(root_attribute results/mpi.h5 threads_min)-$(root_attribute results/mpi.h5 threads_max) threads;" \
   "the 2-CPU task ran $(root_attribute results/wide.h5 threads_max) threads"
@@ -277,7 +288,7 @@ grep -q "not launched under MPI" "$state/none.err" || fail "srun --mpi=none -n 2
 log "srun --mpi=none -n 2: refused ($(head -1 "$state/none.err"))"
 
 /usr/bin/python3 "$checkout/scripts/slurm/same_datasets.py" results/local.h5 results/sixers.h5 results/mpi.h5 \
-  results/wide.h5 || fail "results differ from the local run"
+  results/mpirun.h5 results/wide.h5 || fail "results differ from the local run"
 /usr/bin/python3 "$checkout/scripts/slurm/same_datasets.py" results/local-few.h5 results/offset.h5 \
   results/stepped.h5 results/recovered.h5 || fail "results differ from the local run"
 log "passed"
