@@ -156,6 +156,10 @@ TEST(Cli, ARepeatedRunOptionTakesItsLastValue) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("first.h5")));
   EXPECT_EQ(h5::Reader(dir.file("last.h5")).int_attribute("/", "games"), 2000);
   EXPECT_EQ(dicesim("run " + config + " " + config + " --quiet").exit_code, kExitBadInput);  // one config only
+  const auto merged = dicesim("merge " + dir.file("last.h5") + " -o " + dir.file("m1.h5") + " -o " + dir.file("m2.h5"));
+  ASSERT_EQ(merged.exit_code, 0) << merged.out;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("m1.h5")));
+  EXPECT_TRUE(std::filesystem::exists(dir.file("m2.h5")));
 }
 
 // srun -n 2 without a PMI plugin starts two independent processes: each

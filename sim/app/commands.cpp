@@ -198,8 +198,12 @@ int report(const RunConfig& config, const EngineOutput& output, RunInfo info, co
   write_results(path, config, output, info, exact ? &*exact : nullptr, exact ? &checks : nullptr);
   print_summary(out, config, output);
   if (exact) print_checks(out, checks, not_compared(config, *exact));
-  out << "\nwrote " << path << " (" << std::setprecision(2) << output.wall_seconds << " s, " << info.threads
-      << " threads" << (info.ranks > 1 ? " x " + std::to_string(info.ranks) + " ranks" : "")
+  // Ranks whose CPUs differ run different numbers of threads.
+  const std::string threads = info.threads_max > info.threads_min && info.threads_min > 0
+                                  ? std::to_string(info.threads_min) + "-" + std::to_string(info.threads_max)
+                                  : std::to_string(info.threads);
+  out << "\nwrote " << path << " (" << std::setprecision(2) << output.wall_seconds << " s, " << threads << " threads"
+      << (info.ranks > 1 ? " x " + std::to_string(info.ranks) + " ranks" : "")
       << (info.shard.empty() ? "" : ", shard " + info.shard) << ")\n";
   if (output.done != info.planned) {
     std::cerr << "interrupted: the results hold the games played so far and are marked incomplete\n";
