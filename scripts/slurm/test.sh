@@ -150,6 +150,8 @@ fi
 
 install_missing
 [ -x build/dicesim ] || bash scripts/build.sh
+build/dicesim --version | grep -q "with MPI" ||
+  fail "build/dicesim is built without MPI ($(build/dicesim --version)): the MPI jobs need it (scripts/setup.sh installs OpenMPI)"
 state=$(mktemp -d /tmp/dicesim-slurm.XXXXXX)
 chmod 711 "$state" # munged wants its socket reachable by every user
 trap stop_cluster EXIT
