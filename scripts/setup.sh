@@ -12,7 +12,7 @@ packages=(
   jupyter-nbconvert python3-nbconvert python3-nbformat python3-ipykernel
   python3-xarray python3-h5netcdf python3-pip python3-venv python3-setuptools python3-jsonschema
   libopenmpi-dev openmpi-bin clang libclang-rt-14-dev libfuzzer-14-dev
-  libglpk-dev
+  libglpk-dev help2man dpkg-dev
 )
 
 missing=()

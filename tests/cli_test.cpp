@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -131,6 +132,70 @@ TEST(Cli, DefaultOutputIsResultsSlashName) {
   EXPECT_NE(result.out.find("wrote results/paper.h5"), std::string::npos) << result.out;
 }
 
+// Job scripts (scripts/slurm/) name their files by asking dicesim.
+TEST(Cli, PrintOutputNamesTheFileFromTheConfigsNameAndPlaysNothing) {
+  TempDir dir;
+  json named = json::parse(kConfig);
+  named["name"] = "paper";
+  dir.write("file_stem.json", named.dump());
+  const auto shard = dicesim("run file_stem.json --shard 2/4 --print-output", dir.path().string());
+  ASSERT_EQ(shard.exit_code, 0) << shard.out;
+  EXPECT_EQ(shard.out, "results/paper.shard-2-of-4.h5\n");
+  EXPECT_EQ(dicesim("check file_stem.json --print-output", dir.path().string()).out, "results/paper.h5\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "results"));
+}
+
+// A job script's defaults come first and the user's options after them:
+// the last value of an option wins.
+TEST(Cli, ARepeatedRunOptionTakesItsLastValue) {
+  TempDir dir;
+  const std::string config = dir.write("small.json", kConfig);
+  const auto result = dicesim("run " + config + " --checkpoint-every 300 --games 1000 -o " + dir.file("first.h5") +
+                              " --quiet --checkpoint-every 200 --games 2000 -o " + dir.file("last.h5"));
+  ASSERT_EQ(result.exit_code, 0) << result.out;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("first.h5")));
+  EXPECT_EQ(h5::Reader(dir.file("last.h5")).int_attribute("/", "games"), 2000);
+  EXPECT_EQ(dicesim("run " + config + " " + config + " --quiet").exit_code, kExitBadInput);  // one config only
+  const auto merged = dicesim("merge " + dir.file("last.h5") + " -o " + dir.file("m1.h5") + " -o " + dir.file("m2.h5"));
+  ASSERT_EQ(merged.exit_code, 0) << merged.out;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("m1.h5")));
+  EXPECT_TRUE(std::filesystem::exists(dir.file("m2.h5")));
+}
+
+// srun -n 2 without a PMI plugin starts two independent processes: each
+// says so, and neither plays nor writes.
+TEST(Cli, SeveralSlurmTasksWithoutAnMpiWorldAreRefused) {
+  TempDir dir;
+  const std::string config = dir.write("small.json", kConfig);
+  const auto refused = testing::run_shell("SLURM_STEP_NUM_TASKS=2 " + std::string(DICESIM_BINARY) + " run " + config +
+                                          " --quiet -o " + dir.file("out.h5"));
+  EXPECT_EQ(refused.exit_code, kExitBadInput);
+  EXPECT_NE(refused.out.find("one of 2 Slurm tasks (SLURM_STEP_NUM_TASKS) but not launched under MPI"),
+            std::string::npos)
+      << refused.out;
+  EXPECT_EQ(std::count(refused.out.begin(), refused.out.end(), '\n'), 1) << refused.out;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.h5")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.h5.lock")));
+  const auto one_task = testing::run_shell("SLURM_STEP_NUM_TASKS=1 " + std::string(DICESIM_BINARY) + " run " + config +
+                                           " --games 1000 --quiet -o " + dir.file("out.h5"));
+  EXPECT_EQ(one_task.exit_code, 0) << one_task.out;
+}
+
+// Every rank's threads, and every merged input's, not only rank 0's.
+TEST(Cli, ResultsRecordTheFewestAndTheMostThreads) {
+  TempDir dir;
+  const std::string config = dir.write("small.json", kConfig);
+  ASSERT_EQ(dicesim("run " + config + " --shard 1/2 --threads 1 --quiet -o " + dir.file("1.h5")).exit_code, 0);
+  ASSERT_EQ(dicesim("run " + config + " --shard 2/2 --threads 2 --quiet -o " + dir.file("2.h5")).exit_code, 0);
+  ASSERT_EQ(dicesim("merge " + dir.file("1.h5") + " " + dir.file("2.h5") + " -o " + dir.file("m.h5")).exit_code, 0);
+  const h5::Reader shard(dir.file("2.h5"));
+  EXPECT_EQ(shard.int_attribute("/", "threads_min"), 2);
+  EXPECT_EQ(shard.int_attribute("/", "threads_max"), 2);
+  const h5::Reader merged(dir.file("m.h5"));
+  EXPECT_EQ(merged.int_attribute("/", "threads_min"), 1);
+  EXPECT_EQ(merged.int_attribute("/", "threads_max"), 2);
+}
+
 TEST(Cli, BadConfigIsOneLineExitTwoAndNoFile) {
   TempDir dir;
   json bad = json::parse(kConfig);
@@ -185,6 +250,8 @@ TEST(Cli, HelpVersionAndList) {
   const auto version = dicesim("--version");
   EXPECT_EQ(version.exit_code, 0);
   EXPECT_EQ(version.out.rfind("dicesim ", 0), 0u);
+  EXPECT_NE(version.out.find(" (git "), std::string::npos) << version.out;
+  EXPECT_NE(version.out.find(" MPI)"), std::string::npos) << version.out;
   for (const char* command :
        {"--help", "run --help", "check --help", "solve --help", "solve sixers --help", "list --help", "bench --help"})
     EXPECT_EQ(dicesim(command).exit_code, 0) << command;

@@ -76,9 +76,9 @@ namespace detail {
 // command and shard, and what is derived from them (the checksums cover
 // them). DIMENSION_LIST and REFERENCE_LIST hold HDF5 object addresses.
 inline bool made_how(const std::string& attribute) {
-  static const std::set<std::string> names{"wall_seconds",   "threads",          "ranks",    "command",
-                                           "shard",          "planned_complete", "checksum", "content_sha256",
-                                           "DIMENSION_LIST", "REFERENCE_LIST"};
+  static const std::set<std::string> names{"wall_seconds",   "threads",          "ranks",       "command",
+                                           "shard",          "planned_complete", "checksum",    "content_sha256",
+                                           "DIMENSION_LIST", "REFERENCE_LIST",   "threads_min", "threads_max"};
   return names.count(attribute) > 0;
 }
 

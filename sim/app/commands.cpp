@@ -286,8 +286,12 @@ int report(const RunConfig& config, const EngineOutput& output, RunInfo info, co
   if (exact)
     print_checks(out, checks, not_compared(config, *exact),
                  quiet ? ChecksShown::disagreements : ChecksShown::every_number);
+  // Ranks whose CPUs differ run different numbers of threads.
+  const std::string threads = info.threads_max > info.threads_min && info.threads_min > 0
+                                  ? std::to_string(info.threads_min) + "-" + std::to_string(info.threads_max)
+                                  : std::to_string(info.threads);
   out << (quiet ? "" : "\n") << "wrote " << path << " (" << std::setprecision(2) << output.wall_seconds << " s, "
-      << info.threads << " threads" << (info.ranks > 1 ? " x " + std::to_string(info.ranks) + " ranks" : "")
+      << threads << " threads" << (info.ranks > 1 ? " x " + std::to_string(info.ranks) + " ranks" : "")
       << (info.shard.empty() ? "" : ", shard " + info.shard) << ")\n";
   if (output.done != info.planned) {
     std::cerr << "interrupted: the results hold the games played so far and are marked incomplete\n";
@@ -302,12 +306,26 @@ int report(const RunConfig& config, const EngineOutput& output, RunInfo info, co
   return failed ? kExitFailedCheck : kExitOk;
 }
 
+// Several Slurm tasks that are no MPI world would each play the whole run
+// and race for one results file: refused before anything is read or written.
+void require_world_of_slurm_tasks(const Cluster& cluster) {
+  if (!cluster.slurm_tasks_without_world()) return;
+#ifdef DICESIM_WITH_MPI
+  const std::string why = "no MPI launcher joined them: use srun --mpi=pmix, or mpirun inside the allocation";
+#else
+  const std::string why = "this dicesim is built without MPI: run one task, or use --shard runs";
+#endif
+  throw InputError("started as one of " + std::to_string(cluster.slurm_step_tasks()) +
+                   " Slurm tasks (SLURM_STEP_NUM_TASKS) but not launched under MPI; " + why);
+}
+
 int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::ostream& out) {
   // Progress lines of the leader only: of the games, and of every solve on
   // the way (strategies solved while loading, the exact odds of check).
   ProgressSettings progress = options.progress;
   progress.quiet = progress.quiet || !cluster.leader();
   const ProgressScope shown(progress);
+  require_world_of_slurm_tasks(cluster);
   const RunConfig config = load_with_overrides(options);
   const std::vector<TableRun> contests = make_table_runs(config);
   BlockRange planned = planned_range(options.shard, first_blocks(contests).back());
@@ -318,6 +336,10 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
   if (cluster.size() > 1 && (resumed || options.checkpoint_every > 0))
     throw InputError("--resume and --checkpoint-every need a single process; under MPI use --shard runs instead");
   const std::string path = output_path(options, config, options.shard);
+  if (options.print_output) {
+    if (cluster.leader()) out << path << "\n";
+    return kExitOk;
+  }
   std::optional<OutputLock> lock;
   // A dry run checks the options as a run does (the shard, the file to
   // resume, an output it was given), without creating results/.
@@ -333,6 +355,8 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
   }
 
   RunInfo info{check ? "check" : "run", worker_threads(options), cluster.size(), planned_list(planned), options.shard};
+  info.threads_min = cluster.min_over_ranks(info.threads);
+  info.threads_max = cluster.max_over_ranks(info.threads);
   pause_for_test(options.test_pause_at, "setup");
   EngineOptions engine;
   engine.seed = config.seed;
@@ -407,6 +431,7 @@ int merge_inputs(const MergeOptions& options, std::ostream& out) {
   RunState merged = read_run_state(first_name, ReadFor::merge_or_resume);
   require_mergeable(merged, first_name, merged, first_name);
   std::vector<std::vector<BlockRange>> planned_of{merged.planned};
+  int threads_min = merged.threads_min, threads_max = merged.threads_max;
   for (std::size_t i = 1; i < options.inputs.size(); ++i) {
     throw_if_interrupted();
     pause_for_test(options.test_pause_at, "read");
@@ -426,6 +451,8 @@ int merge_inputs(const MergeOptions& options, std::ostream& out) {
     sum.done.insert(sum.done.end(), input.output.done.begin(), input.output.done.end());
     merged.planned.insert(merged.planned.end(), input.planned.begin(), input.planned.end());
     sum.wall_seconds += input.output.wall_seconds;
+    if (input.threads_min > 0 && (threads_min == 0 || input.threads_min < threads_min)) threads_min = input.threads_min;
+    threads_max = std::max(threads_max, input.threads_max);
   }
   throw_if_interrupted();
   const RunConfig& config = merged.config;
@@ -434,7 +461,10 @@ int merge_inputs(const MergeOptions& options, std::ostream& out) {
   join_ranges(merged.planned);
   const std::vector<TableRun> contests = make_table_runs(config);
   sum.games_done = games_in(contests, sum.done);
-  write_results(options.output, config, sum, {"merge", 0, 1, merged.planned, ""}, nullptr, nullptr);
+  RunInfo info{"merge", 0, 1, merged.planned, ""};
+  info.threads_min = threads_min;
+  info.threads_max = threads_max;
+  write_results(options.output, config, sum, info, nullptr, nullptr);
   if (!options.quiet) print_summary(out, config, sum);
   std::uint64_t blocks = 0;
   for (const BlockRange& r : sum.done) blocks += r.end - r.begin;

@@ -30,6 +30,7 @@ struct RunOptions {
   ProgressSettings progress;  // --quiet, --progress-every: of the games and of the exact solves
   int threads = 0;            // 0: the CPUs this process may use
   bool dry_run = false;       // print the plan (strategies, tables, games) and play nothing
+  bool print_output = false;  // print the results file's path (job scripts name files from it) and play nothing
   bool biased_die = false;    // test only: the game's samplers throw the loaded test die
   std::string test_pause_at;  // test only: "setup" or "exact" waits there for a stop request
 };

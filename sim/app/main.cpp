@@ -22,6 +22,7 @@
 #include "engine/cluster.h"
 #include "games/game.h"
 #include "games/registry.h"
+#include "git_revision.h"  // generated at build time
 #include "plan/config_schema.h"
 #include "results/summary.h"
 
@@ -76,6 +77,9 @@ void add_run_options(CLI::App* cmd, RunOptions& options) {
   cmd->add_option("--seed", options.seed, "seed, overriding the config");
   cmd->add_flag("--dry-run", options.dry_run,
                 "print the strategies (sweeps expanded), the tables and the games, and play nothing");
+  cmd->add_flag("--print-output", options.print_output,
+                "print the results file these options would write (default results/<name>.h5, the config's "
+                "\"name\") and play nothing");
   cmd->add_option("--precision", options.precision,
                   "play each table until the 95% half-width of its win rates is at most this (e.g. 0.002), "
                   "--games at most; overrides the config's precision.rate");
@@ -98,6 +102,26 @@ void add_run_options(CLI::App* cmd, RunOptions& options) {
   cmd->add_option("--test-pause-at", options.test_pause_at, "test only: wait at setup or exact for a signal")
       ->check(CLI::IsMember({"setup", "exact"}))
       ->group("");
+}
+
+// What --version prints: which program exactly, and whether it can join an
+// MPI world (a cluster's first question).
+std::string version_text() {
+#ifdef DICESIM_WITH_MPI
+  const char* mpi = "with MPI";
+#else
+  const char* mpi = "without MPI";
+#endif
+  return std::string("dicesim ") + DICESIM_VERSION + " (git " + DICESIM_GIT_REVISION + ", " + mpi + ")";
+}
+
+// A repeated option of run, check or merge takes its last value, so that a
+// job script's defaults come first and a user's options after them override
+// them (scripts/slurm/).
+void last_value_wins(CLI::App* cmd) {
+  for (CLI::Option* option : cmd->get_options())
+    if (!option->get_positional() && option->get_type_size() != 0)
+      option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
 
 // Rules for every option of every command, present and future: an empty
@@ -240,7 +264,7 @@ int usage_error(const CLI::App& command) {
 
 int main_checked(int argc, char** argv, const Cluster& cluster) {
   CLI::App app{"dicesim: Monte Carlo dice games checked against exact solvers"};
-  app.set_version_flag("--version", std::string("dicesim ") + DICESIM_VERSION);
+  app.set_version_flag("--version", version_text());
   app.footer(exit_codes_footer());
 
   RunOptions run_options;
@@ -249,10 +273,12 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
                                  "dicesim run configs/tenk_seed000.json --games 1e4 --threads 2 -o tenk.h5",
                                  "dicesim run configs/pig_one_die.json --precision 0.01 --games 1e6 -o pig.h5"}));
   add_run_options(run_cmd, run_options);
+  last_value_wins(run_cmd);
   CLI::App* check_cmd = app.add_subcommand("check", "run, and compare every number with the exact solver");
   check_cmd->footer(help_examples({"dicesim check configs/sixers.json --games 1e5",
                                    "dicesim check configs/battle_sequential.json --games 1e4 -o battle.h5"}));
   add_run_options(check_cmd, run_options);
+  last_value_wins(check_cmd);
   CLI::App* solve_cmd = app.add_subcommand("solve", "exact numbers of a game, no simulation");
   solve_cmd->footer(help_examples({"dicesim solve sixers --headtohead", "dicesim solve pig --dice 2 --turns 4"}));
   add_solve_commands(*solve_cmd);
@@ -276,6 +302,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   merge_cmd->add_option("--test-pause-at", merge_options.test_pause_at, "test only: wait at read for a signal")
       ->check(CLI::IsMember({"read"}))
       ->group("");
+  last_value_wins(merge_cmd);
   ShowOptions show_options;
   CLI::App* show_cmd = app.add_subcommand("show", "the facts and summary of a results file, without playing");
   show_cmd->footer(help_examples(
@@ -301,7 +328,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   // --version on every command, as --help is.
   const std::function<void(CLI::App*)> add_version = [&](CLI::App* command) {
     for (CLI::App* sub : command->get_subcommands({})) {
-      sub->set_version_flag("--version", std::string("dicesim ") + DICESIM_VERSION);
+      sub->set_version_flag("--version", version_text());
       add_version(sub);
     }
   };

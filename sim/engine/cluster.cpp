@@ -14,9 +14,28 @@ bool started_by_mpi_launcher() {
     if (std::getenv(variable)) return true;
   return false;
 }
+
+// The tasks of the Slurm step this process belongs to; 1 outside srun (a
+// batch script's own shell is no step of several tasks).
+int slurm_step_tasks_from_environment() {
+  const char* tasks = std::getenv("SLURM_STEP_NUM_TASKS");
+  if (!tasks) return 1;
+  char* end = nullptr;
+  const long n = std::strtol(tasks, &end, 10);
+  return end != tasks && *end == '\0' && n > 1 && n < (1L << 30) ? static_cast<int>(n) : 1;
+}
+
+#ifdef DICESIM_WITH_MPI
+int reduce_over_ranks(int value, MPI_Op op) {
+  int result = value;
+  MPI_Allreduce(&value, &result, 1, MPI_INT, op, MPI_COMM_WORLD);
+  return result;
+}
+#endif
 }  // namespace
 
-Cluster::Cluster([[maybe_unused]] int& argc, [[maybe_unused]] char**& argv) {
+Cluster::Cluster([[maybe_unused]] int& argc, [[maybe_unused]] char**& argv)
+    : slurm_step_tasks_(slurm_step_tasks_from_environment()) {
 #ifdef DICESIM_WITH_MPI
   if (!started_by_mpi_launcher()) return;
   int provided = 0;
@@ -72,6 +91,20 @@ void Cluster::broadcast([[maybe_unused]] std::vector<std::uint64_t>& values) con
 #ifdef DICESIM_WITH_MPI
   if (size_ > 1) MPI_Bcast(values.data(), static_cast<int>(values.size()), MPI_UINT64_T, 0, MPI_COMM_WORLD);
 #endif
+}
+
+int Cluster::min_over_ranks(int value) const {
+#ifdef DICESIM_WITH_MPI
+  if (size_ > 1) return reduce_over_ranks(value, MPI_MIN);
+#endif
+  return value;
+}
+
+int Cluster::max_over_ranks(int value) const {
+#ifdef DICESIM_WITH_MPI
+  if (size_ > 1) return reduce_over_ranks(value, MPI_MAX);
+#endif
+  return value;
 }
 
 int Cluster::agree(int code) const {

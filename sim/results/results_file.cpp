@@ -475,6 +475,8 @@ void write_file(const std::string& path, const RunConfig& config, const EngineOu
   file.attribute("/", "complete", static_cast<std::int64_t>(run_complete(config, output)));
   file.attribute("/", "wall_seconds", output.wall_seconds);
   file.attribute("/", "threads", static_cast<std::int64_t>(info.threads));
+  file.attribute("/", "threads_min", static_cast<std::int64_t>(info.threads_min > 0 ? info.threads_min : info.threads));
+  file.attribute("/", "threads_max", static_cast<std::int64_t>(info.threads_max > 0 ? info.threads_max : info.threads));
   file.attribute("/", "ranks", static_cast<std::int64_t>(info.ranks));
   file.attribute("/", "shard", info.shard);
   file.attribute("/", "planned_complete", static_cast<std::int64_t>(output.done == info.planned));

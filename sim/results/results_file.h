@@ -18,11 +18,13 @@ namespace dicesim {
 
 struct RunInfo {
   std::string command;  // run | check | merge
-  int threads = 1;
+  int threads = 1;      // of this process (rank 0 under MPI)
   int ranks = 1;
   std::vector<BlockRange> planned;  // the blocks this file set out to cover
   std::string shard;                // "K/N", or empty
   bool exact_skipped = false;       // check: a stop request came before the exact comparison was done
+  int threads_min = 0;              // the fewest and the most threads of any rank (any input, for a merge);
+  int threads_max = 0;              // 0: this process's threads
 };
 
 // Writes to a temporary name in the same directory, then renames: the final

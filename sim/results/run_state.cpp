@@ -85,6 +85,19 @@ bool covers(const std::vector<BlockRange>& outer, const std::vector<BlockRange>&
   return true;
 }
 
+// Files before threads_min and threads_max recorded one process's threads
+// (rank 0's); files before that, and foreign ones, none at all.
+void read_thread_range(const h5::Reader& file, RunState& state) {
+  const auto positive_int = [&](const char* name) {
+    if (!file.has_attribute("/", name)) return 0;
+    const std::int64_t threads = file.int_attribute("/", name);
+    return threads > 0 && threads <= (1 << 20) ? static_cast<int>(threads) : 0;
+  };
+  state.threads_min = positive_int("threads_min");
+  state.threads_max = positive_int("threads_max");
+  if (state.threads_min == 0 || state.threads_max < state.threads_min)
+    state.threads_min = state.threads_max = positive_int("threads");
+}
 }  // namespace
 
 bool same_run(const RunConfig& a, const RunConfig& b) {
@@ -293,6 +306,7 @@ RunState read_state(const std::string& path, ReadFor reader) {
   state.command = file.string_attribute("/", "command");
   state.threads = file.int_attribute("/", "threads");
   if (file.exists("/checks/z")) state.checks = read_checks(file, most_checks(state.config), path);
+  read_thread_range(file, state);
   // Every game lands in exactly one bin of each seat's score histogram.
   const std::vector<int> bins = state.config.game->measure_bins();
   for (std::size_t t = 0; t < contests.size(); ++t) {

@@ -40,6 +40,8 @@ struct RunState {
   std::string command;                       // run | check | merge
   std::int64_t threads = 0;
   std::optional<std::vector<Check>> checks;  // /checks, in a check's file
+  int threads_min = 0;  // the fewest and the most worker threads of any rank that played (0: not recorded)
+  int threads_max = 0;
 };
 
 // The stored config, as JSON text: the root attribute `config`, or, past
