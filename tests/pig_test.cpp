@@ -10,6 +10,7 @@
 #include <cmath>
 #include <functional>
 #include <iomanip>
+#include <numeric>
 #include <sstream>
 #include <tuple>
 
@@ -538,8 +539,8 @@ TEST(PigEvaluation, PairsThatIgnoreTheOpponentComeFromEachSeatsOwnTurns) {
       EXPECT_TRUE(ignores_opponent(a));
       for (const Policy& b : policies) {
         const Evaluation walk = *evaluate(rules, {&a, &b}, 2 * rules.goal + 1);
-        const Evaluation apart =
-            evaluate_independent(rules, race_alone(rules, a), race_alone(rules, b), 2 * rules.goal + 1);
+        const Race race_a = race_alone(rules, a), race_b = race_alone(rules, b);
+        const Evaluation apart = evaluate_independent(rules, {&race_a, &race_b}, 2 * rules.goal + 1);
         for (int s = 0; s < 2; ++s) {
           EXPECT_NEAR(apart.win[s], walk.win[s], 1e-13);
           for (std::size_t f = 0; f < walk.score[s].size(); ++f)
@@ -548,6 +549,63 @@ TEST(PigEvaluation, PairsThatIgnoreTheOpponentComeFromEachSeatsOwnTurns) {
             EXPECT_NEAR(apart.turns[s][t], walk.turns[s][t], 1e-13);
         }
       }
+    }
+  }
+}
+
+// P(each seat wins) at a table of seats that ignore the others, by a walk
+// forward over every tuple of banked scores, turn by turn: the slow way the
+// race (evaluate_independent) must agree with. In long double: in double its
+// rounding over thousands of turns adds up to 1e-12.
+std::vector<double> joint_walk_wins(const Rules& rules, const std::vector<const Policy*>& seats) {
+  const int n = static_cast<int>(seats.size()), goal = rules.goal;
+  std::vector<TurnOutcomes> outcomes;
+  for (const Policy* p : seats) outcomes.emplace_back(rules, *p);
+  std::size_t states = 1;
+  for (int s = 0; s < n; ++s) states *= std::size_t(goal);
+  std::vector<long double> mass(states, 0.0), wins(std::size_t(n), 0.0);
+  mass[0] = 1;
+  std::vector<std::size_t> stride(std::size_t(n), 1);
+  for (int s = 1; s < n; ++s) stride[std::size_t(s)] = stride[std::size_t(s - 1)] * std::size_t(goal);
+  for (int turn = 0; std::accumulate(mass.begin(), mass.end(), 0.0L) > 1e-18L; ++turn) {
+    const int mover = turn % n;
+    const std::size_t step = stride[std::size_t(mover)];
+    std::vector<long double> next(states, 0.0);
+    for (std::size_t state = 0; state < states; ++state) {
+      if (mass[state] == 0) continue;
+      const int own = static_cast<int>(state / step % std::size_t(goal));
+      const TurnOutcome& outcome = outcomes[std::size_t(mover)].get(0, own, 0);
+      for (const auto& [to, p] : outcome.banked)
+        next[state + (std::size_t(to) - std::size_t(own)) * step] += mass[state] * p;
+      for (const auto& [f, p] : outcome.won) wins[std::size_t(mover)] += mass[state] * p;
+    }
+    mass = std::move(next);
+  }
+  return std::vector<double>(wins.begin(), wins.end());
+}
+
+// Tables of three and four seats that ignore the others: the race agrees
+// with the walk over every tuple of scores, and its odds sum to 1.
+TEST(PigEvaluation, TablesOfManySeatsThatIgnoreTheOthersAreRaces) {
+  for (int dice : {1, 2}) {
+    const Rules rules = rules_of(dice, 20);
+    const Policy a = hold_at(rules, 5), b = hold_at(rules, 9), c = hold_at(rules, 14);
+    const std::vector<std::vector<const Policy*>> tables = {{&a, &b}, {&a, &b, &c}, {&c, &a, &a}, {&b, &c, &a, &b}};
+    for (const std::vector<const Policy*>& table : tables) {
+      std::vector<Race> races;
+      for (const Policy* p : table) races.push_back(race_alone(rules, *p));
+      std::vector<const Race*> seats;
+      for (const Race& r : races) seats.push_back(&r);
+      const Evaluation race = evaluate_independent(rules, seats, 2 * rules.goal + 1);
+      const std::vector<double> walk = joint_walk_wins(rules, table);
+      double total = 0;
+      for (std::size_t s = 0; s < table.size(); ++s) {
+        EXPECT_NEAR(race.win[s], walk[s], 1e-12) << dice << " seat " << s;
+        total += race.win[s];
+        EXPECT_NEAR(std::accumulate(race.score[s].begin(), race.score[s].end(), 0.0), 1.0, 1e-12);
+        EXPECT_NEAR(std::accumulate(race.turns[s].begin(), race.turns[s].end(), 0.0), 1.0, 1e-12);
+      }
+      EXPECT_NEAR(total, 1.0, 1e-12);
     }
   }
 }

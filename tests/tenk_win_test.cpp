@@ -670,5 +670,41 @@ TEST(TenkWin, OptimalAgainstItselfIsTheValueAndUnbeatenByTheFamilies) {
   expect_optimal_is_unbeaten(rules, "IV.4");
 }
 
+// `solve tenk --win --json` gives every number at full precision and says
+// whether the solution was solved now or read from the cache; the text says
+// the same ("loaded from the cache ..., solved there on ...").
+TEST(TenkWinSolve, JsonHasFullPrecisionAndSaysWhenTheSolutionWasLoaded) {
+  const CachedIn cache;
+  const json config = {
+      {"game", "tenk"},
+      {"games", 1},
+      {"rules", {{"target", 2000}}},
+      {"strategies",
+       {{{"name", "ev"}, {"family", "ev_heuristic"}}, {{"name", "bank"}, {"family", "bank_at"}, {"total", 350}}}},
+      {"contests", {{"distributions", false}, {"sequential", true}}}};
+  const std::string path = cache.dir().write("small.json", config.dump());
+  const auto solved = testing::dicesim("solve tenk --win --json --config " + path);
+  ASSERT_EQ(solved.exit_code, 0) << solved.out;
+  const json first = json::parse(solved.out);
+  EXPECT_FALSE(first["solve"]["loaded_from_cache"].get<bool>());
+  const auto loaded = testing::dicesim("solve tenk --win --json --config " + path);
+  ASSERT_EQ(loaded.exit_code, 0) << loaded.out;
+  const json second = json::parse(loaded.out);
+  EXPECT_TRUE(second["solve"]["loaded_from_cache"].get<bool>());
+  EXPECT_EQ(second["first_wins"], first["first_wins"]);
+
+  const Rules rules = read_rules(JsonNode(config["rules"], "rules"));
+  const WinSolution solution = solve_win(Scoring(rules));
+  EXPECT_EQ(first["first_wins"].get<double>(), solution.first_wins());  // exact: no digits lost
+  EXPECT_EQ(first["tie"].get<double>(), solution.tie());
+  EXPECT_EQ(first["against_each_strategy"][0]["strategy"], "ev");
+
+  const auto text = testing::dicesim("solve tenk --win --config " + path);
+  ASSERT_EQ(text.exit_code, 0) << text.out;
+  EXPECT_NE(text.out.find("loaded from the cache " + win_cache_path(rules) + ", solved there on "), std::string::npos)
+      << text.out;
+  EXPECT_EQ(text.out.find("solved in"), std::string::npos) << text.out;
+}
+
 }  // namespace
 }  // namespace dicesim::tenk

@@ -12,6 +12,7 @@
 #include "games/pig/pig.h"
 #include "games/pig/pig_exact.h"
 #include "games/pig/pig_game.h"
+#include "games/pig/pig_table_win.h"
 #include "plan/run_config.h"
 #include "results/strategy_matrix.h"
 
@@ -22,6 +23,7 @@ struct SolveOptions {
   Rules rules;
   int turns = 0;
   bool optimal = false;
+  int seats = 2;
   std::string config;
 };
 
@@ -60,6 +62,21 @@ void print_optimal(const Rules& rules) {
             << " turn-start states), " << solution.policy.distinct_rows() << " distinct policy rows\n";
 }
 
+// Each seat's chance at a table of three or more where every seat plays to win.
+void print_optimal_table(const Rules& rules, int seats) {
+  if (const std::string why = table_win_refusal(rules, seats); !why.empty()) throw InputError("--seats: " + why);
+  const TableWin table = solve_table_win(rules, seats);
+  const int start[kMostTableSeats] = {};
+  std::cout << "optimal_win at a table of " << seats
+            << " (each seat maximises its own chance of winning, the others doing the same):\n"
+            << std::fixed << std::setprecision(6);
+  for (int seat = 0; seat < seats; ++seat)
+    std::cout << "  P(seat " << seat + 1 << " wins) " << table.value(0, start)[std::size_t(seat)] << "\n";
+  std::cout << std::setprecision(3) << "  solved in " << table.seconds << " s (" << table.passes
+            << (table.passes == 1 ? " pass" : " passes") << " over the " << table.turn_starts()
+            << " turn-start states)\n";
+}
+
 void print_matrix(const std::string& file) {
   const RunConfigOf<PigGame> config = load_run_config_of_game(parse_json_file(file), file, "pig", load_game);
   const PigGame& game = *config.game;
@@ -83,7 +100,7 @@ void solve(SolveOptions options) {
   if (options.turns == 0 && !options.optimal) options.turns = 4;
   if (options.turns > 0) print_turns_tables(rules, options.turns);
   if (options.turns > 0 && options.optimal) std::cout << "\n";
-  if (options.optimal) print_optimal(rules);
+  if (options.optimal) options.seats == 2 ? print_optimal(rules) : print_optimal_table(rules, options.seats);
 }
 
 }  // namespace
@@ -92,12 +109,20 @@ void add_solve_command(CLI::App& solve_cmd) {
   auto options = std::make_shared<SolveOptions>();
   CLI::App* cmd = solve_cmd.add_subcommand("pig", "the seed's reach-the-goal tables and the optimal win probability");
   cmd->footer(help_examples({"dicesim solve pig --dice 2 --turns 4", "dicesim solve pig --dice 1 --optimal",
+                             "dicesim solve pig --optimal --seats 3 --goal 50",
                              "dicesim solve pig --config configs/pig_two_dice.json"}));
   cmd->add_option("--dice", options->rules.dice, "1 or 2 (default 1)")->check(CLI::Range(1, 2));
   cmd->add_option("--goal", options->rules.goal, "the goal (default 100)")->check(CLI::Range(1, kMaxGoal));
   cmd->add_option("--turns", options->turns, "print P(reach the goal within N turns) and stop numbers, N = 1..turns")
       ->check(CLI::Range(1, kMaxPhases));
-  cmd->add_flag("--optimal", options->optimal, "print the first player's P(win) under optimal play");
+  CLI::Option* optimal =
+      cmd->add_flag("--optimal", options->optimal, "print the first player's P(win) under optimal play");
+  cmd->add_option("--seats", options->seats,
+                  "with --optimal: players at the table (2 to " + std::to_string(kMostTableSeats) +
+                      "; three at goal 100 takes tens of seconds, four fits up to goal 40)")
+      ->type_name("N")
+      ->check(CLI::Range(2, kMostTableSeats))
+      ->needs(optimal);
   cmd->add_option("--config", options->config, "print the exact P(win) of every ordered pair of a config's strategies");
   cmd->callback([options] { solve(*options); });
 }

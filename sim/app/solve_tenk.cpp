@@ -3,6 +3,7 @@
 // solved for the chance of winning.
 #include <CLI/CLI.hpp>
 #include <cmath>
+#include <ctime>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -28,6 +29,7 @@ struct SolveOptions {
   std::string rules = "game_of_dice";
   std::string config;
   bool win = false;
+  bool as_json = false;
   std::string policy_csv;
 };
 
@@ -112,47 +114,68 @@ void print_bank_totals(const TenkGame& game) {
   }
 }
 
-// The head start (units) that comes closest to a fair game: given to the
-// first seat when the second is favoured, else to the second.
-void print_head_start(const WinSolution& solution) {
-  const double value = solution.at(0, 0, 0).utility();
-  const bool first_behind = value < 0.5;
+// The head start that comes closest to a fair game: given to the first seat
+// when the second is favoured, else to the second (units of kPoint).
+struct HeadStart {
+  bool to_first = false;
+  int closest = 0;                       // the head start closest to fair
+  double closest_value;                  // the first seat's chance with it
+  int flips = 0;                         // the least head start that makes the other seat the favourite
+  double before_flip_value, flip_value;  // the first seat's chance at flips - 1 and at flips
+};
+
+std::optional<HeadStart> head_start(const WinSolution& solution) {
+  const bool first_behind = solution.at(0, 0, 0).utility() < 0.5;
   const auto first_value = [&](int h) {
     return (first_behind ? solution.at(0, h, 0) : solution.at(0, 0, h)).utility();
   };
   int h = 0;
   while (h + 1 < solution.units() && (first_value(h) < 0.5) == first_behind) ++h;
-  if ((first_value(h) < 0.5) == first_behind) {
+  if ((first_value(h) < 0.5) == first_behind) return std::nullopt;
+  const int closest = std::abs(first_value(h) - 0.5) <= std::abs(first_value(h - 1) - 0.5) ? h : h - 1;
+  return HeadStart{first_behind, closest, first_value(closest), h, first_value(h - 1), first_value(h)};
+}
+
+void print_head_start(const std::optional<HeadStart>& head) {
+  if (!head) {
     std::cout << "No head start below the target makes the game fair.\n";
     return;
   }
-  const int closer = std::abs(first_value(h) - 0.5) <= std::abs(first_value(h - 1) - 0.5) ? h : h - 1;
-  std::cout << "Head start for a fair game: " << closer * kPoint << " points to the "
-            << (first_behind ? "first" : "second") << " seat (the first seat's chance then " << std::setprecision(6)
-            << first_value(closer) << "; " << (h - 1) * kPoint << " points: " << first_value(h - 1) << ", "
-            << h * kPoint << " points: " << first_value(h) << ")\n";
+  std::cout << "Head start for a fair game: " << head->closest * kPoint << " points to the "
+            << (head->to_first ? "first" : "second") << " seat (the first seat's chance then " << std::setprecision(6)
+            << head->closest_value << "; " << (head->flips - 1) * kPoint << " points: " << head->before_flip_value
+            << ", " << head->flips * kPoint << " points: " << head->flip_value << ")\n";
 }
 
-// The odds of optimal_win against every other strategy, in both seats.
-void print_win_odds(const TenkGame& game, const WinSolution& solution) {
-  const Scoring& scoring = game.scoring();
-  const double value = solution.at(0, 0, 0).utility();
+// Optimal play against a strategy: the optimal player's P(win) + P(tie)/2 in each seat.
+struct AgainstStrategy {
+  std::string strategy;
+  double optimal_first, optimal_second;
+};
+
+std::vector<AgainstStrategy> against_each_strategy(const TenkGame& game, const WinSolution& solution) {
+  const WinRule optimal(solution.policy);
+  std::vector<AgainstStrategy> rows;
+  for (std::size_t i = 0; i < game.strategies().size(); ++i) {
+    const Policy& policy = game.policy(static_cast<int>(i));
+    if (policy.plays_to_win) continue;
+    const PolicyRule other(game.scoring().rules(), policy);
+    rows.push_back({game.strategies()[i].name, evaluate_win(game.scoring(), optimal, other).at(0, 0, 0).utility(),
+                    1 - evaluate_win(game.scoring(), other, optimal).at(0, 0, 0).utility()});
+  }
+  return rows;
+}
+
+void print_win_odds(const std::vector<AgainstStrategy>& rows, double value) {
   std::cout << "\nOptimal play against each strategy (P(win) + P(tie)/2 of the optimal player; the game's value is "
             << std::setprecision(6) << value << " first, " << 1 - value << " second):\n"
             << std::left << std::setw(24) << "strategy" << std::right << std::setw(14) << "optimal 1st" << std::setw(12)
             << "gain" << std::setw(14) << "optimal 2nd" << std::setw(12) << "gain"
             << "\n";
-  const WinRule optimal(solution.policy);
-  for (std::size_t i = 0; i < game.strategies().size(); ++i) {
-    const Policy& policy = game.policy(static_cast<int>(i));
-    if (policy.plays_to_win) continue;
-    const PolicyRule other(scoring.rules(), policy);
-    const double first = evaluate_win(scoring, optimal, other).at(0, 0, 0).utility();
-    const double second = 1 - evaluate_win(scoring, other, optimal).at(0, 0, 0).utility();
-    std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right << std::setw(14) << first
-              << std::setw(12) << first - value << std::setw(14) << second << std::setw(12) << second - (1 - value)
-              << "\n";
-  }
+  for (const AgainstStrategy& row : rows)
+    std::cout << std::left << std::setw(24) << row.strategy << std::right << std::setw(14) << row.optimal_first
+              << std::setw(12) << row.optimal_first - value << std::setw(14) << row.optimal_second << std::setw(12)
+              << row.optimal_second - (1 - value) << "\n";
 }
 
 // For plots: the least turn total at which the optimal player banks, per
@@ -183,6 +206,56 @@ void write_policy_csv(const std::string& path, const Scoring& scoring, const Win
   }
 }
 
+// "solved in 21.86 s (cached in PATH)", or, read from the cache, when and
+// how that solve went.
+std::string solve_origin(const WinSolution& solution, const Rules& rules) {
+  const WinSolveStats& stats = solution.stats;
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(2);
+  if (stats.cached_at) {
+    const std::time_t when = stats.cached_at;
+    std::tm utc{};
+    gmtime_r(&when, &utc);
+    text << "loaded from the cache " << win_cache_path(rules) << ", solved there on "
+         << std::put_time(&utc, "%Y-%m-%d %H:%M UTC") << " in " << stats.seconds << " s";
+  } else {
+    text << "solved in " << stats.seconds << " s (cached in " << win_cache_path(rules) << ")";
+  }
+  text << ": " << stats.positions << " turn starts, " << stats.turn_states
+       << " (turn total, dice) states visited, peak memory " << stats.peak_bytes / (1 << 20) << " MiB, policy "
+       << solution.policy.bytes() / 1024 << " KiB";
+  return text.str();
+}
+
+// Every number of `solve tenk --win` at full precision, for programs.
+json win_json(const Rules& rules, const WinSolution& solution, const std::optional<HeadStart>& head,
+              const std::vector<AgainstStrategy>& rows) {
+  json against = json::array();
+  for (const AgainstStrategy& row : rows)
+    against.push_back(
+        {{"strategy", row.strategy}, {"optimal_first", row.optimal_first}, {"optimal_second", row.optimal_second}});
+  json fair = nullptr;
+  if (head)
+    fair = {{"points", head->closest * kPoint},
+            {"to_seat", head->to_first ? "first" : "second"},
+            {"first_seat_value", head->closest_value}};
+  const WinSolveStats& stats = solution.stats;
+  return {{"rules", rules_json(rules)},
+          {"first_wins", solution.first_wins()},
+          {"second_wins", solution.second_wins()},
+          {"tie", solution.tie()},
+          {"first_seat_value", solution.at(0, 0, 0).utility()},
+          {"fair_head_start", fair},
+          {"against_each_strategy", against},
+          {"solve",
+           {{"cache_file", win_cache_path(rules)},
+            {"loaded_from_cache", stats.cached_at != 0},
+            {"seconds", stats.seconds},
+            {"turn_starts", stats.positions},
+            {"turn_states", stats.turn_states},
+            {"peak_bytes", stats.peak_bytes}}}};
+}
+
 void print_win(const TenkGame& game, const SolveOptions& options) {
   const Scoring& scoring = game.scoring();
   // The CSV's path is checked (and held) before the solve, which takes seconds to minutes.
@@ -190,19 +263,21 @@ void print_win(const TenkGame& game, const SolveOptions& options) {
   if (!options.policy_csv.empty()) csv_lock.emplace(options.policy_csv, std::vector<std::string>{options.config});
   Solutions solutions(scoring);
   const std::shared_ptr<const WinSolution> solution = solutions.win_solution();
-  const WinSolveStats& stats = solution->stats;
-  std::cout << "\nWin-optimal play, two players (P(win) + P(tie)/2 maximised; the max_rounds cap ignored)\n"
-            << std::setprecision(6) << "first seat wins " << solution->first_wins() << ", second seat wins "
-            << solution->second_wins() << ", tie " << solution->tie() << "\n"
-            << "solved in " << std::setprecision(2) << stats.seconds << " s (cached in "
-            << win_cache_path(scoring.rules()) << "): " << stats.positions << " turn starts, " << stats.turn_states
-            << " (turn total, dice) states visited, peak memory " << stats.peak_bytes / (1 << 20) << " MiB, policy "
-            << solution->policy.bytes() / 1024 << " KiB\n";
-  print_head_start(*solution);
-  print_win_odds(game, *solution);
+  const std::optional<HeadStart> head = head_start(*solution);
+  const std::vector<AgainstStrategy> rows = against_each_strategy(game, *solution);
+  if (options.as_json) {
+    std::cout << win_json(scoring.rules(), *solution, head, rows).dump(2) << "\n";
+  } else {
+    std::cout << "\nWin-optimal play, two players (P(win) + P(tie)/2 maximised; the max_rounds cap ignored)\n"
+              << std::setprecision(6) << "first seat wins " << solution->first_wins() << ", second seat wins "
+              << solution->second_wins() << ", tie " << solution->tie() << "\n"
+              << solve_origin(*solution, scoring.rules()) << "\n";
+    print_head_start(head);
+    print_win_odds(rows, solution->at(0, 0, 0).utility());
+  }
   if (!options.policy_csv.empty()) {
     write_policy_csv(options.policy_csv, scoring, *solution);
-    std::cout << "wrote " << options.policy_csv << "\n";
+    if (!options.as_json) std::cout << "wrote " << options.policy_csv << "\n";
   }
 }
 
@@ -227,6 +302,7 @@ void print_solution(const SolveOptions& options) {
   // The solve's limit, named at the rule in the config before anything is printed.
   if (const std::optional<std::string> why = win_solver_refusal(scoring.rules(), true); why && options.win)
     throw InputError(config.config.file + ": /rules/target: " + *why);
+  if (options.win && options.as_json) return print_win(game, options);
   std::cout << "10,000 rules: " << rules_json(scoring.rules()).dump() << "\n";
   std::cout << std::fixed;
   if (options.win) return print_win(game, options);
@@ -267,6 +343,8 @@ void add_solve_command(CLI::App& solve) {
                     "two players: the win-optimal policy, the game's value for both seats, the fair head start and the "
                     "odds of optimal play against each strategy (solved once per rule set, cached)");
   cmd->add_option("--policy-csv", options->policy_csv, "with --win: write where the optimal player banks, as CSV")
+      ->needs(win);
+  cmd->add_flag("--json", options->as_json, "with --win: every number as JSON, at full precision, instead of the text")
       ->needs(win);
   cmd->callback([options] { print_solution(*options); });
 }

@@ -1,6 +1,7 @@
 #include "math/race.h"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 namespace dicesim {
@@ -8,11 +9,11 @@ namespace {
 
 double at(const std::vector<double>& v, std::size_t m) { return m < v.size() ? v[m] : 0.0; }
 
-RaceOdds empty_odds(int score_bins, int turn_bins) {
+RaceOdds empty_odds(std::size_t seats, int score_bins, int turn_bins) {
   RaceOdds out;
-  out.win.assign(2, 0.0);
-  out.score.assign(2, std::vector<double>(score_bins, 0.0));
-  out.turns.assign(2, std::vector<double>(turn_bins, 0.0));
+  out.win.assign(seats, 0.0);
+  out.score.assign(seats, std::vector<double>(score_bins, 0.0));
+  out.turns.assign(seats, std::vector<double>(turn_bins, 0.0));
   return out;
 }
 
@@ -49,33 +50,47 @@ void Race::add_turn(std::vector<double> below_after, std::vector<double> finishe
   finished_from.push_back(from);
 }
 
-RaceOdds race_in_turns(const Race& first, const Race& second, int score_bins, int turn_bins) {
-  RaceOdds out = empty_odds(score_bins, turn_bins);
-  const Race* seat[2] = {&first, &second};
-  // Seat s ends the game at its m-th turn if the other has not reached the
-  // goal: seat 1 has played m - 1 turns at seat 0's m-th, seat 0 m turns at
-  // seat 1's m-th.
-  for (int s = 0; s < 2; ++s) {
-    const Race& mover = *seat[s];
-    const Race& other = *seat[1 - s];
-    for (std::size_t m = 1; m < mover.finishing.size(); ++m) {
-      const std::size_t other_turns = s == 0 ? m - 1 : m;
-      const double other_going = at(other.going, other_turns);
-      const double ends = mover.finishing[m] * other_going;
+RaceOdds race_in_turns(const std::vector<const Race*>& seats, int score_bins, int turn_bins) {
+  const std::size_t n = seats.size();
+  RaceOdds out = empty_odds(n, score_bins, turn_bins);
+  std::size_t longest = 0;
+  for (const Race* race : seats) longest = std::max(longest, race->finishing.size());
+  std::vector<std::size_t> turns_of(n);
+  std::vector<double> going(n);
+  // Seat s ends the game at its m-th turn if no other seat has reached the
+  // goal: the seats before it have played m turns, those after it m - 1.
+  for (std::size_t m = 1; m < longest; ++m) {
+    for (std::size_t s = 0; s < n; ++s) {
+      const Race& mover = *seats[s];
+      const double finishing = at(mover.finishing, m);
+      if (finishing == 0) continue;
+      for (std::size_t j = 0; j < n; ++j) {
+        turns_of[j] = j < s ? m : m - 1;
+        going[j] = j == s ? 1.0 : at(seats[j]->going, turns_of[j]);
+      }
+      const double others_going = std::accumulate(going.begin(), going.end(), 1.0, std::multiplies<>());
+      const double ends = finishing * others_going;
       if (ends == 0) continue;
       out.win[s] += ends;
       for (std::size_t i = 0; i < mover.finished[m].size(); ++i)
-        out.score[s][mover.finished_from[m] + i] += mover.finished[m][i] * other_going;
-      add_standing(out, 1 - s, other, other_turns, mover.finishing[m]);
+        out.score[s][mover.finished_from[m] + i] += mover.finished[m][i] * others_going;
       out.turns[s][bin(m, turn_bins)] += ends;
-      out.turns[1 - s][bin(other_turns, turn_bins)] += ends;
+      for (std::size_t j = 0; j < n; ++j) {
+        if (j == s) continue;
+        // The game ends with seat j still below the goal, the rest as above.
+        double rest = finishing;
+        for (std::size_t k = 0; k < n; ++k)
+          if (k != s && k != j) rest *= going[k];
+        add_standing(out, int(j), *seats[j], turns_of[j], rest);
+        out.turns[j][bin(turns_of[j], turn_bins)] += ends;
+      }
     }
   }
   return out;
 }
 
 RaceOdds race_at_once(const Race& first, const Race& second, int score_bins, int turn_bins) {
-  RaceOdds out = empty_odds(score_bins, turn_bins);
+  RaceOdds out = empty_odds(2, score_bins, turn_bins);
   const std::size_t turns = std::max(first.finishing.size(), second.finishing.size());
   for (std::size_t m = 1; m < turns; ++m) {
     const double f0 = at(first.finishing, m), f1 = at(second.finishing, m);

@@ -1,9 +1,9 @@
-// Two players racing to a goal, each playing its own game whatever the
-// other does (a strategy that never looks at the opponent's score: Pig's
+// Players racing to a goal, each playing its own game whatever the others
+// do (a strategy that never looks at the opponent's score: Pig's
 // hold_at, Dice Battle's fixed, blind or random). Each one's race alone is
-// computed once, turn by turn; a game between two of them follows from the
-// two in O(turns x scores), instead of a walk over every pair of scores turn
-// by turn. Pig and Dice Battle both use it.
+// computed once, turn by turn; a game between n of them follows from the n
+// in O(turns x n x (n + scores)), instead of a walk over every n-tuple of
+// scores turn by turn. Pig and Dice Battle both use it.
 #pragma once
 
 #include <vector>
@@ -27,7 +27,7 @@ struct Race {
   void add_turn(std::vector<double> below_after, std::vector<double> finished_at);
 };
 
-// What a game between two racers gives, per seat.
+// What a game between racers gives, per seat.
 struct RaceOdds {
   std::vector<double> win;  // outright, per seat
   double tie = 0;
@@ -35,8 +35,9 @@ struct RaceOdds {
   std::vector<std::vector<double>> turns;  // turns played, per seat (the last bin: that many or more)
 };
 
-// Players alternate, seat 0 first; the first to reach the goal wins.
-RaceOdds race_in_turns(const Race& first, const Race& second, int score_bins, int turn_bins);
+// Players take turns in seat order, seat 0 first; the first to reach the goal
+// wins and ends the game. Any number of seats.
+RaceOdds race_in_turns(const std::vector<const Race*>& seats, int score_bins, int turn_bins);
 // Both play a turn at once; when both reach the goal in the same turn the
 // higher final score wins, equal scores tie.
 RaceOdds race_at_once(const Race& first, const Race& second, int score_bins, int turn_bins);

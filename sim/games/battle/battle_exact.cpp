@@ -379,8 +379,9 @@ Race race_alone(const Rules& rules, const ThrowMix& mix) {
 // Two such policies: from their races, in O(throws x scores).
 Evaluation evaluate_apart(const Rules& rules, const ThrowMix mix[2]) {
   const Race first = race_alone(rules, mix[0]), second = race_alone(rules, mix[1]);
-  RaceOdds odds = rules.turns == Turns::sequential ? race_in_turns(first, second, rules.score_bins(), rules.goal + 1)
-                                                   : race_at_once(first, second, rules.score_bins(), rules.goal + 1);
+  RaceOdds odds = rules.turns == Turns::sequential
+                      ? race_in_turns({&first, &second}, rules.score_bins(), rules.goal + 1)
+                      : race_at_once(first, second, rules.score_bins(), rules.goal + 1);
   Evaluation e;
   e.win = std::move(odds.win);
   e.tie = odds.tie;

@@ -437,13 +437,13 @@ Race race_alone(const Rules& rules, const Policy& policy) {
   return race;
 }
 
-Evaluation evaluate_independent(const Rules& rules, const Race& first, const Race& second, int turn_bins) {
-  RaceOdds odds = race_in_turns(first, second, rules.score_bins(), turn_bins);
+Evaluation evaluate_independent(const Rules& rules, const std::vector<const Race*>& seats, int turn_bins) {
+  RaceOdds odds = race_in_turns(seats, rules.score_bins(), turn_bins);
   Evaluation out;
   out.win = std::move(odds.win);
   out.score = std::move(odds.score);
   out.turns = std::move(odds.turns);
-  out.unfinished = std::max(0.0, 1 - out.win[0] - out.win[1]);
+  out.unfinished = std::max(0.0, 1 - std::accumulate(out.win.begin(), out.win.end(), 0.0));
   return out;
 }
 

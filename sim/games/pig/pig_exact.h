@@ -115,12 +115,12 @@ constexpr int kMostPhasesSolved = 64;
 std::optional<double> win_probability(const Rules& rules, const TurnOutcomes& first, const TurnOutcomes& second);
 
 // A policy that ignores_opponent (pig.h) plays its own game whoever it
-// meets: its turns are computed once, and a pair of such policies is put
-// together from the two in O(turns x goal) instead of a walk over every
-// pair of scores turn by turn.
-// Its own turns (sim/race.h), until less than kUnfinished * 1e-3 is left unfinished.
+// meets: its turns are computed once, and a table of such policies is put
+// together from them in O(turns x seats x (seats + goal)) instead of a walk
+// over every tuple of scores turn by turn: any number of seats.
+// Its own turns (math/race.h), until less than kUnfinished * 1e-3 is left unfinished.
 Race race_alone(const Rules& rules, const Policy& policy);
-// Two of them playing in turn, seat 0 first; the same as evaluate() for them.
-Evaluation evaluate_independent(const Rules& rules, const Race& first, const Race& second, int turn_bins);
+// Them playing in turn, seat 0 first; for one or two seats the same as evaluate().
+Evaluation evaluate_independent(const Rules& rules, const std::vector<const Race*>& seats, int turn_bins);
 
 }  // namespace dicesim::pig

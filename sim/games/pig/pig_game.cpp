@@ -3,10 +3,12 @@
 // sim/app/solve_pig.cpp).
 #include "games/pig/pig_game.h"
 
+#include <algorithm>
 #include <mutex>
 #include <ostream>
 
 #include "engine/engine.h"
+#include "engine/progress.h"
 #include "games/game.h"
 #include "games/pig/pig.h"
 #include "games/pig/pig_exact.h"
@@ -70,18 +72,39 @@ class PigGameImpl final : public PigGame {
   }
 
   std::optional<TableOdds> exact(const Table& table) const override {
-    std::vector<const TurnOutcomes*> seats;
-    const bool apart = table.seats.size() == 2 && both_ignore_opponent(table.seats[0], table.seats[1]);
-    if (!apart)
-      for (int s : table.seats) seats.push_back(&outcomes(s));
-    const std::optional<Evaluation> e =
-        apart ? evaluate_independent(rules_, process(table.seats[0]), process(table.seats[1]), turn_bins())
-              : evaluate_outcomes(rules_, seats, turn_bins());
-    if (!e) return std::nullopt;
+    const std::optional<Evaluation> e = evaluation(table.seats);
     TableOdds odds;
+    if (!e) {
+      odds.not_compared.push_back(joint_state_refused(table.seats.size()));
+      return odds;
+    }
     odds.probability = {e->score, e->turns};
     odds.win = e->win;  // alone, a seat wins every game it finishes
     return odds;
+  }
+
+  // A table of seats that each ignore the others is a race, any number of
+  // seats; one that watches a score is followed in the joint state, which
+  // fits for two seats only.
+  std::optional<Evaluation> evaluation(const std::vector<int>& seats) const {
+    if (std::all_of(seats.begin(), seats.end(), [&](int s) { return samplers_[s].ignores_opponent(); })) {
+      std::vector<const Race*> races;
+      for (int s : seats) races.push_back(&process(s));
+      return evaluate_independent(rules_, races, turn_bins());
+    }
+    std::vector<const TurnOutcomes*> outcomes_of;
+    for (int s : seats) outcomes_of.push_back(&outcomes(s));
+    return evaluate_outcomes(rules_, outcomes_of, turn_bins());
+  }
+
+  // Why a table of three or more seats, one of them watching the others'
+  // scores, has no exact odds: the joint state it would need.
+  std::string joint_state_refused(std::size_t seats) const {
+    double states = double(seats);  // whose turn, times every seat's banked score
+    for (std::size_t s = 0; s < seats; ++s) states *= rules_.goal;
+    return "win, tie, score and turns: a seat watching the others' scores at a table of " + std::to_string(seats) +
+           " needs the joint state of every banked score (" + readable_count(states) +
+           " turn starts); exact odds follow it at two seats only";
   }
 
   bool both_ignore_opponent(int first, int second) const {
@@ -91,7 +114,7 @@ class PigGameImpl final : public PigGame {
   double win_probability(int first, int second) const override {
     if (!both_ignore_opponent(first, second))
       if (const std::optional<double> p = pig::win_probability(rules_, outcomes(first), outcomes(second))) return *p;
-    return exact(Table{{first, second}, true})->win[0];
+    return evaluation({first, second})->win[0];
   }
 
   // A strategy's own turns, when it ignores the opponent: computed once, for

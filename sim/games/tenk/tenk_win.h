@@ -43,6 +43,9 @@ struct WinSolveStats {
   int most_iterations = 0;        // of policy iteration at one pair of scores
   double seconds = 0;
   std::uint64_t peak_bytes = 0;  // the process's peak resident memory when the solve ended (Linux)
+  // Not stored in the cache: when the cache file read was written (Unix
+  // time), 0 for a solve of this process.
+  std::int64_t cached_at = 0;
 };
 
 // The solution: the value of every turn start for the seat to move.

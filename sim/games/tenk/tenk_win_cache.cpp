@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -74,7 +75,7 @@ constexpr off_t kMostCacheBytes = off_t{512} << 20;
 // The file's bytes if it is a regular file (a symbolic link to one is fine)
 // of plausible size; else nothing, and why. A FIFO, a device or a directory
 // is never read: it could block forever or never end.
-std::optional<std::string> read_cache_bytes(const std::string& path, std::string& why) {
+std::optional<std::string> read_cache_bytes(const std::string& path, std::string& why, std::int64_t& written_at) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer.
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
@@ -88,6 +89,7 @@ std::optional<std::string> read_cache_bytes(const std::string& path, std::string
   } else if (st.st_size > kMostCacheBytes) {
     why = "larger than any solution (" + std::to_string(st.st_size) + " bytes)";
   } else {
+    written_at = static_cast<std::int64_t>(st.st_mtime);
     bytes.resize(static_cast<std::size_t>(st.st_size));
     std::size_t done = 0;
     while (done < bytes.size()) {
@@ -123,7 +125,8 @@ std::string win_cache_path(const Rules& rules) {
 }
 
 std::optional<WinSolution> read_win_cache(const std::string& path, const Rules& rules, std::string& why) {
-  const std::optional<std::string> file = read_cache_bytes(path, why);
+  std::int64_t written_at = 0;
+  const std::optional<std::string> file = read_cache_bytes(path, why, written_at);
   if (!file) return std::nullopt;
   const std::string& bytes = *file;
   const std::size_t magic = sizeof kMagic - 1;
@@ -158,6 +161,7 @@ std::optional<WinSolution> read_win_cache(const std::string& path, const Rules& 
     why = "damaged (inconsistent sizes)";
     return std::nullopt;
   }
+  solution.stats.cached_at = std::max<std::int64_t>(1, written_at);
   return solution;
 }
 

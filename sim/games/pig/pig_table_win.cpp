@@ -1,0 +1,227 @@
+#include "games/pig/pig_table_win.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "config/json_input.h"
+#include "engine/progress.h"
+
+namespace dicesim::pig {
+
+std::size_t TableWin::tuple(const int* scores) const {
+  std::size_t index = 0;
+  for (int k = seats_; k-- > 0;) index = index * std::size_t(goal_) + std::size_t(scores[k]);
+  return index;
+}
+
+bool TableWin::holds(int mover, const int* scores, int total) const {
+  const std::size_t bit = state(mover, scores) * std::size_t(goal_) + std::size_t(total);
+  return (hold_bits_[bit / 64] >> (bit % 64)) & 1;
+}
+
+Decision TableWin::decision() const {
+  return [this](int seat, const int* scores, int total) { return holds(seat, scores, total); };
+}
+
+Decision hold_at_decision(int total) {
+  return [total](int, const int*, int turn_total) { return turn_total >= total; };
+}
+
+std::uint64_t table_win_bytes(const Rules& rules, int seats) {
+  double tuples = 1;
+  for (int k = 0; k < seats; ++k) tuples *= rules.goal;
+  const double states = tuples * seats;
+  return static_cast<std::uint64_t>(std::min(1e19, states * (sizeof(SeatOdds) + rules.goal / 8.0 + 1)));
+}
+
+std::string table_win_refusal(const Rules& rules, int seats) {
+  if (seats < 2 || seats > kMostTableSeats)
+    return "a table of " + std::to_string(seats) + " seats: win-optimal play is solved for 2 to " +
+           std::to_string(kMostTableSeats) + " seats";
+  const std::uint64_t bytes = table_win_bytes(rules, seats);
+  if (bytes > kMostTableWinBytes)
+    return "a table of " + std::to_string(seats) + " seats at goal " + std::to_string(rules.goal) + " needs " +
+           std::to_string(bytes >> 20) + " MiB (every seat's score at every turn start), more than the " +
+           std::to_string(kMostTableWinBytes >> 20) + " MiB allowed";
+  return {};
+}
+
+// One solve: the tables it fills, and the turn of one seat as an affine
+// function of the next seat's value at the same scores.
+class TableWinSolver {
+ public:
+  TableWinSolver(const Rules& rules, int seats, const std::vector<Decision>& fixed)
+      : rules_(rules), odds_(throw_odds(rules)), fixed_(fixed) {
+    fixed_.resize(std::size_t(seats));
+    out_.seats_ = seats;
+    out_.goal_ = rules.goal;
+    out_.tuples_ = 1;
+    for (int k = 0; k < seats; ++k) out_.tuples_ *= std::size_t(rules.goal);
+    out_.values_.assign(out_.tuples_ * std::size_t(seats), SeatOdds{});
+    out_.hold_bits_.assign((out_.values_.size() * std::size_t(rules.goal) + 63) / 64, 0);
+    totals_.resize(std::size_t(rules.goal));
+  }
+
+  TableWin solve() {
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<std::size_t> order = tuples_from_high_sums();
+    // Progress (and a stop request) is seen every kTuplesAStep tuples: a pass
+    // at goal 100 and three seats takes seconds.
+    constexpr std::size_t kTuplesAStep = 4096;
+    Progress progress("Pig win-optimal table of " + std::to_string(out_.seats_) + ": score tuples", 0);
+    double change = 0;
+    do {
+      change = 0;
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        change = std::max(change, solve_tuple(order[i]));
+        if (i % kTuplesAStep == kTuplesAStep - 1) progress.advance(kTuplesAStep);
+      }
+      ++out_.passes;
+    } while (rules_.dice == 2 && change > kTableWinTolerance && out_.passes < 10000);
+    out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::move(out_);
+  }
+
+ private:
+  // A seat's turn from turn total t: value = constant + bust * (the next
+  // seat's value at the same scores).
+  struct Affine {
+    SeatOdds constant{};
+    double bust = 0;
+  };
+
+  std::vector<std::size_t> tuples_from_high_sums() const {
+    const int seats = out_.seats_, goal = rules_.goal;
+    std::vector<std::vector<std::size_t>> by_sum(std::size_t(seats * (goal - 1) + 1));
+    std::vector<int> scores(std::size_t(seats), 0);
+    for (std::size_t t = 0; t < out_.tuples_; ++t) {
+      decode(t, scores.data());
+      int sum = 0;
+      for (int s : scores) sum += s;
+      by_sum[std::size_t(sum)].push_back(t);
+    }
+    std::vector<std::size_t> order;
+    for (std::size_t sum = by_sum.size(); sum-- > 0;) order.insert(order.end(), by_sum[sum].begin(), by_sum[sum].end());
+    return order;
+  }
+
+  void decode(std::size_t tuple, int* scores) const {
+    for (int k = 0; k < out_.seats_; ++k, tuple /= std::size_t(rules_.goal))
+      scores[k] = static_cast<int>(tuple % std::size_t(rules_.goal));
+  }
+
+  // The n turn starts at one score tuple, solved together; returns how far
+  // their values moved since the last pass.
+  double solve_tuple(std::size_t tuple) {
+    const int seats = out_.seats_;
+    int scores[kMostTableSeats] = {};
+    decode(tuple, scores);
+    std::array<SeatOdds, kMostTableSeats> before, estimate;
+    for (int m = 0; m < seats; ++m) before[m] = estimate[m] = out_.values_[std::size_t(m) * out_.tuples_ + tuple];
+    std::array<Affine, kMostTableSeats> turn;
+    std::array<std::vector<std::uint8_t>, kMostTableSeats> decisions, previous;
+    for (int round = 0; round < 1000; ++round) {
+      for (int m = 0; m < seats; ++m) turn[m] = solve_turn(m, scores, estimate[(m + 1) % seats], decisions[m]);
+      estimate = close_cycle(turn);
+      if (round > 0 && decisions == previous) break;
+      previous = decisions;
+    }
+    double change = 0;
+    for (int m = 0; m < seats; ++m) {
+      out_.values_[std::size_t(m) * out_.tuples_ + tuple] = estimate[m];
+      store_decisions(std::size_t(m) * out_.tuples_ + tuple, decisions[m]);
+      for (int k = 0; k < seats; ++k) change = std::max(change, std::abs(estimate[m][k] - before[m][k]));
+    }
+    return change;
+  }
+
+  // Seat m's turn with the others' values fixed: the best reply (or the
+  // seat's fixed strategy), deciding as if the next seat's value at these
+  // scores were `next`, returned as an affine function of that value.
+  Affine solve_turn(int m, const int* scores, const SeatOdds& next, std::vector<std::uint8_t>& decisions) {
+    const int own = scores[m], room = rules_.goal - own, seats = out_.seats_;
+    int moved[kMostTableSeats];
+    std::copy_n(scores, seats, moved);
+    const auto value_of = [&](int new_own) -> const SeatOdds& {
+      moved[m] = new_own;
+      const SeatOdds& v = out_.value((m + 1) % seats, moved);
+      moved[m] = own;
+      return v;
+    };
+    const double bust = odds_.probability(odds_.bust), reset = odds_.probability(odds_.reset);
+    // Two 1s at a score of 0 leave the scores as they are: a bust.
+    const bool reset_is_bust = own == 0;
+    decisions.assign(std::size_t(room), 0);
+    for (int t = room - 1; t >= 0; --t) {
+      Affine roll;
+      roll.bust = bust + (reset_is_bust ? reset : 0);
+      if (!reset_is_bust && reset > 0) add_scaled(roll.constant, value_of(0), reset);
+      for (const auto& [points, ways] : odds_.points) {
+        const double p = odds_.probability(ways);
+        if (t + points >= room) {
+          roll.constant[m] += p;  // the goal: seat m wins at once
+        } else {
+          add_scaled(roll.constant, totals_[t + points].constant, p);
+          roll.bust += p * totals_[t + points].bust;
+        }
+      }
+      totals_[t] = roll;
+      if (t == 0) break;  // a turn starts with a throw
+      const SeatOdds& hold = value_of(own + t);
+      const bool holds =
+          fixed_[m] ? fixed_[m](m, scores, t) : hold[m] >= roll.constant[m] + roll.bust * next[m];  // ties hold
+      if (holds) {
+        totals_[t] = Affine{hold, 0.0};
+        decisions[std::size_t(t)] = 1;
+      }
+    }
+    return totals_[0];
+  }
+
+  // Every seat's value at one tuple, given each turn as an affine function
+  // of the next seat's: v_m = c_m + b_m v_(m+1), solved around the cycle.
+  std::array<SeatOdds, kMostTableSeats> close_cycle(const std::array<Affine, kMostTableSeats>& turn) const {
+    const int seats = out_.seats_;
+    SeatOdds first{};
+    double carry = 1;  // the product of the busts so far
+    for (int m = 0; m < seats; ++m) {
+      add_scaled(first, turn[m].constant, carry);
+      carry *= turn[m].bust;
+    }
+    for (double& v : first) v /= 1 - carry;  // carry < 1: every turn can reach the goal
+    std::array<SeatOdds, kMostTableSeats> value;
+    value[0] = first;
+    for (int m = seats - 1; m > 0; --m) {
+      value[m] = turn[m].constant;
+      add_scaled(value[m], value[(m + 1) % seats], turn[m].bust);
+    }
+    return value;
+  }
+
+  void store_decisions(std::size_t state, const std::vector<std::uint8_t>& decisions) {
+    const std::size_t base = state * std::size_t(rules_.goal);
+    for (std::size_t t = 0; t < decisions.size(); ++t) {
+      const std::size_t bit = base + t;
+      const std::uint64_t mask = std::uint64_t(1) << (bit % 64);
+      out_.hold_bits_[bit / 64] = decisions[t] ? out_.hold_bits_[bit / 64] | mask : out_.hold_bits_[bit / 64] & ~mask;
+    }
+  }
+
+  static void add_scaled(SeatOdds& to, const SeatOdds& from, double scale) {
+    for (std::size_t k = 0; k < to.size(); ++k) to[k] += from[k] * scale;
+  }
+
+  Rules rules_;
+  ThrowOdds odds_;
+  std::vector<Decision> fixed_;
+  TableWin out_;
+  std::vector<Affine> totals_;  // per turn total, the turn being solved
+};
+
+TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decision>& fixed) {
+  if (const std::string why = table_win_refusal(rules, seats); !why.empty()) throw InputError(why);
+  return TableWinSolver(rules, seats, fixed).solve();
+}
+
+}  // namespace dicesim::pig

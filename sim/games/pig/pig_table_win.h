@@ -1,0 +1,81 @@
+// Win-optimal Pig at a table of n seats: each seat maximises its own chance
+// of winning, given that the others do the same. Two-player solvers (Neller
+// and Presser) stop at two; this one takes any n the memory allows (three at
+// goal 100: 3 x 10^6 turn starts).
+//
+// The state is whose turn it is and every seat's banked score. Holding raises
+// the sum of the scores and a single 1 passes the same scores to the next
+// seat, so score tuples are solved from high sums to low, the n turn starts
+// of one tuple together: each seat's turn is an affine function of the next
+// seat's value there (through the chance of busting), so for fixed decisions
+// the cycle is solved exactly, and the decisions are improved until they are
+// each seat's best reply to the values they give (policy iteration). Two 1s
+// (two dice) reset a score to 0, a lower sum: those values come from the
+// previous pass over every tuple, repeated until no value moves by more
+// than kTableWinTolerance. A seat indifferent between holding and throwing
+// holds (as the two-player solver does).
+//
+// The same code evaluates fixed strategies: a seat given a Decision plays it
+// instead of optimising, which is how a deviation from the solved play is
+// valued (an equilibrium check) and how any table of fixed strategies gets
+// its exact odds, whatever they watch.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "games/pig/pig.h"
+
+namespace dicesim::pig {
+
+constexpr int kMostTableSeats = 4;
+constexpr double kTableWinTolerance = 1e-13;
+// The most memory a table solve may hold (values and decisions).
+constexpr std::uint64_t kMostTableWinBytes = std::uint64_t(2) << 30;
+
+using SeatOdds = std::array<double, kMostTableSeats>;  // P(seat k wins), k < seats
+
+// A fixed strategy's decision at turn total `total` (>= 1) with the banked
+// scores `scores` (every seat's, in seat order), `seat` to move: true holds.
+using Decision = std::function<bool(int seat, const int* scores, int total)>;
+
+class TableWin {
+ public:
+  int seats() const { return seats_; }
+  int goal() const { return goal_; }
+  // Seat `mover` to start a turn with the banked scores `scores`.
+  const SeatOdds& value(int mover, const int* scores) const { return values_[state(mover, scores)]; }
+  // Whether the seat to move holds at turn total `total` (1 .. goal - own score - 1).
+  bool holds(int mover, const int* scores, int total) const;
+  // This table's decisions, as a Decision (for evaluating a deviation of another seat).
+  Decision decision() const;
+  int passes = 0;  // sweeps over every tuple (two dice: resets reach lower sums)
+  std::uint64_t turn_starts() const { return values_.size(); }
+  double seconds = 0;
+
+ private:
+  friend class TableWinSolver;
+  std::size_t tuple(const int* scores) const;
+  std::size_t state(int mover, const int* scores) const { return std::size_t(mover) * tuples_ + tuple(scores); }
+  int seats_ = 0, goal_ = 0;
+  std::size_t tuples_ = 0;
+  std::vector<SeatOdds> values_;          // per state
+  std::vector<std::uint64_t> hold_bits_;  // per state, per total 0..goal-1
+};
+
+// What a solve of `seats` seats holds in memory, from the rules alone.
+std::uint64_t table_win_bytes(const Rules& rules, int seats);
+// Why a table of `seats` cannot be solved under these rules (seat count, memory), or empty.
+std::string table_win_refusal(const Rules& rules, int seats);
+
+// Solves the table; `fixed[k]`, where given and set, plays seat k instead of
+// optimising. Throws InputError where table_win_refusal says why.
+TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decision>& fixed = {});
+
+// hold_at h as a Decision: holds once the turn total reaches h.
+Decision hold_at_decision(int total);
+
+}  // namespace dicesim::pig
