@@ -161,6 +161,7 @@ const std::map<std::string, std::string>& value_names() {
                                                         {"turns", "N"},
                                                         {"goal", "N"},
                                                         {"dice", "N"},
+                                                        {"seats", "N"},
                                                         {"rolls", "N"},
                                                         {"max-dice", "N"},
                                                         {"zero-face", "FACE"},

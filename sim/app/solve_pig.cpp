@@ -120,7 +120,6 @@ void add_solve_command(CLI::App& solve_cmd) {
   cmd->add_option("--seats", options->seats,
                   "with --optimal: players at the table (2 to " + std::to_string(kMostTableSeats) +
                       "; three at goal 100 takes tens of seconds, four fits up to goal 40)")
-      ->type_name("N")
       ->check(CLI::Range(2, kMostTableSeats))
       ->needs(optimal);
   cmd->add_option("--config", options->config, "print the exact P(win) of every ordered pair of a config's strategies");
