@@ -11,7 +11,7 @@
                              # per distribution and per seat of n-way / sequential tables
     results.checks           # Monte Carlo against exact: z-scores
     results.strategies       # per strategy: spec, family and a column per parameter
-    results.to_xarray()      # every section as xarray Datasets, dims strategy, opponent, table, seat, ...
+    results.to_xarray()      # every section and histogram as xarray Datasets, dims strategy, opponent, table, seat, ...
     rank(results)            # Bradley-Terry strengths with 95% intervals
     best_responses(results)  # per opponent: the best strategy, its margin, beyond chance?
 

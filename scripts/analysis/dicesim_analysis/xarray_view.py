@@ -44,15 +44,26 @@ def _strategies(results, attrs):
     return _dataset(frame, ["strategy"], attrs, order=list(frame["strategy"]))
 
 
+# The labels of each histogram section's bins, before the measure's own value axis.
+MEASURE_DIMENSIONS = {"distributions": ("strategy",), "headtohead": PAIR_DIMENSIONS + ("seat",),
+                      "sequential": PAIR_DIMENSIONS + ("seat",), "nway": TABLE_DIMENSIONS,
+                      "sequential_tables": TABLE_DIMENSIONS}
+
+
 def _measures(results, attrs, order):
-    """{measure_<name>: Dataset(count, probability, exact_probability)} over
-    (strategy, <name>) of the distributions section."""
-    m = results.measures
-    m = m[m["section"] == "distributions"]
+    """Every histogram of the file as Datasets of (count, probability,
+    exact_probability): `measure_<name>` over (strategy, <name>) for each
+    strategy alone, `<section>_<name>` over (strategy, opponent, seat, <name>)
+    for the pair sections and over (table, seat, <name>) for the seated
+    tables (whose strategies are in the nway Datasets)."""
     out = {}
-    for measure, rows in m.groupby("measure", observed=True, sort=False):
-        rows = rows[["strategy", "value", "count", "probability", "exact_probability"]].astype({"strategy": object})
-        out[f"measure_{measure}"] = _dataset(rows.rename(columns={"value": measure}), ["strategy", measure], attrs, order=order)
+    for (section, measure), rows in results.measures.groupby(["section", "measure"], observed=True, sort=False):
+        labels = list(MEASURE_DIMENSIONS[section])
+        rows = rows[labels + ["value", "count", "probability", "exact_probability"]]
+        rows = rows.astype({label: object for label in labels if label in ("strategy", "opponent")})
+        name = f"measure_{measure}" if section == "distributions" else f"{section}_{measure}"
+        out[name] = _dataset(rows.rename(columns={"value": measure}), labels + [measure], attrs,
+                             order=order if "strategy" in labels else None)
     return out
 
 

@@ -163,6 +163,12 @@ class Files(unittest.TestCase):
         cell = sections["sequential"]["win_rate"].sel(strategy=row["strategy"], opponent=row["opponent"])
         self.assertEqual(float(cell), row["win_rate"])
         self.assertEqual(int(sections["checks"].sizes["check"]), len(self.checked.checks))
+        # Every histogram too: the pairs' per seat, the seated tables' per (table, seat).
+        self.assertEqual(tuple(sections["headtohead_score"].sizes), ("strategy", "opponent", "seat", "score"))
+        self.assertEqual(tuple(sections["nway_score"].sizes), ("table", "seat", "score"))
+        nway = self.checked.nway.iloc[0]
+        counts = sections["nway_score"]["count"].sel(table=nway["table"], seat=nway["seat"])
+        self.assertEqual(int(counts.sum()), nway["games"])
         opened = da.open_xarray(self.checked.path)
         self.assertEqual(set(opened), set(sections))
 
