@@ -69,9 +69,11 @@ class TableWinSolver {
     // Progress (and a stop request) is seen every kTuplesAStep tuples: a pass
     // at goal 100 and three seats takes seconds.
     constexpr std::size_t kTuplesAStep = 4096;
-    Progress progress("Pig win-optimal table of " + std::to_string(out_.seats_) + ": score tuples", 0);
     double change = 0;
     do {
+      Progress progress("Pig win-optimal table of " + std::to_string(out_.seats_) + ", pass " +
+                            std::to_string(out_.passes + 1) + ": score tuples",
+                        order.size());
       change = 0;
       for (std::size_t i = 0; i < order.size(); ++i) {
         change = std::max(change, solve_tuple(order[i]));
