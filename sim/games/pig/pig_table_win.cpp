@@ -71,11 +71,12 @@ class TableWinSolver {
     constexpr std::size_t kTuplesAStep = 4096;
     double change = 0, last_change = 0, last_ratio = 0;
     std::vector<SeatOdds> before;
+    // One die: one pass, whose end is known; two dice: passes until they agree.
+    Progress progress("Pig win-optimal table of " + std::to_string(out_.seats_) + ": score tuples (" +
+                          readable_count(double(order.size())) + " a pass)",
+                      rules_.dice == 1 ? order.size() : 0);
     do {
       if (rules_.dice == 2) before = out_.values_;
-      Progress progress("Pig win-optimal table of " + std::to_string(out_.seats_) + ", pass " +
-                            std::to_string(out_.passes + 1) + ": score tuples",
-                        order.size());
       change = 0;
       for (std::size_t i = 0; i < order.size(); ++i) {
         change = std::max(change, solve_tuple(order[i]));
