@@ -118,10 +118,10 @@ void print_bank_totals(const TenkGame& game) {
 // when the second is favoured, else to the second (units of kPoint).
 struct HeadStart {
   bool to_first = false;
-  int closest = 0;                       // the head start closest to fair
-  double closest_value;                  // the first seat's chance with it
-  int flips = 0;                         // the least head start that makes the other seat the favourite
-  double before_flip_value, flip_value;  // the first seat's chance at flips - 1 and at flips
+  int closest = 0;                               // the head start closest to fair
+  double closest_value = 0;                      // the first seat's chance with it
+  int flips = 0;                                 // the least head start that makes the other seat the favourite
+  double before_flip_value = 0, flip_value = 0;  // the first seat's chance at flips - 1 and at flips
 };
 
 std::optional<HeadStart> head_start(const WinSolution& solution) {

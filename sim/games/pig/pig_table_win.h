@@ -50,7 +50,8 @@ class TableWin {
   const SeatOdds& value(int mover, const int* scores) const { return values_[state(mover, scores)]; }
   // Whether the seat to move holds at turn total `total` (1 .. goal - own score - 1).
   bool holds(int mover, const int* scores, int total) const;
-  // This table's decisions, as a Decision (for evaluating a deviation of another seat).
+  // This table's decisions, as a Decision (for evaluating a deviation of
+  // another seat). It refers to this table, which must outlive it.
   Decision decision() const;
   int passes = 0;  // sweeps over every tuple (two dice: resets reach lower sums)
   std::uint64_t turn_starts() const { return values_.size(); }
