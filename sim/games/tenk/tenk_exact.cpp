@@ -206,9 +206,14 @@ double solve_optimal_expected(const Scoring& scoring, Policy& policy) {
   return t[policy.index(0, kNoPending, rules.dice, 0)];
 }
 
-std::vector<double> turn_distribution(const Scoring& scoring, const Policy& policy, int banked) {
+// Positions reached with a smaller chance are not followed (IV.1's long
+// chains of hot dice): a turn's distribution loses less than 10^-20.
+constexpr double kNegligibleMass = 1e-25;
+
+std::vector<double> turn_distribution(const Scoring& scoring, const Policy& policy, int banked, int beat) {
   const Rules& rules = scoring.rules();
   const int regime = regime_of(rules, banked);
+  const int chase_beat = beat >= 0 && policy.chase ? beat : -1;
   // Totals past the policy's table are forced throws only (hot dice under
   // IV.1); the mass that would go beyond this bound is kept at the bound.
   const int top = policy.slots() - 1 + 20000 / kPoint;
@@ -220,7 +225,7 @@ std::vector<double> turn_distribution(const Scoring& scoring, const Policy& poli
     for (int dice = 1; dice <= rules.dice; ++dice)
       for (int pending = 0; pending < rules.pending_faces(); ++pending) {
         const double here = mass[(std::size_t(slot) * kDiceSlots + dice) * kDiceSlots + pending];
-        if (here == 0) continue;
+        if (here < kNegligibleMass) continue;
         const int total = slot * kPoint;
         for (int i = 0; i < scoring.multisets(dice); ++i) {
           const double p = here * scoring.probability(dice, i);
@@ -233,7 +238,8 @@ std::vector<double> turn_distribution(const Scoring& scoring, const Policy& poli
           const int after = total + step_points(step);
           const int next = step_dice(step), next_pending = step_pending(step);
           const int next_slot = std::min(after / kPoint, top);
-          switch (after_throw(rules, policy, 0, banked, 0, regime, -1, after, next, next_pending, step_hot(step))) {
+          switch (
+              after_throw(rules, policy, 0, banked, 0, regime, chase_beat, after, next, next_pending, step_hot(step))) {
             case AfterThrow::bust:
               result[0] += p;
               break;

@@ -12,6 +12,7 @@
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
 #include "games/tenk/tenk_strategies.h"
+#include "games/tenk/tenk_table.h"
 #include "games/tenk/tenk_win.h"
 
 namespace dicesim::tenk {
@@ -88,25 +89,22 @@ class TenkGameImpl final : public TenkGame {
     rng = local;
   }
 
-  // At two seats the exact odds of the game: who wins, each seat's place,
-  // first turn and turns played (game_shape says which it knows). At more
-  // seats, or past the two-player solver's limits, only the first seat's
-  // first turn, which starts fresh with nothing banked (later seats may chase
-  // a first seat that reached the target, or take over its position under
-  // IV.5). Who wins is left out where max_rounds may cut a game: the solver
-  // plays on.
+  // The exact odds of the game: who wins, each seat's place, first turn and
+  // turns played. Two seats are solved over both scores (evaluate_win, any
+  // strategies); more are followed as races (tenk_table.h), where no seat
+  // plays optimal_win and no turn takes over another's position (IV.5).
+  // Who wins is left out where max_rounds may cut a game: the two-seat
+  // solver plays on.
   std::optional<TableOdds> exact(const Table& table) const override {
     attach_wins();
     TableOdds odds;
     odds.probability.resize(kPlace + 1);
     for (auto& measure : odds.probability) measure.resize(table.seats.size());
-    std::optional<std::string> whole_game_refused;
-    if (table.seats.size() == 2) whole_game_refused = win_solver_refusal(rules_, false);
-    if (table.seats.size() != 2 || whole_game_refused) {
+    if (table.seats.size() != 2) return table_odds(table, std::move(odds));
+    if (const std::optional<std::string> refused = win_solver_refusal(rules_, false)) {
       if (!policies_[table.seats[0]].plays_to_win)
         odds.probability[kFirstTurn][0] = in_turn_bins(turn_distribution(scoring_, policies_[table.seats[0]]));
-      if (whole_game_refused)
-        odds.not_compared.push_back("win, tie, place, turns and the second seat's first turn: " + *whole_game_refused);
+      odds.not_compared.push_back("win, tie, place, turns and the second seat's first turn: " + *refused);
       return odds;
     }
     const std::unique_ptr<SeatRule> first = seat_rule(table.seats[0]), second = seat_rule(table.seats[1]);
@@ -115,7 +113,7 @@ class TenkGameImpl final : public TenkGame {
       odds.probability[kFirstTurn][seat] = in_turn_bins(shape.first_turn[seat]);
       odds.probability[kTurns][seat] = shape.turns[seat];
     }
-    if (const std::optional<std::string> why = cut_changes_winners(shape)) {
+    if (const std::optional<std::string> why = cut_changes_winners(shape.cut_at_most)) {
       odds.not_compared.push_back("win, tie and place: " + *why);
       return odds;
     }
@@ -129,13 +127,41 @@ class TenkGameImpl final : public TenkGame {
     return odds;
   }
 
+  // A table of three or more seats (tenk_table.h): who wins, the turns and
+  // first turns; the order of the seats that do not win is not followed.
+  TableOdds table_odds(const Table& table, TableOdds odds) const {
+    std::vector<const Policy*> seats;
+    for (int strategy : table.seats) seats.push_back(&policies_[strategy]);
+    if (const std::optional<std::string> refused = table_refusal(rules_, seats)) {
+      if (!seats[0]->plays_to_win)
+        odds.probability[kFirstTurn][0] = in_turn_bins(turn_distribution(scoring_, *seats[0]));
+      odds.not_compared.push_back("win, tie, place, turns and the later seats' first turns: " + *refused);
+      return odds;
+    }
+    TableOutcome outcome = evaluate_table(scoring_, seats);
+    for (std::size_t seat = 0; seat < seats.size(); ++seat) {
+      odds.probability[kFirstTurn][seat] = in_turn_bins(outcome.first_turn[seat]);
+      odds.probability[kTurns][seat] = std::move(outcome.turns[seat]);
+    }
+    if (const std::optional<std::string> why = cut_changes_winners(outcome.cut_at_most)) {
+      odds.not_compared.push_back("win, tie and place: " + *why);
+      return odds;
+    }
+    odds.win = std::move(outcome.win);
+    odds.tie = outcome.tie;
+    odds.not_compared.push_back(
+        "places after the first at tables of three or more seats: the order of the seats that do not win needs "
+        "their scores jointly with the answers to the last round, which the races do not follow");
+    return odds;
+  }
+
   // Why max_rounds may change who wins beyond what check can see (nullopt
   // where it cannot). A cut below kNegligibleCut shifts a rate by less than
   // 1e-4 of its standard error even at 1e15 games.
-  std::optional<std::string> cut_changes_winners(const GameShape& shape) const {
+  std::optional<std::string> cut_changes_winners(const std::optional<double>& cut_at_most) const {
     constexpr double kNegligibleCut = 1e-12;
     const std::string rounds = "max_rounds " + std::to_string(rules_.max_rounds);
-    if (!shape.cut_at_most) {
+    if (!cut_at_most) {
       // Not followed (IV.5, or both seats read the other's score): the
       // default's cut is negligible under any rules that end games at a
       // usual pace, a lower one is not known to be.
@@ -143,11 +169,11 @@ class TenkGameImpl final : public TenkGame {
       return rounds + " (below the default " + std::to_string(Rules{}.max_rounds) +
              "): the chance that it cuts a game is not followed here, and the exact odds play on";
     }
-    if (*shape.cut_at_most <= kNegligibleCut) return std::nullopt;
+    if (*cut_at_most <= kNegligibleCut) return std::nullopt;
     std::ostringstream chance;
-    chance << std::setprecision(3) << *shape.cut_at_most;
+    chance << std::setprecision(3) << *cut_at_most;
     return rounds + ": a game lasts into its last round with a chance up to " + chance.str() +
-           ", and the exact odds play on past it";
+           ", and who wins a cut game is not followed";
   }
 
   // A distribution by units of kPoint, the last turn bin holding the rest.
@@ -205,7 +231,8 @@ void describe(std::ostream& out) {
   out << "  the default rules: " << rules_json(preset("game_of_dice")).dump() << "\n"
       << "  strategy families:\n";
   describe_families(out, families());
-  out << "  exact solver cost (check: whole games at two-player tables, else the first seat's first turn;\n"
+  out << "  exact solver cost (check: whole games at two-player tables; at 3-8 seats who wins, first turns and\n"
+      << "    turns (about 2 s a table of six at 10000; under IV.5 only the first seat's first turn);\n"
       << "    solve tenk): about 0.2 s per pair of heuristics at target 10000 (check configs/tenk_seed000.json:\n"
       << "    42 pairs in 8 s); optimal_win: solved once in about 5 s at 10000 (growing as the cube of the\n"
       << "    target), cached, then about 3 s per pair it plays in\n";
