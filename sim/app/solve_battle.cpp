@@ -11,6 +11,7 @@
 #include "games/battle/battle.h"
 #include "games/battle/battle_exact.h"
 #include "games/battle/battle_strategies.h"
+#include "math/head_start.h"
 #include "math/matrix_game.h"
 
 namespace dicesim::battle {
@@ -78,6 +79,10 @@ void print_solution(const Rules& rules) {
             << std::setprecision(6) << "  EG(0,0) = " << tidy(sequential.expected_gain(0, 0))
             << " (the first player's P(win) - P(loss)); d*(0,0) = " << sequential.best_dice(0, 0) << "\n"
             << "  P(the first player wins) = " << sequential.first_player_wins() << "\n";
+  // No ties in the sequential game: P(win) = (1 + EG) / 2.
+  const std::optional<HeadStart> head = fair_head_start(
+      [&](int first, int second) { return (1 + sequential.expected_gain(first, second)) / 2; }, rules.goal);
+  std::cout << "  " << head_start_line(head, 1) << "\n";
   print_against_blind(rules, Turns::sequential);
 
   const int size = rules.max_dice;

@@ -13,6 +13,7 @@
 #include "games/pig/pig_exact.h"
 #include "games/pig/pig_game.h"
 #include "games/pig/pig_table_win.h"
+#include "math/head_start.h"
 #include "plan/run_config.h"
 #include "results/strategy_matrix.h"
 
@@ -60,6 +61,9 @@ void print_optimal(const Rules& rules) {
             << std::setprecision(3) << "  solved in " << seconds << " s (" << solution.passes
             << (solution.passes == 1 ? " pass" : " passes") << " over the " << rules.goal * rules.goal
             << " turn-start states), " << solution.policy.distinct_rows() << " distinct policy rows\n";
+  const std::optional<HeadStart> head =
+      fair_head_start([&](int first, int second) { return solution.win(first, second); }, rules.goal);
+  std::cout << "  " << head_start_line(head, 1) << "\n";
 }
 
 // Each seat's chance at a table of three or more where every seat plays to win.

@@ -18,6 +18,7 @@
 #include "games/tenk/tenk_strategies.h"
 #include "games/tenk/tenk_win.h"
 #include "games/tenk/tenk_win_cache.h"
+#include "math/head_start.h"
 #include "math/stats.h"
 #include "plan/run_config.h"
 #include "results/output_file.h"
@@ -114,37 +115,9 @@ void print_bank_totals(const TenkGame& game) {
   }
 }
 
-// The head start that comes closest to a fair game: given to the first seat
-// when the second is favoured, else to the second (units of kPoint).
-struct HeadStart {
-  bool to_first = false;
-  int closest = 0;                               // the head start closest to fair
-  double closest_value = 0;                      // the first seat's chance with it
-  int flips = 0;                                 // the least head start that makes the other seat the favourite
-  double before_flip_value = 0, flip_value = 0;  // the first seat's chance at flips - 1 and at flips
-};
-
 std::optional<HeadStart> head_start(const WinSolution& solution) {
-  const bool first_behind = solution.at(0, 0, 0).utility() < 0.5;
-  const auto first_value = [&](int h) {
-    return (first_behind ? solution.at(0, h, 0) : solution.at(0, 0, h)).utility();
-  };
-  int h = 0;
-  while (h + 1 < solution.units() && (first_value(h) < 0.5) == first_behind) ++h;
-  if ((first_value(h) < 0.5) == first_behind) return std::nullopt;
-  const int closest = std::abs(first_value(h) - 0.5) <= std::abs(first_value(h - 1) - 0.5) ? h : h - 1;
-  return HeadStart{first_behind, closest, first_value(closest), h, first_value(h - 1), first_value(h)};
-}
-
-void print_head_start(const std::optional<HeadStart>& head) {
-  if (!head) {
-    std::cout << "No head start below the target makes the game fair.\n";
-    return;
-  }
-  std::cout << "Head start for a fair game: " << head->closest * kPoint << " points to the "
-            << (head->to_first ? "first" : "second") << " seat (the first seat's chance then " << std::setprecision(6)
-            << head->closest_value << "; " << (head->flips - 1) * kPoint << " points: " << head->before_flip_value
-            << ", " << head->flips * kPoint << " points: " << head->flip_value << ")\n";
+  return fair_head_start([&](int first, int second) { return solution.at(0, first, second).utility(); },
+                         solution.units());
 }
 
 // Optimal play against a strategy: the optimal player's P(win) + P(tie)/2 in each seat.
@@ -272,7 +245,7 @@ void print_win(const TenkGame& game, const SolveOptions& options) {
               << std::setprecision(6) << "first seat wins " << solution->first_wins() << ", second seat wins "
               << solution->second_wins() << ", tie " << solution->tie() << "\n"
               << solve_origin(*solution, scoring.rules()) << "\n";
-    print_head_start(head);
+    std::cout << head_start_line(head, kPoint) << "\n";
     print_win_odds(rows, solution->at(0, 0, 0).utility());
   }
   if (!options.policy_csv.empty()) {

@@ -1,0 +1,70 @@
+// The fair head start (math/head_start.h): the search, and what `solve`
+// prints for each race game from its two-player solver.
+#include "math/head_start.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "games/pig/pig.h"
+#include "games/pig/pig_exact.h"
+#include "test_util.h"
+
+namespace dicesim {
+namespace {
+
+// A first seat whose chance falls by 0.03 a point of the second's head start
+// (and rises as much with its own).
+double linear_race(int first, int second) { return 0.56 + 0.03 * (first - second); }
+
+TEST(HeadStart, FindsTheHeadStartClosestToFairForTheSeatBehind) {
+  const std::optional<HeadStart> head = fair_head_start(linear_race, 100);
+  ASSERT_TRUE(head);
+  EXPECT_FALSE(head->to_first);  // the first seat is favoured: the second gets it
+  EXPECT_EQ(head->closest, 2);   // 0.50 exactly
+  EXPECT_EQ(head->flips, 3);     // 0.47: the second seat now favoured
+  EXPECT_NEAR(head->before_flip_value, 0.50, 1e-12);
+  const auto second_favoured = [](int first, int second) { return linear_race(first, second) - 0.12; };  // 0.44
+  const std::optional<HeadStart> other = fair_head_start(second_favoured, 100);
+  ASSERT_TRUE(other);
+  EXPECT_TRUE(other->to_first);
+  EXPECT_EQ(other->closest, 2);
+  EXPECT_FALSE(fair_head_start([](int, int) { return 0.9; }, 100));  // nothing below the target evens it
+}
+
+// Pig's head start, from the solver, is the one whose first-seat chance is
+// nearest one half among every head start to the goal.
+TEST(HeadStart, PigsIsTheClosestToOneHalfOfEveryHeadStart) {
+  for (const int dice : {1, 2}) {
+    pig::Rules rules;
+    rules.dice = dice;
+    const pig::WinSolution solution = pig::solve_optimal_win(rules);
+    const std::optional<HeadStart> head =
+        fair_head_start([&](int first, int second) { return solution.win(first, second); }, rules.goal);
+    ASSERT_TRUE(head) << dice;
+    for (int h = 0; h < rules.goal; ++h)
+      EXPECT_LE(std::abs(head->closest_value - 0.5), std::abs(solution.win(0, h) - 0.5) + 1e-15) << dice << " " << h;
+    const auto solve = testing::dicesim("solve pig --optimal --dice " + std::to_string(dice));
+    EXPECT_NE(solve.out.find(head_start_line(head, 1)), std::string::npos) << solve.out;
+  }
+}
+
+TEST(HeadStart, EveryRaceGamesSolvePrintsIt) {
+  const testing::TempDir dir;
+  const std::string tenk = dir.write(
+      "tenk.json",
+      R"({"game": "tenk", "games": 1000, "rules": {"target": 2000}, "strategies": [{"name": "ev", "family": "ev_heuristic"}, {"name": "b", "family": "bank_at", "total": 350}],
+          "contests": {"distributions": false, "sequential": true}})");
+  const std::string cache = "DICESIM_CACHE_DIR=" + dir.path().string() + " ";
+  for (const std::string& command :
+       std::vector<std::string>{"solve battle", "solve pig --optimal", "solve tenk --win --config " + tenk}) {
+    const auto solve = testing::run_shell(cache + DICESIM_BINARY + " " + command);
+    EXPECT_EQ(solve.exit_code, 0) << command << "\n" << solve.out;
+    EXPECT_NE(solve.out.find("Head start for a fair game: "), std::string::npos) << command << "\n" << solve.out;
+  }
+}
+
+}  // namespace
+}  // namespace dicesim
