@@ -155,7 +155,7 @@ class BruteForce {
     const double bank = !reached   ? 1 - next_turn(seat, theirs, score, t, o)
                         : answered ? 1 - answer(theirs, score, t, o)
                                    : 1;
-    if (reached && !answered) return bank;
+    if (reached && (!answered || rules_.bank_at_target)) return bank;  // no padding
     return std::max(bank, go);
   }
   double sweep_all() {
@@ -243,6 +243,20 @@ TEST(TenkWin, TakingOverAgreesWithValueIteration) {
   rules.last_turn = false;
   rules.exact_target = true;
   expect_solver_matches_brute_force(rules, "IV.5 and exact_target");
+}
+
+// The house rule "bank at the target" takes padding away: the solver agrees
+// with value iteration, and the seats that could pad are worse off.
+TEST(TenkWin, BankingAtTheTargetAgreesWithValueIterationAndTakesPaddingAway) {
+  for (const bool last_turn : {false, true}) {
+    Rules rules = small_rules("seed000", 1000);
+    rules.last_turn = last_turn;
+    const WinSolution padding = solve_win(Scoring(rules));
+    rules.bank_at_target = true;
+    expect_solver_matches_brute_force(rules, last_turn ? "bank_at_target, last_turn" : "bank_at_target");
+    const WinSolution banking = solve_win(Scoring(rules));
+    EXPECT_LT(banking.first_wins(), padding.first_wins() - 1e-6) << last_turn;  // the first seat pads
+  }
 }
 
 TEST(TenkWin, Seed003AgreesWithValueIteration) {
@@ -426,6 +440,10 @@ TEST(TenkWin, OptimalWinPlaysItsExactOdds) {
   rules.exact_target = true;
   rules.last_turn = true;
   expect_odds_match_play(rules, optimal, optimal, "exact target and last turn, itself");
+  rules = small_rules("seed000", 1500);
+  rules.bank_at_target = true;
+  rules.last_turn = true;
+  expect_odds_match_play(rules, optimal, optimal, "bank at the target and last turn, itself");
   rules = small_rules("seed000", 1500);
   rules.partial_set_aside = true;
   expect_odds_match_play(rules, optimal, ev, "IV.4, first against ev");

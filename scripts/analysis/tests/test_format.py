@@ -32,8 +32,7 @@ def _game_config(file, contests, strategies=3):
 def _configs():
     return {
         "sixers": CONFIG,
-        # 10,000: no one-player tables; the solver knows only the first turn,
-        # and only at some seats.
+        # 10,000: no one-player tables.
         "tenk": _game_config("tenk_seed000.json", {
             "distributions": False, "headtohead": True, "sequential": True, "nway": lambda n: [n],
             "sequential_tables": lambda n: [n, n[:2]]}),
@@ -128,7 +127,8 @@ class FilesOfEveryGame(unittest.TestCase):
         self.assertEqual(scores["counts"].dims, ("pair", "seat", "score"))
         exact = xr.open_dataset(path, group="exact/nway/0/first_turn", engine="h5netcdf")
         self.assertEqual(exact["probability"].dims, ("seat", "first_turn"))
-        self.assertTrue(np.isnan(exact["probability"].values).any())  # known at some seats only
+        # Known at every seat of a table of seven (tenk_table.h): each row a distribution.
+        np.testing.assert_allclose(exact["probability"].values.sum(axis=1), 1, atol=1e-9)
         distribution = xr.open_dataset(self.paths["pig"], group="exact/distributions/optimal_win/turns",
                                        engine="h5netcdf")
         self.assertEqual(distribution["probability"].dims, ("turns",))

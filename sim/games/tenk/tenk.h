@@ -108,9 +108,10 @@ inline AfterThrow after_throw(const Rules& rules, const Policy& policy, int seat
   const int to_target = rules.target - banked;
   if (rules.exact_target && total > to_target) return AfterThrow::bust;
   if (!may_bank(rules, banked, total, hot)) return AfterThrow::throw_on;
+  const bool no_padding = rules.bank_at_target && total >= to_target;  // the house rule binds optimal_win too
   const bool bank = chase_beat >= 0 ? banked + total > chase_beat || (rules.exact_target && total == to_target)
-                    : policy.win    ? policy.win->banks(seat, banked, theirs, total, dice, pending, hot)
-                                    : total >= to_target || !policy.throws(regime, pending, dice, total);
+                    : policy.win && !no_padding ? policy.win->banks(seat, banked, theirs, total, dice, pending, hot)
+                                                : total >= to_target || !policy.throws(regime, pending, dice, total);
   return bank ? AfterThrow::bank : AfterThrow::throw_on;
 }
 

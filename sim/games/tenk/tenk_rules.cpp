@@ -17,7 +17,8 @@ constexpr int kMaxTarget = 1000000;
 constexpr std::pair<const char*, bool Rules::*> kSwitches[] = {
     {"add_to_triple", &Rules::add_to_triple},         {"no_stop_on_hot_dice", &Rules::no_stop_on_hot_dice},
     {"exact_target", &Rules::exact_target},           {"partial_set_aside", &Rules::partial_set_aside},
-    {"continue_previous", &Rules::continue_previous}, {"last_turn", &Rules::last_turn}};
+    {"continue_previous", &Rules::continue_previous}, {"last_turn", &Rules::last_turn},
+    {"bank_at_target", &Rules::bank_at_target}};
 
 // The declared range, and a multiple of kPoint.
 int read_points(const JsonNode& node, const Parameter& parameter) {
@@ -176,6 +177,9 @@ const std::vector<Parameter>& rules_parameters() {
         boolean_parameter("continue_previous",
                           "IV.5: a player may continue from the position the previous player banked"),
         boolean_parameter("last_turn", "the others get a last turn after the target is reached"),
+        boolean_parameter("bank_at_target",
+                          "house rule: a turn that reaches the target (in a last turn: beats the best score) banks "
+                          "at once where the rules allow, no throwing on to raise the score"),
         integer_parameter("max_rounds", 1, 100000, "rounds after which a game is cut, ranked by score"),
     };
     for (Parameter& key : keys)

@@ -44,6 +44,7 @@ struct Rules {
   bool partial_set_aside = false;    // IV.4: set aside any scoring part of a throw
   bool continue_previous = false;    // IV.5: take over the previous player's banked position
   bool last_turn = false;            // the others get one last turn after someone reaches the target
+  bool bank_at_target = false;       // house rule: a turn that reaches the target banks at once (no padding)
   int max_rounds = 400;              // a game still running after this many rounds ends there
 
   int bank_minimum_at(int banked) const { return banked > high_from ? high_bank_minimum : bank_minimum; }

@@ -322,7 +322,7 @@ class Solver {
   int top_total(int seat, int mine, int theirs, double bust_utility, Stability& stability) const {
     if (rules_.exact_target) return units_ - mine;  // passing the target busts
     int least = std::max(units_ - mine, bank_minimum(mine));
-    if (!answered(seat)) return least;
+    if (!answered(seat) || (rules_.bank_at_target && !stationary())) return least;  // no padding
     const int last = theirs + reach_span_;  // a fresh chase past it is negligible
     // Past the top the rows are copies of one (stationary) or bank values.
     if (stationary()) least = std::max(least, last - mine);
@@ -437,7 +437,7 @@ class Solver {
         continue;
       }
       const Linear bank = bank_value(seat, mine, theirs, t, kind);
-      const bool must = reach && !answered(seat);  // reaching wins at once
+      const bool must = reach && (!answered(seat) || rules_.bank_at_target);  // reaching wins at once, or must bank
       choose(seat, mine, theirs, t, kind, false, bank, must ? bank : on, bust_utility, stability, row[kind]);
     }
   }
@@ -471,8 +471,9 @@ class Solver {
       for (int kind = 0; kind < kinds; ++kind) {
         const bool hot = kind == landings_.hot();
         const Linear before = row[kind];
-        choose(seat, mine, theirs, t, kind, hot && rules_.no_stop_on_hot_dice, bank[kind], go[hot ? full_hand() : kind],
-               bust_utility, last, row[kind]);
+        const bool forbidden = hot && rules_.no_stop_on_hot_dice;
+        const Linear& on = rules_.bank_at_target && !forbidden ? bank[kind] : go[hot ? full_hand() : kind];
+        choose(seat, mine, theirs, t, kind, forbidden, bank[kind], on, bust_utility, last, row[kind]);
         change = std::max(change, std::abs(row[kind].utility(bust_utility) - before.utility(bust_utility)));
       }
       if (change < 1e-16) {
