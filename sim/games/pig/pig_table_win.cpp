@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <deque>
+#include <optional>
 
 #include "config/json_input.h"
 #include "engine/progress.h"
@@ -69,25 +71,22 @@ class TableWinSolver {
     // Progress (and a stop request) is seen every kTuplesAStep tuples: a pass
     // at goal 100 and three seats takes seconds.
     constexpr std::size_t kTuplesAStep = 4096;
-    double change = 0, last_change = 0, last_ratio = 0;
-    std::vector<SeatOdds> before;
+    double change = 0;
+    ResetTargets resets(reset_targets());
     // One die: one pass, whose end is known; two dice: passes until they agree.
     Progress progress("Pig win-optimal table of " + std::to_string(out_.seats_) + ": score tuples (" +
                           readable_count(double(order.size())) + " a pass)",
                       rules_.dice == 1 ? order.size() : 0);
     do {
-      if (rules_.dice == 2) before = out_.values_;
+      if (rules_.dice == 2) resets.read_before(out_);
       change = 0;
       for (std::size_t i = 0; i < order.size(); ++i) {
         change = std::max(change, solve_tuple(order[i]));
         if (i % kTuplesAStep == kTuplesAStep - 1) progress.advance(kTuplesAStep);
       }
       ++out_.passes;
-      const double ratio = last_change > 0 ? change / last_change : 0;
-      const bool converged = change <= kTableWinTolerance;  // the last pass is a plain one
-      if (!converged && ratio > 0 && ratio < 1 && std::abs(ratio - last_ratio) < 0.01) extrapolate(before, ratio);
-      last_change = change;
-      last_ratio = ratio;
+      // The last pass is a plain one: only it decides that the values stand.
+      if (rules_.dice == 2 && change > kTableWinTolerance) resets.accelerate(out_);
     } while (rules_.dice == 2 && change > kTableWinTolerance && out_.passes < 10000);
     out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::move(out_);
@@ -101,17 +100,107 @@ class TableWinSolver {
     double bust = 0;
   };
 
-  // Two 1s reach lower sums, which a pass sees as they were before it: the
-  // passes then converge geometrically, slowly at goal 100 (three players'
-  // games pass through many resets). Once the pass-to-pass change shrinks by
-  // a steady ratio r, the rest of that series is added at once (Aitken): each
-  // value moves by its last change times r / (1 - r). The passes that
-  // follow still have to agree to kTableWinTolerance, so this only saves
-  // passes; it never decides the answer.
-  void extrapolate(const std::vector<SeatOdds>& before, double ratio) {
-    const double rest = ratio / (1 - ratio);
-    for (std::size_t i = 0; i < out_.values_.size(); ++i)
-      for (int k = 0; k < out_.seats_; ++k) out_.values_[i][k] += (out_.values_[i][k] - before[i][k]) * rest;
+  // Two 1s send the thrower's score to 0, a lower sum, whose values a pass
+  // reads as they were before it: the passes converge geometrically, slowly
+  // at goal 100 (three players' games pass through many resets). A pass is a
+  // map from the values that resets read (the turn starts with the previous
+  // seat at 0) to the same values after it; its fixed point is found by
+  // Anderson acceleration: the next pass starts from the combination of the
+  // last few passes' results whose residuals cancel best (least squares).
+  // The pass that ends the solve is a plain one, which must move nothing by
+  // more than kTableWinTolerance: the acceleration only saves passes.
+  struct ResetTargets {
+    static constexpr int kMemory = 6;
+    std::vector<std::size_t> states;  // (mover, tuple) a reset reads
+    std::vector<double> x;            // their values before the pass
+    std::deque<std::vector<double>> xs, gs;
+
+    void read_before(const TableWin& table) { x = gather(table); }
+    std::vector<double> gather(const TableWin& table) const {
+      std::vector<double> v;
+      v.reserve(states.size() * std::size_t(table.seats()));
+      for (std::size_t state : states)
+        for (int k = 0; k < table.seats(); ++k) v.push_back(table.values_[state][std::size_t(k)]);
+      return v;
+    }
+    void accelerate(TableWin& table) {
+      xs.push_back(x);
+      gs.push_back(gather(table));
+      if (xs.size() > kMemory + 1) xs.pop_front(), gs.pop_front();
+      const std::size_t n = xs.size();
+      if (n < 2) return;
+      // Residuals f_i = g_i - x_i; minimise |f_last - sum c_j (f_last - f_j)| over c.
+      const std::size_t size = x.size(), m = n - 1;
+      std::vector<std::vector<double>> d(m, std::vector<double>(size));
+      std::vector<double> f(size);
+      for (std::size_t e = 0; e < size; ++e) f[e] = gs[m][e] - xs[m][e];
+      for (std::size_t j = 0; j < m; ++j)
+        for (std::size_t e = 0; e < size; ++e) d[j][e] = f[e] - (gs[j][e] - xs[j][e]);
+      std::vector<double> normal(m * m, 0.0), rhs(m, 0.0);
+      for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t e = 0; e < size; ++e) rhs[i] += d[i][e] * f[e];
+        for (std::size_t j = 0; j <= i; ++j) {
+          double sum = 0;
+          for (std::size_t e = 0; e < size; ++e) sum += d[i][e] * d[j][e];
+          normal[i * m + j] = normal[j * m + i] = sum;
+        }
+      }
+      const std::optional<std::vector<double>> c = solve_small(normal, rhs, m);
+      if (!c) {  // the residuals no longer tell the directions apart: start over
+        xs.clear(), gs.clear();
+        return;
+      }
+      std::vector<double> next = gs[m];
+      for (std::size_t j = 0; j < m; ++j)
+        for (std::size_t e = 0; e < size; ++e) next[e] -= (*c)[j] * (gs[m][e] - gs[j][e]);
+      scatter(table, next);
+    }
+    void scatter(TableWin& table, const std::vector<double>& v) const {
+      std::size_t e = 0;
+      for (std::size_t state : states)
+        for (int k = 0; k < table.seats(); ++k) table.values_[state][std::size_t(k)] = v[e++];
+    }
+    // Gaussian elimination with partial pivoting; nullopt when singular.
+    static std::optional<std::vector<double>> solve_small(std::vector<double> a, std::vector<double> b, std::size_t m) {
+      double scale = 0;
+      for (double v : a) scale = std::max(scale, std::abs(v));
+      for (std::size_t col = 0; col < m; ++col) {
+        std::size_t pivot = col;
+        for (std::size_t r = col + 1; r < m; ++r)
+          if (std::abs(a[r * m + col]) > std::abs(a[pivot * m + col])) pivot = r;
+        if (std::abs(a[pivot * m + col]) <= 1e-12 * scale) return std::nullopt;
+        for (std::size_t k = 0; k < m; ++k) std::swap(a[col * m + k], a[pivot * m + k]);
+        std::swap(b[col], b[pivot]);
+        for (std::size_t r = col + 1; r < m; ++r) {
+          const double factor = a[r * m + col] / a[col * m + col];
+          for (std::size_t k = col; k < m; ++k) a[r * m + k] -= factor * a[col * m + k];
+          b[r] -= factor * b[col];
+        }
+      }
+      std::vector<double> x(m);
+      for (std::size_t r = m; r-- > 0;) {
+        double v = b[r];
+        for (std::size_t k = r + 1; k < m; ++k) v -= a[r * m + k] * x[k];
+        x[r] = v / a[r * m + r];
+      }
+      return x;
+    }
+  };
+
+  // The turn starts a reset leads to: seat m's two 1s hand the next seat the
+  // scores with m's at 0.
+  ResetTargets reset_targets() const {
+    ResetTargets targets;
+    if (rules_.dice != 2) return targets;
+    const int seats = out_.seats_;
+    int scores[kMostTableSeats] = {};
+    for (int mover = 0; mover < seats; ++mover)
+      for (std::size_t tuple = 0; tuple < out_.tuples_; ++tuple) {
+        decode(tuple, scores);
+        if (scores[(mover + seats - 1) % seats] == 0)
+          targets.states.push_back(std::size_t(mover) * out_.tuples_ + tuple);
+      }
+    return targets;
   }
 
   std::vector<std::size_t> tuples_from_high_sums() const {
