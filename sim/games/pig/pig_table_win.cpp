@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 
 #include "config/json_input.h"
 #include "engine/progress.h"
@@ -26,6 +27,15 @@ Decision TableWin::decision() const {
 
 Decision hold_at_decision(int total) {
   return [total](int, const int*, int turn_total) { return turn_total >= total; };
+}
+
+Decision policy_decision(const Policy& policy, int seats) {
+  if (policy.phases() != 1) throw std::logic_error("policy_decision: a policy that plans its turns");
+  return [&policy, seats](int seat, const int* scores, int total) {
+    int leader = 0;
+    for (int other = 0; other < seats; ++other) leader = std::max(leader, other == seat ? 0 : scores[other]);
+    return policy.hold(0, scores[seat], leader, total);
+  };
 }
 
 std::uint64_t table_win_bytes(const Rules& rules, int seats) {
