@@ -30,7 +30,8 @@ json solved(int seats) { return {{"family", "optimal_win"}, {"seats", seats}}; }
 json holding_at(int at) { return {{"family", "hold_at"}, {"at", at}}; }
 
 std::unique_ptr<PigGame> pig_game(const Rules& rules, const json& strategies) {
-  const json config = {{"game", "pig"}, {"rules", {{"dice", rules.dice}, {"goal", rules.goal}}}, {"strategies", strategies}};
+  const json config = {
+      {"game", "pig"}, {"rules", {{"dice", rules.dice}, {"goal", rules.goal}}}, {"strategies", strategies}};
   return load_game(JsonNode(config, "test"), fair_die());
 }
 
@@ -97,9 +98,9 @@ TEST(PigSolvedSeats, MixedTablesExactOddsSumToOneAndMatchMonteCarlo) {
       const int start[kMostTableSeats] = {};
       EXPECT_GT(odds.win[solved_seat], solve_table_win(rules, 3, fixed).value(0, start)[solved_seat]);
     }
-    expect_monte_carlo_agrees(*game, table, odds.win, 400'000,
-                              "seats " + std::to_string(seats[0]) + std::to_string(seats[1]) +
-                                  std::to_string(seats[2]));
+    expect_monte_carlo_agrees(
+        *game, table, odds.win, 400'000,
+        "seats " + std::to_string(seats[0]) + std::to_string(seats[1]) + std::to_string(seats[2]));
   }
 }
 
@@ -152,7 +153,8 @@ TEST(PigSolvedSeats, TablesOfAnotherSizeAreRefused) {
   const json rules = {{"goal", 30}};
   for (const json& contests :
        {json{{"distributions", false}, {"sequential_tables", tables({{"opt3", "hold_at 20"}})}},
-        json{{"distributions", false}, {"sequential_tables", tables({{"hold_at 20", "opt3", "hold_at 25", "hold_at 15"}})}},
+        json{{"distributions", false},
+             {"sequential_tables", tables({{"hold_at 20", "opt3", "hold_at 25", "hold_at 15"}})}},
         json{{"distributions", false}, {"sequential", {"opt3", "hold_at 20"}}},
         json{{"sequential_tables", tables({{"opt3", "hold_at 20", "hold_at 25"}})}}}) {
     const auto result =
@@ -161,12 +163,12 @@ TEST(PigSolvedSeats, TablesOfAnotherSizeAreRefused) {
     EXPECT_EQ(lines(result.out), 1) << result.out;
     EXPECT_NE(result.out.find("\"opt3\" plays only at tables of exactly 3 players"), std::string::npos) << result.out;
   }
-  const auto fits = run_config(dir, {{"game", "pig"},
-                                     {"rules", rules},
-                                     {"strategies", strategies},
-                                     {"contests",
-                                      {{"distributions", false},
-                                       {"sequential_tables", tables({{"opt3", "hold_at 20", "hold_at 25"}})}}}});
+  const auto fits = run_config(
+      dir, {{"game", "pig"},
+            {"rules", rules},
+            {"strategies", strategies},
+            {"contests",
+             {{"distributions", false}, {"sequential_tables", tables({{"opt3", "hold_at 20", "hold_at 25"}})}}}});
   EXPECT_EQ(fits.exit_code, 0) << fits.out;
   const auto too_large = run_config(dir, {{"game", "pig"},
                                           {"strategies", json::array({strategy("opt4", solved(4))})},

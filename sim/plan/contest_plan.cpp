@@ -190,7 +190,7 @@ class Planner {
   void check_seats(int s, std::size_t seats, const JsonNode& where, const std::string& advice = "") const {
     const int fewest = game_.fewest_seats(s), most = game_.most_seats(s);
     if (int(seats) >= fewest && int(seats) <= most) return;
-    const std::string size = fewest == most ? "exactly " + std::to_string(most)
+    const std::string size = fewest == most      ? "exactly " + std::to_string(most)
                              : int(seats) > most ? "at most " + std::to_string(most)
                                                  : "at least " + std::to_string(fewest);
     where.fail("\"" + strategies_[std::size_t(s)].name + "\" plays only at tables of " + size + " players" + advice);

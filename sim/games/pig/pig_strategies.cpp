@@ -24,8 +24,9 @@ const std::vector<StrategyFamily>& families() {
                           "play the table solve of this many seats, at tables of exactly that many (without it: the "
                           "two-player policy, answering the leading opponent at a larger table)")
             .bounded_by("2..4 as memory allows (four: goal 60 or less)")},
-       "maximise P(win) against a player who does the same (Neller and Presser); with `seats`, every seat's turn "
-       "starts solved at a table of that many, each seat maximising its own P(win)"},
+       "maximise P(win) against a player who does the same (Neller and Presser); with `seats` (optional): the "
+       "table solve of that many seats, each maximising its own P(win) from every seat's score, at tables of "
+       "exactly that many"},
   };
   return all;
 }
