@@ -4,6 +4,7 @@
 #include "games/pig/pig_game.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <mutex>
 #include <ostream>
@@ -69,11 +70,11 @@ class PigGameImpl final : public PigGame {
   }
 
   void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const override {
-    if (solved_table(table.seats)) {
-      play_with_dice<true>(table, games, rng, counts);
+    if (const TableWin* solve = solved_table(table.seats)) {
+      play_with_dice<true>(table, solve, games, rng, counts);
       return;
     }
-    play_with_dice<false>(table, games, rng, counts);
+    play_with_dice<false>(table, nullptr, games, rng, counts);
   }
 
   // optimal_win with "seats" sits only at a table of that many.
@@ -123,31 +124,44 @@ class PigGameImpl final : public PigGame {
   TableOdds exact_by_table_solve(const std::vector<int>& seats) const {
     const int n = static_cast<int>(seats.size());
     TableOdds odds;
-    if (const std::string why = table_win_refusal(rules_, n); !why.empty()) {
+    if (const std::string why = table_solve_refusal(seats); !why.empty()) {
       odds.not_compared.push_back(joint_state_refused(seats.size()) + ": " + why);
       return odds;
     }
-    std::vector<Decision> fixed;
-    bool all_solved = true;
-    for (int s : seats) {
-      if (table_seats_[s]) {
-        fixed.push_back(table_win(n).decision());
-        continue;
-      }
-      all_solved = false;
-      if (policies_[s].phases() != 1) {
+    for (int s : seats)
+      if (!table_seats_[s] && policies_[s].phases() != 1) {
         odds.not_compared.push_back("win, score and turns: \"" + strategies_[s].name +
                                     "\" plans its turns, which the table solve's state (every seat's score) "
                                     "does not hold");
         return odds;
       }
-      fixed.push_back(policy_decision(policies_[s], n));
+    std::vector<Decision> fixed;
+    bool all_solved = true;
+    for (int s : seats) {
+      all_solved = all_solved && table_seats_[s];
+      fixed.push_back(table_seats_[s] ? table_win(n).decision() : policy_decision(policies_[s], n));
     }
     const int start[kMostTableSeats] = {};
     const SeatOdds win = all_solved ? table_win(n).value(0, start) : solve_table_win(rules_, n, fixed).value(0, start);
     odds.win.assign(win.begin(), win.begin() + n);
     odds.not_compared.push_back("score and turns: the table solve gives each seat's chance of winning only");
     return odds;
+  }
+
+  // Why the table solve does not value this table: beyond its seats or
+  // memory, or two dice past kMostTwoDiceTurnStarts at a table that does not
+  // play the solve (its passes converge slowly: a check would wait many
+  // minutes for a table nobody asked to be solved).
+  std::string table_solve_refusal(const std::vector<int>& seats) const {
+    const int n = static_cast<int>(seats.size());
+    if (std::string why = table_win_refusal(rules_, n); !why.empty()) return why;
+    constexpr double kMostTwoDiceTurnStarts = 3 * 60 * 60 * 60;  // three seats at goal 60: about 27 s
+    if (rules_.dice == 2 && !plays_table_solve(seats) && n * std::pow(rules_.goal, n) > kMostTwoDiceTurnStarts)
+      return "with two dice the table solve takes passes, which check runs to " +
+             readable_count(kMostTwoDiceTurnStarts) +
+             " turn starts (three seats at goal 60: about 27 s; at goal 100 more than 15 minutes) unless a seat "
+             "plays optimal_win with \"seats\"";
+    return {};
   }
 
   // Why a table of three or more seats, one of them watching the others'
@@ -211,31 +225,31 @@ class PigGameImpl final : public PigGame {
   }
 
   template <bool WithSolvedSeats>
-  void play_with_dice(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const {
+  void play_with_dice(const Table& table, const TableWin* solve, std::uint64_t games, Rng& rng,
+                      TableCounts counts) const {
     const bool fair = die_.sides == kFaces;
     if (rules_.dice == 1)
-      fair ? play_block<1, kFaces, WithSolvedSeats>(table, games, rng, counts)
-           : play_block<1, kLoadedSides, WithSolvedSeats>(table, games, rng, counts);
+      fair ? play_block<1, kFaces, WithSolvedSeats>(table, solve, games, rng, counts)
+           : play_block<1, kLoadedSides, WithSolvedSeats>(table, solve, games, rng, counts);
     else
-      fair ? play_block<2, kFaces, WithSolvedSeats>(table, games, rng, counts)
-           : play_block<2, kLoadedSides, WithSolvedSeats>(table, games, rng, counts);
+      fair ? play_block<2, kFaces, WithSolvedSeats>(table, solve, games, rng, counts)
+           : play_block<2, kLoadedSides, WithSolvedSeats>(table, solve, games, rng, counts);
   }
 
-  // WithSolvedSeats: some seat plays the table solve, throw by throw (the
-  // other tables' loop has not even the test for it).
+  // WithSolvedSeats: some seat plays the table solve `solve`, throw by throw
+  // (the other tables' loop has not even the test for it).
   template <int Dice, int Sides, bool WithSolvedSeats>
-  void play_block(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const {
+  void play_block(const Table& table, const TableWin* solve, std::uint64_t games, Rng& rng, TableCounts counts) const {
     const int seats = static_cast<int>(table.seats.size());
     const Policy* policy[kMaxSeats];
     const TurnSampler* sampler[kMaxSeats];
     const TableWin* solved[kMaxSeats] = {};
-    const TableWin* table_solve = WithSolvedSeats ? solved_table(table.seats) : nullptr;
     TableCounts::Histogram score_bins[kMaxSeats];
     TableCounts::Histogram turn_bins[kMaxSeats];
     for (int s = 0; s < seats; ++s) {
       policy[s] = &policies_[table.seats[s]];
       sampler[s] = &samplers_[table.seats[s]];
-      if (table_seats_[table.seats[s]]) solved[s] = table_solve;
+      if (table_seats_[table.seats[s]]) solved[s] = solve;
       score_bins[s] = counts.histogram(0, s);
       turn_bins[s] = counts.histogram(1, s);
     }
@@ -281,8 +295,8 @@ void describe(std::ostream& out) {
       << "    --config needs P(win) only (one pass by score sums). optimal_win and 15 others there (bash\n"
       << "    scripts/bench.sh --exact, 2 threads): solve pig --config 7.2 s (26 s before), check 13.6 s (31 s)\n"
       << "  optimal_win with seats N: the table solve of N seats (N x goal^N turn starts), solved when first played\n"
-      << "    or checked, once, on one thread: one die, three seats, goal 100 about 12 s and 165 MB, goal 50 about\n"
-      << "    1 s; four seats to goal 40 about 10 s. A table of three or four with a seat watching the scores:\n"
+      << "    or checked, once, on one thread: one die, three seats, goal 100 about 12 s and 165 MB, goal 50 1 to\n"
+      << "    2 s; four seats to goal 40 about 10 s. A table of three or four with a seat watching the scores:\n"
       << "    check values it with the same solve, every seat's decisions fixed (each seat's P(win) only)\n";
 }
 
