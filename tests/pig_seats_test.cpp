@@ -92,7 +92,7 @@ TEST(PigSolvedSeats, MixedTablesExactOddsSumToOneAndMatchMonteCarlo) {
     ASSERT_EQ(odds.win.size(), 3u);
     EXPECT_NEAR(total(odds.win), 1, 1e-12);
     const std::size_t solved_seat = std::size_t(std::find(seats.begin(), seats.end(), 0) - seats.begin());
-    for (int instead : {1, 2}) {  // hold_at 10, hold_at 15 in the solved seat (seated twice: a Decision per seat)
+    for (int instead : {1, 2}) {  // the solved seat playing hold_at 10, then hold_at 15, instead
       std::vector<Decision> fixed;
       for (std::size_t s = 0; s < 3; ++s)
         fixed.push_back(hold_at_decision(s == solved_seat ? (instead == 1 ? 10 : 15) : seats[s] == 1 ? 10 : 15));
