@@ -64,6 +64,7 @@ class TableWinSolver {
   TableWinSolver(const Rules& rules, int seats, const std::vector<Decision>& fixed)
       : rules_(rules), odds_(throw_odds(rules)), fixed_(fixed) {
     fixed_.resize(std::size_t(seats));
+    all_fixed_ = std::all_of(fixed_.begin(), fixed_.end(), [](const Decision& d) { return bool(d); });
     out_.seats_ = seats;
     out_.goal_ = rules.goal;
     out_.tuples_ = 1;
@@ -157,7 +158,8 @@ class TableWinSolver {
     for (int round = 0; round < 1000; ++round) {
       for (int m = 0; m < seats; ++m) turn[m] = solve_turn(m, scores, estimate[(m + 1) % seats], decisions[m]);
       estimate = close_cycle(turn);
-      if (round > 0 && decisions == previous) break;
+      // Fixed decisions never change: the first round is exact.
+      if (all_fixed_ || (round > 0 && decisions == previous)) break;
       previous = decisions;
     }
     double change = 0;
@@ -248,6 +250,7 @@ class TableWinSolver {
   Rules rules_;
   ThrowOdds odds_;
   std::vector<Decision> fixed_;
+  bool all_fixed_ = false;  // every seat plays fixed decisions: values only, nothing to improve
   TableWin out_;
   std::vector<Affine> totals_;  // per turn total, the turn being solved
 };
