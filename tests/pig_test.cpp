@@ -234,7 +234,7 @@ TEST(PigStrategies, HoldAtTheGoalBelowTheSmallestThrow) {
   const Rules rules = rules_of(2, 3);
   Solutions solutions(rules);
   const json spec = {{"family", "hold_at"}, {"at", 3}};
-  const Policy policy = compile_strategy(JsonNode(spec, "test"), rules, solutions);
+  const Policy policy = compile_strategy(JsonNode(spec, "test"), rules, solutions).policy;
   EXPECT_TRUE(policy.hold(0, 0, 0, 4));
   const json below = {{"family", "hold_at"}, {"at", 2}};
   EXPECT_THROW(compile_strategy(JsonNode(below, "test"), rules, solutions), InputError);

@@ -2,6 +2,7 @@
 // optimal_win's P(win), and with --config every pair's exact P(win).
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 
@@ -89,9 +90,12 @@ void print_matrix(const std::string& file) {
   // Every pair first, so that the progress line never interleaves with the table.
   run_jobs(win.size(), usable_threads(available_cpus()), "solve pig: pair",
            [&](std::size_t pair) { win[pair] = game.win_probability(int(pair / count), int(pair % count)); });
-  print_strategy_matrix(
-      std::cout, "P(row wins), the row playing first (exact):", game.strategies(), 6,
-      [&](std::size_t i, std::size_t j) -> std::optional<MatrixCell> { return MatrixCell{win[i * count + j]}; });
+  print_strategy_matrix(std::cout, "P(row wins), the row playing first (exact):", game.strategies(), 6,
+                        [&](std::size_t i, std::size_t j) -> std::optional<MatrixCell> {
+                          if (std::isnan(win[i * count + j]))
+                            return std::nullopt;  // a pair neither strategy can sit at
+                          return MatrixCell{win[i * count + j]};
+                        });
 }
 
 void solve(SolveOptions options) {

@@ -54,6 +54,9 @@ class Game {
   // The most seats at a table where this strategy can play (10,000's
   // optimal_win is solved for two); plan_contests refuses larger tables.
   virtual int most_seats(int /*strategy*/) const { return kMaxSeats; }
+  // The fewest seats at a table where this strategy can play (Pig's
+  // optimal_win with "seats" plays only at a table of that many).
+  virtual int fewest_seats(int /*strategy*/) const { return 1; }
 
   const std::vector<Strategy>& strategies() const { return strategies_; }
   // The bins of each measure: the shape of a table's counters.

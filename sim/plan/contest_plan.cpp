@@ -158,10 +158,7 @@ class Planner {
     std::vector<std::vector<int>> seat_options;
     for (const JsonNode& name_node : names) {
       seat_options.push_back(members(name_node));
-      for (int s : seat_options.back())
-        if (const int most = game_.most_seats(s); int(names.size()) > most)
-          name_node.fail("\"" + strategies_[std::size_t(s)].name + "\" plays only at tables of at most " +
-                         std::to_string(most) + " players");
+      for (int s : seat_options.back()) check_seats(s, names.size(), name_node);
       if (seat_options.back().size() == 1 && names.size() > 1)
         for (std::size_t earlier = 0; earlier + 1 < seat_options.size(); ++earlier)
           if (seat_options[earlier].size() == 1 && seat_options[earlier][0] == seat_options.back()[0])
@@ -186,6 +183,17 @@ class Planner {
     };
     seat_from(start, 0);
     return out;
+  }
+
+  // Fails at `where` unless strategy s can sit at a table of `seats`
+  // (Game::fewest_seats, most_seats); `advice` follows the reason.
+  void check_seats(int s, std::size_t seats, const JsonNode& where, const std::string& advice = "") const {
+    const int fewest = game_.fewest_seats(s), most = game_.most_seats(s);
+    if (int(seats) >= fewest && int(seats) <= most) return;
+    const std::string size = fewest == most      ? "exactly " + std::to_string(most)
+                             : int(seats) > most ? "at most " + std::to_string(most)
+                                                 : "at least " + std::to_string(fewest);
+    where.fail("\"" + strategies_[std::size_t(s)].name + "\" plays only at tables of " + size + " players" + advice);
   }
 
   ContestPlan plan;
@@ -305,7 +313,11 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
     if (limits.min_seats > 1)
       culprit(contests, "distributions")
           .fail(seats_message(entry) + ": set \"distributions\": false (a distribution plays each strategy alone)");
-    for (int s = 0; s < count; ++s) plan.distribution[s] = planner.table({s}, false);
+    for (int s = 0; s < count; ++s) {
+      planner.check_seats(s, 1, culprit(contests, "distributions"),
+                          ": set \"distributions\": false (a distribution plays each strategy alone)");
+      plan.distribution[s] = planner.table({s}, false);
+    }
   });
   const bool pairs = seats_pairs(limits);
 
@@ -321,6 +333,7 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
     if (!members) return;
     if (!blind) refuse_blind(contests, "headtohead", entry, "\"sequential\" (both seatings)");
     if (!pairs) contests.at("headtohead").fail(seats_message(entry));
+    for (int s : *members) planner.check_seats(s, 2, contests.at("headtohead"));
     for (std::size_t i = 0; i < members->size(); ++i)
       for (std::size_t j = i + 1; j < members->size(); ++j) add_blind_pair((*members)[i], (*members)[j]);
   });
@@ -328,6 +341,7 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
     const std::optional<std::vector<int>> members = round_robin(contests, "sequential", planner, count);
     if (!members) return;
     if (!pairs) contests.at("sequential").fail(seats_message(entry));
+    for (int s : *members) planner.check_seats(s, 2, contests.at("sequential"));
     for (int a : *members)
       for (int b : *members)
         if (a != b) add_ordered_pair(a, b);
@@ -343,6 +357,8 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
         const bool sequential = flag(rectangle, rectangle_parameters(), "sequential");  // both seatings by default
         if (!sequential && !blind) refuse_blind(rectangle, "sequential", entry, "\"sequential\": true (the default)");
         if (!pairs) rectangle.fail(seats_message(entry));
+        for (const std::vector<int>* side : {&players, &opponents})
+          for (int s : *side) planner.check_seats(s, 2, rectangle);
         for (int p : players)
           for (int o : opponents) {
             if (p == o) continue;

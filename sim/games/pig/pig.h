@@ -158,8 +158,9 @@ inline int play_turn(const std::uint8_t* hold, int score, Stream& dice, int tota
 
 // Plays `games` games, each seat playing turns in order and its policy
 // seeing the highest score among the other seats (alone: 0), Lanes side by
-// side (see play_side_by_side). play_turn(seat, phase, score, leader) plays
-// one turn and returns the seat's new score; finished(score, turns, winner)
+// side (see play_side_by_side). play_turn(seat, phase, score, leader,
+// scores) plays one turn (`scores`: every seat's, for a seat that watches
+// them all) and returns the seat's new score; finished(score, turns, winner)
 // receives each game's final scores and turns played per seat.
 template <int Lanes, class PlayTurn, class Finished>
 void play_games(const Policy* const* policy, int seats, int goal, std::uint64_t games, PlayTurn&& play_turn,
@@ -175,7 +176,7 @@ void play_games(const Policy* const* policy, int seats, int goal, std::uint64_t 
     const int phases = policy[s]->phases();
     const int phase = phases == 1 ? 0 : g.turns[s] % phases;
     ++g.turns[s];
-    g.score[s] = play_turn(s, phase, g.score[s], leader);
+    g.score[s] = play_turn(s, phase, g.score[s], leader, static_cast<const int*>(g.score));
     g.seat = s + 1 == seats ? 0 : s + 1;
     return g.score[s] >= goal;
   };
@@ -189,7 +190,8 @@ void play_games(const Policy* const* policy, int seats, int goal, std::uint64_t 
                 Finished&& finished) {
   play_games<1>(
       policy, seats, goal, games,
-      [&](int s, int phase, int i, int j) { return play_turn(policy[s]->row(phase, i, j), i, dice); }, finished);
+      [&](int s, int phase, int i, int j, const int*) { return play_turn(policy[s]->row(phase, i, j), i, dice); },
+      finished);
 }
 
 // Whether a policy's decisions never depend on the opponent's score

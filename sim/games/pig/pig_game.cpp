@@ -4,6 +4,8 @@
 #include "games/pig/pig_game.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <mutex>
 #include <ostream>
 
@@ -13,6 +15,7 @@
 #include "games/pig/pig.h"
 #include "games/pig/pig_exact.h"
 #include "games/pig/pig_strategies.h"
+#include "games/pig/pig_table_win.h"
 
 namespace dicesim::pig {
 namespace {
@@ -45,8 +48,11 @@ class PigGameImpl final : public PigGame {
  public:
   PigGameImpl(const Rules& rules, const JsonNode& config, const Die& die) : rules_(rules), die_(die) {
     Solutions solutions(rules_);
-    strategies_ = read_strategies(
-        config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, rules_, solutions)); });
+    strategies_ = read_strategies(config, [&](const JsonNode& spec) {
+      CompiledStrategy compiled = compile_strategy(spec, rules_, solutions);
+      policies_.push_back(std::move(compiled.policy));
+      table_seats_.push_back(compiled.table_seats);
+    });
     for (const Policy& p : policies_) samplers_.emplace_back(rules_, p, die_);
     processes_.resize(policies_.size());
     outcomes_.resize(policies_.size());
@@ -64,20 +70,21 @@ class PigGameImpl final : public PigGame {
   }
 
   void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const override {
-    const bool fair = die_.sides == kFaces;
-    if (rules_.dice == 1)
-      fair ? play_block<1, kFaces>(table, games, rng, counts) : play_block<1, kLoadedSides>(table, games, rng, counts);
-    else
-      fair ? play_block<2, kFaces>(table, games, rng, counts) : play_block<2, kLoadedSides>(table, games, rng, counts);
+    if (const TableWin* solve = solved_table(table.seats)) {
+      play_with_dice<true>(table, solve, games, rng, counts);
+      return;
+    }
+    play_with_dice<false>(table, nullptr, games, rng, counts);
   }
 
+  // optimal_win with "seats" sits only at a table of that many.
+  int most_seats(int strategy) const override { return table_seats_[strategy] ? table_seats_[strategy] : kMaxSeats; }
+  int fewest_seats(int strategy) const override { return table_seats_[strategy] ? table_seats_[strategy] : 1; }
+
   std::optional<TableOdds> exact(const Table& table) const override {
+    if (!follows_alone(table.seats)) return exact_by_table_solve(table.seats);
     const std::optional<Evaluation> e = evaluation(table.seats);
     TableOdds odds;
-    if (!e) {
-      odds.not_compared.push_back(joint_state_refused(table.seats.size()));
-      return odds;
-    }
     odds.probability = {e->score, e->turns};
     odds.win = e->win;  // alone, a seat wins every game it finishes
     return odds;
@@ -97,14 +104,74 @@ class PigGameImpl final : public PigGame {
     return evaluate_outcomes(rules_, outcomes_of, turn_bins());
   }
 
+  // Whether the table's exact odds come from its seats' own turns (a race,
+  // or a pair of policies followed turn by turn, with every seat's score and
+  // turns): not for a table solve's seat, nor for a seat watching the
+  // others' scores at three or more seats.
+  bool follows_alone(const std::vector<int>& seats) const {
+    if (plays_table_solve(seats)) return false;
+    return seats.size() <= 2 ||
+           std::all_of(seats.begin(), seats.end(), [&](int s) { return samplers_[s].ignores_opponent(); });
+  }
+  bool plays_table_solve(const std::vector<int>& seats) const {
+    return std::any_of(seats.begin(), seats.end(), [&](int s) { return table_seats_[s] > 0; });
+  }
+
+  // Every seat's P(win) from the table solve, each seat's decisions fixed
+  // (a table of nothing but the solved policy is the solve itself); the
+  // score and turns it does not give. A policy that plans its turns is
+  // beyond it: its state would need the turns played.
+  TableOdds exact_by_table_solve(const std::vector<int>& seats) const {
+    const int n = static_cast<int>(seats.size());
+    TableOdds odds;
+    if (const std::string why = table_solve_refusal(seats); !why.empty()) {
+      odds.not_compared.push_back(joint_state_refused(seats.size()) + ": " + why);
+      return odds;
+    }
+    for (int s : seats)
+      if (!table_seats_[s] && policies_[s].phases() != 1) {
+        odds.not_compared.push_back("win, score and turns: \"" + strategies_[s].name +
+                                    "\" plans its turns, which the table solve's state (every seat's score) "
+                                    "does not hold");
+        return odds;
+      }
+    std::vector<Decision> fixed;
+    bool all_solved = true;
+    for (int s : seats) {
+      all_solved = all_solved && table_seats_[s];
+      fixed.push_back(table_seats_[s] ? table_win(n).decision() : policy_decision(policies_[s], n));
+    }
+    const int start[kMostTableSeats] = {};
+    const SeatOdds win = all_solved ? table_win(n).value(0, start) : solve_table_win(rules_, n, fixed).value(0, start);
+    odds.win.assign(win.begin(), win.begin() + n);
+    odds.not_compared.push_back("score and turns: the table solve gives each seat's chance of winning only");
+    return odds;
+  }
+
+  // Why the table solve does not value this table: beyond its seats or
+  // memory, or two dice past kMostTwoDiceTurnStarts at a table that does not
+  // play the solve (its passes converge slowly: a check would wait many
+  // minutes for a table nobody asked to be solved).
+  std::string table_solve_refusal(const std::vector<int>& seats) const {
+    const int n = static_cast<int>(seats.size());
+    if (std::string why = table_win_refusal(rules_, n); !why.empty()) return why;
+    constexpr double kMostTwoDiceTurnStarts = 3 * 60 * 60 * 60;  // three seats at goal 60: about 27 s
+    if (rules_.dice == 2 && !plays_table_solve(seats) && n * std::pow(rules_.goal, n) > kMostTwoDiceTurnStarts)
+      return "with two dice the table solve takes passes, which check runs to " +
+             readable_count(kMostTwoDiceTurnStarts) +
+             " turn starts (three seats at goal 60: about 27 s; at goal 100 more than 15 minutes) unless a seat "
+             "plays optimal_win with \"seats\"";
+    return {};
+  }
+
   // Why a table of three or more seats, one of them watching the others'
-  // scores, has no exact odds: the joint state it would need.
+  // scores, has no exact odds: the joint state it would need, beyond the
+  // table solve.
   std::string joint_state_refused(std::size_t seats) const {
     double states = double(seats);  // whose turn, times every seat's banked score
     for (std::size_t s = 0; s < seats; ++s) states *= rules_.goal;
-    return "win, tie, score and turns: a seat watching the others' scores at a table of " + std::to_string(seats) +
-           " needs the joint state of every banked score (" + readable_count(states) +
-           " turn starts); exact odds follow it at two seats only";
+    return "win, score and turns: a seat watching the others' scores at a table of " + std::to_string(seats) +
+           " needs the joint state of every banked score (" + readable_count(states) + " turn starts)";
   }
 
   bool both_ignore_opponent(int first, int second) const {
@@ -112,6 +179,8 @@ class PigGameImpl final : public PigGame {
   }
 
   double win_probability(int first, int second) const override {
+    if (fewest_seats(first) > 2 || fewest_seats(second) > 2) return std::numeric_limits<double>::quiet_NaN();
+    if (!follows_alone({first, second})) return exact_by_table_solve({first, second}).win[0];
     if (!both_ignore_opponent(first, second))
       if (const std::optional<double> p = pig::win_probability(rules_, outcomes(first), outcomes(second))) return *p;
     return evaluation({first, second})->win[0];
@@ -136,16 +205,51 @@ class PigGameImpl final : public PigGame {
   }
 
  private:
-  template <int Dice, int Sides>
-  void play_block(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const {
+  // The solve of a table of `seats` seats, shared by every optimal_win with
+  // that many "seats": solved when first played or evaluated, once,
+  // whatever the threads (loading a config never solves).
+  const TableWin& table_win(int seats) const {
+    std::call_once(table_solved_[seats], [&] { table_wins_[seats] = solve_table_win(rules_, seats); });
+    return *table_wins_[seats];
+  }
+
+  // The table solve the table's solved seats play (null: none does).
+  const TableWin* solved_table(const std::vector<int>& seats) const {
+    if (!plays_table_solve(seats)) return nullptr;
+    const int n = static_cast<int>(seats.size());
+    for (int s : seats)
+      if (table_seats_[s] && table_seats_[s] != n)
+        throw std::logic_error("pig: a table solve of " + std::to_string(table_seats_[s]) + " at a table of " +
+                               std::to_string(n));  // plan_contests refuses such tables
+    return &table_win(n);
+  }
+
+  template <bool WithSolvedSeats>
+  void play_with_dice(const Table& table, const TableWin* solve, std::uint64_t games, Rng& rng,
+                      TableCounts counts) const {
+    const bool fair = die_.sides == kFaces;
+    if (rules_.dice == 1)
+      fair ? play_block<1, kFaces, WithSolvedSeats>(table, solve, games, rng, counts)
+           : play_block<1, kLoadedSides, WithSolvedSeats>(table, solve, games, rng, counts);
+    else
+      fair ? play_block<2, kFaces, WithSolvedSeats>(table, solve, games, rng, counts)
+           : play_block<2, kLoadedSides, WithSolvedSeats>(table, solve, games, rng, counts);
+  }
+
+  // WithSolvedSeats: some seat plays the table solve `solve`, throw by throw
+  // (the other tables' loop has not even the test for it).
+  template <int Dice, int Sides, bool WithSolvedSeats>
+  void play_block(const Table& table, const TableWin* solve, std::uint64_t games, Rng& rng, TableCounts counts) const {
     const int seats = static_cast<int>(table.seats.size());
     const Policy* policy[kMaxSeats];
     const TurnSampler* sampler[kMaxSeats];
+    const TableWin* solved[kMaxSeats] = {};
     TableCounts::Histogram score_bins[kMaxSeats];
     TableCounts::Histogram turn_bins[kMaxSeats];
     for (int s = 0; s < seats; ++s) {
       policy[s] = &policies_[table.seats[s]];
       sampler[s] = &samplers_[table.seats[s]];
+      if (table_seats_[table.seats[s]]) solved[s] = solve;
       score_bins[s] = counts.histogram(0, s);
       turn_bins[s] = counts.histogram(1, s);
     }
@@ -154,7 +258,11 @@ class PigGameImpl final : public PigGame {
     ThrowStream<Dice, Sides> dice(local, die_);  // for the rare turn still in play after its draw
     play_games<kGamesSideBySide>(
         policy, seats, rules_.goal, games,
-        [&](int s, int phase, int i, int j) { return sampler[s]->play_turn(phase, i, j, local, dice); },
+        [&](int s, int phase, int i, int j, const int* scores) {
+          if constexpr (WithSolvedSeats)
+            if (solved[s]) return solved[s]->play_turn(s, scores, dice);
+          return sampler[s]->play_turn(phase, i, j, local, dice);
+        },
         [&](const int* score, const int* turns, int winner) {
           ++counts.wins(winner);
           for (int s = 0; s < seats; ++s) {
@@ -168,7 +276,10 @@ class PigGameImpl final : public PigGame {
   Rules rules_;
   Die die_;  // the die the game was loaded with
   std::vector<Policy> policies_;
+  std::vector<int> table_seats_;       // per strategy: the seats of the table solve it plays, or 0
   std::vector<TurnSampler> samplers_;  // per strategy, pointing into policies_
+  mutable std::once_flag table_solved_[kMostTableSeats + 1];
+  mutable std::optional<TableWin> table_wins_[kMostTableSeats + 1];  // by seats, on demand
   mutable std::mutex processes_mutex_;
   mutable std::vector<std::optional<Race>> processes_;  // per strategy, on demand
   mutable std::mutex outcomes_mutex_;
@@ -182,7 +293,11 @@ void describe(std::ostream& out) {
       << "    (each one's turns are computed once); a pair with optimal_win about 0.25 s at two dice, goal 200:\n"
       << "    check follows every pair of scores turn by turn until the rest is a geometric series, solve pig\n"
       << "    --config needs P(win) only (one pass by score sums). optimal_win and 15 others there (bash\n"
-      << "    scripts/bench.sh --exact, 2 threads): solve pig --config 7.2 s (26 s before), check 13.6 s (31 s)\n";
+      << "    scripts/bench.sh --exact, 2 threads): solve pig --config 7.2 s (26 s before), check 13.6 s (31 s)\n"
+      << "  optimal_win with seats N: the table solve of N seats (N x goal^N turn starts), solved when first played\n"
+      << "    or checked, once, on one thread: one die, three seats, goal 100 about 12 s and 165 MB, goal 50 1 to\n"
+      << "    2 s; four seats to goal 40 about 10 s. A table of three or four with a seat watching the scores:\n"
+      << "    check values it with the same solve, every seat's decisions fixed (each seat's P(win) only)\n";
 }
 
 }  // namespace

@@ -11,7 +11,8 @@ namespace dicesim::pig {
 
 class PigGame : public Game {
  public:
-  // P(first wins, playing first against second), without the turns played.
+  // P(first wins, playing first against second), without the turns played;
+  // NaN where either plays only at a larger table (optimal_win with "seats").
   virtual double win_probability(int first, int second) const = 0;
 };
 

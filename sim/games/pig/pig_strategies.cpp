@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "games/pig/pig_table_win.h"
+
 namespace dicesim::pig {
 
 const std::vector<StrategyFamily>& families() {
@@ -17,7 +19,14 @@ const std::vector<StrategyFamily>& families() {
       {"optimal_turns",
        {integer_parameter("turns", 1, kMaxPhases, "the turns planned: P(reach the goal within them)").as_required()},
        "maximise P(reach the goal within `turns` turns) (the seed's stop numbers); then plan the next `turns`"},
-      {"optimal_win", {}, "maximise P(win) against a player who does the same (Neller and Presser)"},
+      {"optimal_win",
+       {integer_parameter("seats", 2, kMostTableSeats,
+                          "play the table solve of this many seats, at tables of exactly that many (without it: the "
+                          "two-player policy, answering the leading opponent at a larger table)")
+            .bounded_by("2..4 as memory allows (four: goal 60 or less)")},
+       "maximise P(win) against a player who does the same (Neller and Presser); with `seats` (optional): the "
+       "table solve of that many seats, each maximising its own P(win) from every seat's score, at tables of "
+       "exactly that many"},
   };
   return all;
 }
@@ -70,17 +79,29 @@ int read_hold_at(const JsonNode& at, const Rules& rules) {
   return static_cast<int>(value);
 }
 
+// optimal_win's "seats": a table the solver can hold in memory.
+int read_table_seats(const JsonNode& node, const StrategyFamily& family, const Rules& rules) {
+  const int seats = static_cast<int>(named(family.parameters, "seats").read_integer(node));
+  if (const std::string why = table_win_refusal(rules, seats); !why.empty()) node.fail(why);
+  return seats;
+}
+
 }  // namespace
 
-Policy compile_strategy(const JsonNode& spec, const Rules& rules, Solutions& solutions) {
+CompiledStrategy compile_strategy(const JsonNode& spec, const Rules& rules, Solutions& solutions) {
   const StrategyFamily& family = known_family(spec.at("family"), "pig", families());
   spec.only_keys(family.keys());
-  if (family.name == "hold_at") return hold_at(rules, read_hold_at(spec.at("at"), rules));
+  if (family.name == "hold_at") return {hold_at(rules, read_hold_at(spec.at("at"), rules))};
   if (family.name == "optimal_turns") {
     const int turns = static_cast<int>(named(family.parameters, "turns").read_integer(spec.at("turns")));
-    return optimal_turns(rules, solutions.turns(turns), turns);
+    return {optimal_turns(rules, solutions.turns(turns), turns)};
   }
-  if (family.name == "optimal_win") return solutions.optimal_win().policy;
+  if (family.name == "optimal_win") {
+    // The table solve is left to the game, which solves it when first played.
+    if (const std::optional<JsonNode> seats = spec.find("seats"))
+      return {Policy(rules, 1), read_table_seats(*seats, family, rules)};
+    return {solutions.optimal_win().policy};
+  }
   throw std::logic_error("pig family " + std::string(family.name) + " is listed but not compiled");
 }
 

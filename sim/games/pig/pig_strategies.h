@@ -29,9 +29,17 @@ class Solutions {
   std::optional<TurnsSolution> turns_;
 };
 
+// A strategy as the game plays it: a policy table, or (optimal_win with
+// "seats") the table solve of `table_seats` seats, which the game solves
+// when first played; `policy` is then a placeholder nobody plays.
+struct CompiledStrategy {
+  Policy policy;
+  int table_seats = 0;
+};
+
 // Compiles a strategy's JSON spec ({"family": ..., params}; "name" is the
 // caller's); errors name the JSON path.
-Policy compile_strategy(const JsonNode& spec, const Rules& rules, Solutions& solutions);
+CompiledStrategy compile_strategy(const JsonNode& spec, const Rules& rules, Solutions& solutions);
 
 // The families' policies, for tests and the solver command.
 Policy hold_at(const Rules& rules, int at);

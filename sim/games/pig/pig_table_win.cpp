@@ -5,6 +5,7 @@
 #include <cmath>
 #include <deque>
 #include <optional>
+#include <stdexcept>
 
 #include "config/json_input.h"
 #include "engine/progress.h"
@@ -28,6 +29,15 @@ Decision TableWin::decision() const {
 
 Decision hold_at_decision(int total) {
   return [total](int, const int*, int turn_total) { return turn_total >= total; };
+}
+
+Decision policy_decision(const Policy& policy, int seats) {
+  if (policy.phases() != 1) throw std::logic_error("policy_decision: a policy that plans its turns");
+  return [&policy, seats](int seat, const int* scores, int total) {
+    int leader = 0;
+    for (int other = 0; other < seats; ++other) leader = std::max(leader, other == seat ? 0 : scores[other]);
+    return policy.hold(0, scores[seat], leader, total);
+  };
 }
 
 std::uint64_t table_win_bytes(const Rules& rules, int seats) {
@@ -56,6 +66,7 @@ class TableWinSolver {
   TableWinSolver(const Rules& rules, int seats, const std::vector<Decision>& fixed)
       : rules_(rules), odds_(throw_odds(rules)), fixed_(fixed) {
     fixed_.resize(std::size_t(seats));
+    all_fixed_ = std::all_of(fixed_.begin(), fixed_.end(), [](const Decision& d) { return bool(d); });
     out_.seats_ = seats;
     out_.goal_ = rules.goal;
     out_.tuples_ = 1;
@@ -236,7 +247,8 @@ class TableWinSolver {
     for (int round = 0; round < 1000; ++round) {
       for (int m = 0; m < seats; ++m) turn[m] = solve_turn(m, scores, estimate[(m + 1) % seats], decisions[m]);
       estimate = close_cycle(turn);
-      if (round > 0 && decisions == previous) break;
+      // Fixed decisions never change: the first round is exact.
+      if (all_fixed_ || (round > 0 && decisions == previous)) break;
       previous = decisions;
     }
     double change = 0;
@@ -327,6 +339,7 @@ class TableWinSolver {
   Rules rules_;
   ThrowOdds odds_;
   std::vector<Decision> fixed_;
+  bool all_fixed_ = false;  // every seat plays fixed decisions: values only, nothing to improve
   TableWin out_;
   std::vector<Affine> totals_;  // per turn total, the turn being solved
 };

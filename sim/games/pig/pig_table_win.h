@@ -53,6 +53,25 @@ class TableWin {
   // This table's decisions, as a Decision (for evaluating a deviation of
   // another seat). It refers to this table, which must outlive it.
   Decision decision() const;
+  // One turn of seat `mover` at the banked scores `scores` (every seat's, in
+  // seat order), throw by throw by the solved decisions: the engine's play of
+  // optimal_win with "seats". A bit per decision, found from the state once
+  // a turn: no allocation and no call per throw. Returns the new banked
+  // score, or the final score (>= goal) if the turn reached the goal, as
+  // play_turn does.
+  template <class Stream>
+  int play_turn(int mover, const int* scores, Stream& dice) const {
+    const int score = scores[mover], room = goal_ - score;
+    const std::size_t first = state(mover, scores) * std::size_t(goal_);
+    for (int total = 0;;) {
+      const int points = dice.next();
+      if (points <= 0) return points == kBust ? score : 0;
+      total += points;
+      if (total >= room) return score + total;  // the goal: no decision is stored there
+      const std::size_t bit = first + std::size_t(total);
+      if ((hold_bits_[bit / 64] >> (bit % 64)) & 1) return score + total;
+    }
+  }
   int passes = 0;  // sweeps over every tuple (two dice: resets reach lower sums)
   std::uint64_t turn_starts() const { return values_.size(); }
   double seconds = 0;
@@ -78,5 +97,9 @@ TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decisi
 
 // hold_at h as a Decision: holds once the turn total reaches h.
 Decision hold_at_decision(int total);
+// A stationary policy (one phase) as a Decision at a table of `seats`: its
+// row for the seat's score and the highest score among the others, as the
+// engine plays it. It refers to the policy, which must outlive it.
+Decision policy_decision(const Policy& policy, int seats);
 
 }  // namespace dicesim::pig
