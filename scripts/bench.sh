@@ -4,11 +4,11 @@
 # engine's signature, which must not change with the thread count.
 #   bash scripts/bench.sh [--games 2e7] [--threads 1 --threads 2] [--skip-naive]
 # scripts/README.md "Benchmarks and speed" has the table measured with `build/dicesim bench --games 2e7`
-# (median of 3 runs on the 2-core machine): Sixers dv(2,2) 101 M games/s on
-# 1 thread (57% of its floor), 201 M on 2; 10,000 ev_heuristic two-player
-# games 1.38 M/s on 1 thread, 2.71 M/s on 2; Pig hold_at 20 vs hold_at 20
-# 4.59 M/s (one die) and 3.89 M/s (two dice) on 1 thread; Dice Battle 6.3 M/s
-# (sequential) and 6.7 M/s (simultaneous).
+# (median of 3 runs on the 2-core machine, heavily shared that day): Sixers
+# dv(2,2) 58% of its floor on 1 thread; 10,000 ev_heuristic two-player games
+# 16.3% (9.6% before its leaner game loop), optimal_win vs ev_heuristic 7.8%,
+# an IV.4 pair 4.3%; Pig hold_at 20 17.4% (one die), optimal_win 15.7%; Dice
+# Battle 22-24%. The cases marked (1/N) play --games / N games.
 #
 #   bash scripts/bench.sh --tenk-win
 # times the two-player 10,000 win solver instead (one core, a fresh cache):

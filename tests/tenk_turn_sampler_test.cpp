@@ -121,6 +121,53 @@ TEST(TenkTurnSampler, BankedPositionsMatchPlayUnderIV5) {
   EXPECT_GT(chi.dof, 3);  // positions with pending faces and fewer dice are banked
 }
 
+// The game loop for tables whose every seat draws whole turns
+// (play_game<true>, the engine's choice for them) leaves out only what
+// taken-over positions need: from the same stream it plays the same games
+// as the general loop, turn for turn, last-turn chases (thrown) included.
+TEST(TenkTurnSampler, TheWholeTurnLoopPlaysTheGeneralLoopsGames) {
+  for (const Rules& rules : {preset("seed000"), preset("seed003"), rules_from({{"last_turn", true}}),
+                             rules_from({{"exact_target", true}, {"target", 2000}}),
+                             rules_from({{"high_bank_minimum", 1000}, {"high_from", 3000}})}) {
+    const Scoring scoring(rules);
+    const Policy ev = compile(scoring, {{"family", "ev_heuristic"}});
+    const Policy at = compile(scoring, {{"family", "bank_at"}, {"total", 400}});
+    const Policy no_chase = compile(scoring, {{"family", "ev_heuristic"}, {"chase", false}});
+    const std::unique_ptr<TurnSampler> ev_turns = TurnSampler::build(scoring, ev),
+                                       at_turns = TurnSampler::build(scoring, at),
+                                       no_chase_turns = TurnSampler::build(scoring, no_chase);
+    const Policy* seats[] = {&at, &ev, &no_chase};
+    const TurnSampler* samplers[] = {at_turns.get(), ev_turns.get(), no_chase_turns.get()};
+    for (int players : {2, 3}) {
+      Rng lean = block_rng(17, static_cast<std::uint64_t>(players), 0), general = lean;
+      int chases = 0;
+      for (int game = 0; game < 3000; ++game) {
+        std::vector<int> lean_turns, general_turns;
+        GameResult a, b;
+        play_game<true>(
+            scoring, seats, players, lean, a, [&](int seat, int units) { lean_turns.push_back(seat * 100000 + units); },
+            samplers);
+        play_game<false>(
+            scoring, seats, players, general, b,
+            [&](int seat, int units) { general_turns.push_back(seat * 100000 + units); }, samplers);
+        ASSERT_EQ(lean_turns, general_turns) << rules_json(rules).dump() << " game " << game;
+        for (int s = 0; s < players; ++s) {
+          ASSERT_EQ(a.score[s], b.score[s]);
+          ASSERT_EQ(a.turns[s], b.turns[s]);
+          ASSERT_EQ(a.first_turn[s], b.first_turn[s]);
+          ASSERT_EQ(a.place[s], b.place[s]);
+        }
+        ASSERT_EQ(a.capped, b.capped);
+        // Where the last seat did not win, someone reached the target
+        // before its turn (or, with last turns, everyone else's): it chased.
+        chases += (a.place[players - 1] != 1 && !a.capped) || rules.last_turn;
+      }
+      EXPECT_TRUE(lean == general);  // the same draws in all
+      EXPECT_GT(chases, 100) << rules_json(rules).dump();
+    }
+  }
+}
+
 // One table per banked score within the window of the target, and one per
 // bank-minimum regime beyond it (seed 000: 0..5000 and 5050..6950 share).
 TEST(TenkTurnSampler, BankedScoresFarFromTheTargetShareATable) {

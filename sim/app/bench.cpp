@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -20,6 +21,9 @@ namespace {
 struct BenchCase {
   const char* label;
   const char* config;
+  // The case plays --games / games_divisor games: the throw-by-throw cases
+  // would otherwise take minutes at the games the others need.
+  std::uint64_t games_divisor = 1;
 };
 
 // Reference configs: change them and every published figure changes.
@@ -56,6 +60,20 @@ const BenchCase kCases[] = {
      R"J({"game":"battle","seed":1,"games":1,"rules":{"turns":"simultaneous"},"strategies":[
          {"name":"optimal","family":"optimal"},{"name":"blind","family":"blind"}],
         "contests":{"distributions":false,"sequential_tables":[["optimal","blind"]]}})J"},
+    {"tenk optimal_win vs ev_heuristic, two players (1/10)",
+     R"J({"game":"tenk","seed":1,"games":1,"strategies":[
+         {"name":"win","family":"optimal_win"},{"name":"ev","family":"ev_heuristic"}],
+        "contests":{"distributions":false,"sequential_tables":[["win","ev"]]}})J",
+     10},
+    {"tenk optimal_expected pair, IV.4 partial set aside (1/100)",
+     R"J({"game":"tenk","seed":1,"games":1,"rules":{"preset":"seed000","partial_set_aside":true},"strategies":[
+         {"name":"a","family":"optimal_expected"},{"name":"b","family":"optimal_expected"}],
+        "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J",
+     100},
+    {"pig optimal_win vs optimal_win, one die, sequential",
+     R"J({"game":"pig","seed":1,"games":1,"rules":{"dice":1,"goal":100},"strategies":[
+         {"name":"a","family":"optimal_win"},{"name":"b","family":"optimal_win"}],
+        "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J"},
 };
 
 using Clock = std::chrono::steady_clock;
@@ -74,24 +92,38 @@ std::string hex16(std::uint64_t value) {
   return out.str();
 }
 
-EngineOutput run_case(const BenchCase& c, std::uint64_t games, int threads) {
-  RunConfig config = load_run_config(json::parse(c.config), c.label);
-  config.games = games;
+// A case's tables, ready to play: its strategies compiled, and (once
+// warm_up has played them) their solutions attached and their samplers
+// built, so that the timed runs count games only, not the solve (cached on
+// disk, but read back in every fresh process) or the tables.
+struct CaseRuns {
+  std::unique_ptr<const RunConfig> config;  // the runs play its game and tables
+  std::vector<TableRun> runs;
+};
+CaseRuns case_runs(const BenchCase& c) {
+  auto config = std::make_unique<const RunConfig>(load_run_config(json::parse(c.config), c.label));
+  std::vector<TableRun> runs = make_table_runs(*config);
+  return {std::move(config), std::move(runs)};
+}
+
+EngineOutput run_case(const CaseRuns& c, std::uint64_t games, int threads) {
+  std::vector<TableRun> runs = c.runs;
+  for (TableRun& run : runs) run.games = games;
   EngineOptions options;
-  options.seed = config.seed;
+  options.seed = c.config->seed;
   options.threads = threads;
-  return run_tables(make_table_runs(config), options);
+  return run_tables(runs, options);
 }
 
 // Games per second of a case, the best of up to 3 runs within about a
 // second (at least one run): a short run (Sixers at 2e7 games lasts a fifth
 // of a second) is the most disturbed by other work on a shared machine.
 // Every run gives the same counters; the signature is theirs.
-std::pair<double, std::uint64_t> timed_case(const BenchCase& c, std::uint64_t games, int threads) {
+std::pair<double, std::uint64_t> timed_case(const CaseRuns& runs, std::uint64_t games, int threads) {
   double best = 0, spent = 0;
   std::uint64_t sig = 0;
   for (int run = 0; run < 3 && (run == 0 || spent < 1.0); ++run) {
-    const EngineOutput output = run_case(c, games, threads);
+    const EngineOutput output = run_case(runs, games, threads);
     best = std::max(best, double(games) / output.wall_seconds);
     spent += output.wall_seconds;
     sig = signature(output);
@@ -115,17 +147,16 @@ double pcg64_draws_per_second(std::uint64_t draws) {
 // The draws a game of the case takes on average, counted rather than assumed:
 // how far each contest's stream moved (PCG's distance between two states)
 // while it played `games` games.
-double draws_per_game(const BenchCase& c, std::uint64_t games) {
-  RunConfig config = load_run_config(json::parse(c.config), c.label);
-  config.games = games;
+// Playing them is also the warm-up of the timed runs (see case_runs).
+double draws_per_game(const CaseRuns& c, std::uint64_t games) {
   std::uint64_t draws = 0, played = 0;
-  for (const TableRun& contest : make_table_runs(config)) {
+  for (const TableRun& contest : c.runs) {
     std::vector<std::int64_t> counters(contest.counters, 0);
-    Rng rng = block_rng(config.seed, contest.id, 0);
+    Rng rng = block_rng(c.config->seed, contest.id, 0);
     const Rng start = rng;
-    contest.play(contest.games, rng, counters.data());
+    contest.play(games, rng, counters.data());
     draws += static_cast<std::uint64_t>(rng - start);
-    played += contest.games;
+    played += games;
   }
   return double(draws) / double(played);
 }
@@ -203,7 +234,8 @@ int run_bench(const BenchOptions& options) {
     if (t != threads.front())
       std::cout << " (" << std::fixed << std::setprecision(2) << floor[t] / floor[threads.front()] << "x)";
   }
-  std::cout << std::fixed << "; a case's floor is that / its draws per game\n";
+  std::cout << std::fixed
+            << "; a case's floor is that / its draws per game; a case marked (1/N) plays N times fewer games\n";
   std::cout << std::left << std::setw(58) << "case" << std::right << std::setw(8) << "threads" << std::setw(14)
             << "games/s" << std::setw(10) << "speedup" << std::setw(12) << "draws/game" << std::setw(10) << "of floor"
             << "  signature\n";
@@ -213,9 +245,11 @@ int run_bench(const BenchOptions& options) {
   for (const BenchCase& c : kCases) {
     double one_thread = 0;
     std::uint64_t first_signature = 0;
-    const double draws = draws_per_game(c, std::min<std::uint64_t>(*games, 1 << 20));
+    const CaseRuns runs = case_runs(c);
+    const std::uint64_t case_games = std::max<std::uint64_t>(*games / c.games_divisor, 1);
+    const double draws = draws_per_game(runs, std::min<std::uint64_t>(case_games, 1 << 20));
     for (int t : threads) {
-      const auto [rate, sig] = timed_case(c, *games, t);
+      const auto [rate, sig] = timed_case(runs, case_games, t);
       if (one_thread == 0) {
         one_thread = rate;
         first_signature = sig;

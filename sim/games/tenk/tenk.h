@@ -2,6 +2,7 @@
 // turn and of one game. The rules of a throw are in tenk_rules.h.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -144,6 +145,22 @@ inline TurnResult play_turn(const Scoring& scoring, const Policy& policy, int se
   }
 }
 
+// play(copy) on a copy of the generator, whose state is taken back after:
+// the rare turns played throw by throw (calls the compiler does not inline)
+// then never see the caller's generator, which can stay in registers
+// instead of being stored before every store to a counter.
+template <class Play>
+TurnResult on_copy(Rng& rng, Play play) {
+  Rng copy = rng;
+  const TurnResult turn = play(copy);
+  rng = copy;
+  return turn;
+}
+inline TurnResult play_turn_apart(const Scoring& scoring, const Policy& policy, int seat, int banked, int theirs,
+                                  Position start, int beat, Rng& rng) {
+  return on_copy(rng, [&](Rng& copy) { return play_turn(scoring, policy, seat, banked, theirs, start, beat, copy); });
+}
+
 // A whole fresh turn drawn at once: for a banked score, one alias table over
 // how the turn ends (bust, or banked with a total and the position left),
 // built from the exact distribution of every sequence of throws up to
@@ -169,24 +186,30 @@ class TurnSampler {
                                             int dice_budget = kDiceBudget);
 
   TurnResult play_turn(const Scoring& scoring, const Policy& policy, int banked, Rng& rng) const {
-    const auto unit = static_cast<std::size_t>(banked / kPoint);
-    if (unit >= table_of_.size()) return finish(scoring, policy, banked, {0, scoring.rules().dice, kNoPending}, rng);
-    const std::uint32_t entry = draw_payload(columns_.data(), tables_[table_of_[unit]], rng);
-    if (entry & kBankEntry) {
-      const int score = step_points(entry & ~kBankEntry);
-      return {score, {score, step_dice(entry), step_pending(entry)}};
-    }
-    if (entry == kBustEntry) return {};
-    return decide(scoring, policy, banked, draw_payload(decided_columns_.data(), decided_[table_of_[unit]], rng), rng);
+    const std::uint32_t entry = draw_entry(banked / kPoint, rng);
+    if (entry == kDecideEntry) [[unlikely]]
+      return on_copy(rng, [&](Rng& copy) { return decide(scoring, policy, banked, copy); });
+    // A bust's entry is 0, so its score is 0: no branch between a bust and
+    // a bank, which the processor cannot predict.
+    const int score = step_points(entry);
+    return {score, {score, step_dice(entry), step_pending(entry)}};
+  }
+  // The same in units of kPoint, without the position handed on (read only
+  // under IV.5), from `banked` units.
+  int turn_units(const Scoring& scoring, const Policy& policy, int banked, Rng& rng) const {
+    const std::uint32_t entry = draw_entry(banked, rng);
+    if (entry == kDecideEntry) [[unlikely]]
+      return on_copy(rng, [&](Rng& copy) { return decide(scoring, policy, banked * kPoint, copy); }).score / kPoint;
+    return step_units(entry);
   }
 
   int dice_budget() const { return dice_budget_; }
-  int tables() const { return static_cast<int>(tables_.size()); }
+  int tables() const { return tables_; }
 
   // A table's entries: 0 a bust; kBankEntry | the Step word of the banked
   // total and position (turn total in place of a throw's points); or
   // kDecideEntry, whose position comes from a second draw, in the table's
-  // `decided_` table of Step words of positions after the last throw. The
+  // `decided_at_` table of Step words of positions after the last throw. The
   // rare positions left to decide, apart, keep the first tables small enough
   // to stay in the nearest caches.
   static constexpr std::uint32_t kBustEntry = 0;
@@ -195,7 +218,19 @@ class TurnSampler {
 
  private:
   TurnSampler() = default;
-  static TurnResult decide(const Scoring& scoring, const Policy& policy, int banked, std::uint32_t entry, Rng& rng) {
+  // The entry of a fresh turn from `banked` units; kDecideEntry (the turn
+  // goes on from the position a second draw gives) also where `banked` has
+  // no table.
+  std::uint32_t draw_entry(int banked, Rng& rng) const {
+    const auto unit = static_cast<std::size_t>(banked);
+    if (unit >= table_at_.size()) [[unlikely]]
+      return kDecideEntry;
+    return draw_payload(columns_.data(), table_at_[unit], rng);
+  }
+  [[gnu::noinline]] TurnResult decide(const Scoring& scoring, const Policy& policy, int banked, Rng& rng) const {
+    const auto unit = static_cast<std::size_t>(banked / kPoint);
+    if (unit >= table_at_.size()) return finish(scoring, policy, banked, {0, scoring.rules().dice, kNoPending}, rng);
+    const std::uint32_t entry = draw_payload(decided_columns_.data(), decided_at_[unit], rng);
     const int total = step_points(entry), dice = step_dice(entry), pending = step_pending(entry);
     const Rules& rules = scoring.rules();
     const AfterThrow next =
@@ -208,9 +243,11 @@ class TurnSampler {
   }
 
   int dice_budget_ = 0;
+  int tables_ = 0;  // distinct ones: scores far from the target share theirs
   std::vector<WidePayloadColumn> columns_, decided_columns_;
-  std::vector<WidePayloadTable> tables_, decided_;
-  std::vector<std::uint16_t> table_of_;  // [banked / kPoint]
+  // [banked / kPoint]: each banked score's tables, copied there so that a
+  // turn's draw waits on one load fewer.
+  std::vector<WidePayloadTable> table_at_, decided_at_;
 };
 
 // What one game leaves per seat.
@@ -251,54 +288,89 @@ inline bool takes_over(const Rules& rules, const Policy& policy, int seat, int b
   return win.reach.at(need - h.total, h.dice, h.pending) > win.reach.fresh(need);
 }
 
-// Turn scores go to on_turn(seat, score) as they happen.
-// samplers[s] (where given and not null) draws seat s's fresh turns whole,
-// except last-turn chases.
-template <class OnTurn>
+// One game in progress: its seats' scores so far (in units of kPoint, the
+// bins of the measures), whose turn it is, and who reached the target
+// when. The engine plays several side by side (play_side_by_side), one
+// turn of each in turn.
+struct GameState {
+  int units[kMaxPlayers] = {}, turns[kMaxPlayers] = {}, first_turn[kMaxPlayers] = {};
+  int reached_round[kMaxPlayers];  // < 0: not reached
+  int seat = 0, round = 0;
+  int finisher = -1, best = 0;  // the first seat to reach the target; the best score at the table
+  Position handed{};            // the last banked position, for IV.5
+  bool handed_valid = false;
+  GameState() { std::fill_n(reached_round, kMaxPlayers, -1); }
+};
+
+// Plays the next turn of game g and returns whether the game is over (then
+// finish_game gives its result). The turn's score goes to on_turn(seat,
+// units). samplers[s] (where given and not null) draws seat s's fresh
+// turns whole, except last-turn chases. kWholeTurns: every seat has a
+// sampler and no turn takes over a position (no IV.5), which leaves out
+// what only those need; chosen once per block (a table's games).
+template <bool kWholeTurns = false, class OnTurn>
+bool play_next_turn(const Scoring& scoring, const Policy* const* seats, const TurnSampler* const* samplers, int players,
+                    GameState& g, Rng& rng, OnTurn& on_turn) {
+  const Rules& rules = scoring.rules();
+  const int s = g.seat;
+  const Policy& policy = *seats[s];
+  const bool chase = g.finisher >= 0 && policy.chase;
+  int units;
+  if (kWholeTurns && !chase) [[likely]] {
+    units = samplers[s]->turn_units(scoring, policy, g.units[s], rng);
+  } else {
+    const int banked = g.units[s] * kPoint;
+    const int theirs = players == 2 ? g.units[1 - s] * kPoint : 0;  // read by optimal_win only, at two seats
+    const int beat = g.finisher >= 0 ? g.best * kPoint : -1;
+    Position start{0, rules.dice, kNoPending};
+    const bool takes =
+        rules.continue_previous && g.handed_valid && takes_over(rules, policy, s, banked, theirs, beat, g.handed);
+    if (takes) start = g.handed;
+    const TurnSampler* sampler = samplers ? samplers[s] : nullptr;
+    const TurnResult turn = sampler && !takes && !chase
+                                ? sampler->play_turn(scoring, policy, banked, rng)
+                                : play_turn_apart(scoring, policy, s, banked, theirs, start, beat, rng);
+    g.handed = turn.position;
+    g.handed_valid = turn.score > 0;
+    units = turn.score / kPoint;
+  }
+  if (g.turns[s]++ == 0) g.first_turn[s] = units;
+  on_turn(s, units);
+  const int total = g.units[s] += units;
+  g.best = total > g.best ? total : g.best;
+  const int target = rules.target / kPoint;
+  const bool reached = rules.exact_target ? total == target : total >= target;
+  if (reached && g.reached_round[s] < 0) [[unlikely]] {
+    g.reached_round[s] = g.round;
+    if (g.finisher < 0) g.finisher = s;
+  }
+  if (++g.seat == players) {
+    g.seat = 0;
+    // Without last turns for everyone the round that reached the target is the last.
+    if (++g.round == rules.max_rounds || (g.finisher >= 0 && !rules.last_turn)) return true;
+  }
+  return g.finisher == g.seat;  // everyone else has had a last turn
+}
+
+// A finished game's result.
+inline void finish_game(const Rules& rules, int players, const GameState& g, GameResult& out) {
+  for (int s = 0; s < players; ++s) {
+    out.score[s] = g.units[s] * kPoint;
+    out.turns[s] = g.turns[s];
+    out.first_turn[s] = g.first_turn[s] * kPoint;
+  }
+  out.capped = g.finisher < 0;
+  assign_places(rules, players, g.reached_round, out);
+}
+
+// One whole game (see play_next_turn).
+template <bool kWholeTurns = false, class OnTurn>
 void play_game(const Scoring& scoring, const Policy* const* seats, int players, Rng& rng, GameResult& out,
                OnTurn on_turn, const TurnSampler* const* samplers = nullptr) {
-  const Rules& rules = scoring.rules();
-  int reached_round[kMaxPlayers];
-  for (int s = 0; s < players; ++s) out.score[s] = out.turns[s] = 0, reached_round[s] = -1;
-  int finisher = -1, best = 0;
-  Position handed{};  // the last banked position, for IV.5
-  bool handed_valid = false;
-  bool over = false;
-  int round = 0;
-  for (; round < rules.max_rounds && !over; ++round) {
-    for (int s = 0; s < players; ++s) {
-      if (finisher == s) {  // everyone else has had a last turn
-        over = true;
-        break;
-      }
-      const Policy& policy = *seats[s];
-      const int banked = out.score[s];
-      const int theirs = players == 2 ? out.score[1 - s] : 0;  // read by optimal_win only, at two seats
-      const int beat = finisher >= 0 ? best : -1;
-      Position start{0, rules.dice, kNoPending};
-      bool fresh = true;
-      if (rules.continue_previous && handed_valid && takes_over(rules, policy, s, banked, theirs, beat, handed))
-        start = handed, fresh = false;
-      const TurnSampler* sampler = samplers ? samplers[s] : nullptr;
-      const TurnResult turn = sampler && fresh && !(beat >= 0 && policy.chase)
-                                  ? sampler->play_turn(scoring, policy, banked, rng)
-                                  : play_turn(scoring, policy, s, banked, theirs, start, beat, rng);
-      handed = turn.position;
-      handed_valid = turn.score > 0;
-      if (out.turns[s]++ == 0) out.first_turn[s] = turn.score;
-      on_turn(s, turn.score);
-      out.score[s] += turn.score;
-      best = out.score[s] > best ? out.score[s] : best;
-      const bool reached = rules.exact_target ? out.score[s] == rules.target : out.score[s] >= rules.target;
-      if (reached && reached_round[s] < 0) {
-        reached_round[s] = round;
-        if (finisher < 0) finisher = s;
-      }
-    }
-    if (finisher >= 0 && !rules.last_turn) over = true;
+  GameState g;
+  while (!play_next_turn<kWholeTurns>(scoring, seats, samplers, players, g, rng, on_turn)) {
   }
-  out.capped = finisher < 0;
-  assign_places(rules, players, reached_round, out);
+  finish_game(scoring.rules(), players, g, out);
 }
 
 }  // namespace dicesim::tenk

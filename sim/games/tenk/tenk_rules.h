@@ -95,7 +95,8 @@ int full_score(const Rules& rules, const std::array<int, kDiceSlots>& counts, in
 // full hand and no pending face) and whether every die scored (bit 30).
 using Step = std::uint32_t;
 constexpr Step kBust = 0;
-inline int step_points(Step s) { return static_cast<int>(s & 0xffffff) * kPoint; }
+inline int step_units(Step s) { return static_cast<int>(s & 0xffffff); }
+inline int step_points(Step s) { return step_units(s) * kPoint; }
 inline int step_dice(Step s) { return static_cast<int>((s >> 24) & 7); }
 inline int step_pending(Step s) { return static_cast<int>((s >> 27) & 7); }
 inline bool step_hot(Step s) { return (s >> 30) != 0; }

@@ -103,7 +103,7 @@ std::unique_ptr<TurnSampler> TurnSampler::build(const Scoring& scoring, const Po
   if (budget < rules.dice) return nullptr;
   std::unique_ptr<TurnSampler> sampler(new TurnSampler);
   sampler->dice_budget_ = budget;
-  int far[kRegimes] = {-1, -1};
+  int far[kRegimes] = {-1, -1};  // the unit of each regime's shared tables
   for (int banked = 0; banked < rules.target; banked += kPoint) {
     const bool near = rules.target - banked <= window;
     int& shared = far[regime_of(rules, banked)];
@@ -112,12 +112,15 @@ std::unique_ptr<TurnSampler> TurnSampler::build(const Scoring& scoring, const Po
       // More than 4096 entries (none of the presets comes near) would leave
       // too few bits for the level: such turns are played throw by throw.
       if (std::max(turn.ending.size(), turn.decided.size()) > (std::size_t(1) << kColumnBits)) return nullptr;
-      if (!near) shared = static_cast<int>(sampler->tables_.size());
-      sampler->tables_.push_back(append_payload_table(turn.ending, sampler->columns_));
-      sampler->decided_.push_back(turn.decided.empty() ? WidePayloadTable{}
-                                                       : append_payload_table(turn.decided, sampler->decided_columns_));
+      if (!near) shared = banked / kPoint;
+      ++sampler->tables_;
+      sampler->table_at_.push_back(append_payload_table(turn.ending, sampler->columns_));
+      sampler->decided_at_.push_back(
+          turn.decided.empty() ? WidePayloadTable{} : append_payload_table(turn.decided, sampler->decided_columns_));
+    } else {
+      sampler->table_at_.push_back(sampler->table_at_[shared]);
+      sampler->decided_at_.push_back(sampler->decided_at_[shared]);
     }
-    sampler->table_of_.push_back(static_cast<std::uint16_t>(near ? sampler->tables_.size() - 1 : shared));
   }
   return sampler;
 }
