@@ -91,6 +91,10 @@ struct Stability {
   }
   static constexpr double kFarFromUnderflow = 1e-280;
   bool holds(double u) const { return u >= low && u <= high; }
+  // Whether a choice made at u by a margin of `ahead` in utility may move
+  // a bound: its crossing lies at least `ahead` from u (the bust values
+  // differ by at most 1); the rest leaves room for rounding.
+  bool may_move(double u, double ahead) const { return ahead <= std::max(u - low, high - u) + 1e-12; }
 };
 
 // VmHWM of /proc/self/status: the most memory the process has held (0
@@ -117,6 +121,7 @@ struct SeatScratch {
   std::vector<Linear> landing;  // [total][kind]
   std::vector<Stability> rows;  // [total]: where the decisions of the row stand
   std::vector<Linear> above;    // the rows past the top, of the pass before
+  std::vector<double> utility;  // [total][kind]: the landing's utility at the pass's bust value
 };
 struct Scratch {
   std::array<SeatScratch, 2> seat;
@@ -478,8 +483,9 @@ class Solver {
   // The value of a throw from state s at total t, its outcomes landing in
   // `from` (a landing row at the throw's total, offsets adding the points).
   // The parts kept under IV.4 are recorded for the seat's policy.
+  // `utility` holds from's utilities at bust_utility, at the same offsets.
   Linear throw_value(Scratch& work, int seat, int mine, int theirs, int t, int s, const Linear* from,
-                     const int* offsets, double bust_utility, Stability& stability) {
+                     const double* utility, const int* offsets, double bust_utility, Stability& stability) {
     Linear value{0, 0, bust_[s]};
     if (seat_rule_[seat]) {
       for (int g = first_group_[s]; g < first_group_[s + 1]; ++g)
@@ -488,19 +494,22 @@ class Solver {
     }
     for (int g = first_group_[s]; g < first_group_[s + 1]; ++g) {
       const int first = first_option_[g], end = first_option_[g + 1];
-      int kept = first;
-      double best_utility = from[offsets[first]].utility(bust_utility);
-      for (int k = first + 1; k < end; ++k) {  // partial setting aside: the best part to keep
-        const Linear &v = from[offsets[k]], &best = from[offsets[kept]];
-        if (const double utility = v.utility(bust_utility); utility > best_utility) {
-          stability.keep(v, best);
-          kept = k, best_utility = utility;
-        } else {
-          stability.keep(best, v);
+      if (end - first == 1) {
+        value.add(group_probability_[g], from[offsets[first]]);
+        continue;
+      }
+      int kept = first;  // partial setting aside: the best part to keep
+      double best_utility = utility[offsets[first]];
+      for (int k = first + 1; k < end; ++k) {
+        if (const double u = utility[offsets[k]]; u > best_utility) {
+          if (stability.may_move(bust_utility, u - best_utility)) stability.keep(from[offsets[k]], from[offsets[kept]]);
+          kept = k, best_utility = u;
+        } else if (stability.may_move(bust_utility, best_utility - u)) {
+          stability.keep(from[offsets[kept]], from[offsets[k]]);
         }
       }
       value.add(group_probability_[g], from[offsets[kept]]);
-      if (end - first > 1) work.kept_parts[seat][std::size_t(t) * group_probability_.size() + g] = kept - first;
+      work.kept_parts[seat][std::size_t(t) * group_probability_.size() + g] = kept - first;
     }
     return value;
   }
@@ -554,10 +563,13 @@ class Solver {
     if (!stationary()) return;
     const std::vector<Linear> bank(row, row + kinds);
     std::vector<Linear> go(landings_.states());
+    std::vector<double> utility(kinds);
     for (int sweep = 0; sweep < 10000; ++sweep) {
       Stability last;
+      for (int kind = 0; kind < kinds; ++kind) utility[kind] = row[kind].utility(bust_utility);
       for (int s = 0; s < landings_.states(); ++s)
-        go[s] = throw_value(work, seat, mine, theirs, t, s, row, option_kind_.data(), bust_utility, last);
+        go[s] =
+            throw_value(work, seat, mine, theirs, t, s, row, utility.data(), option_kind_.data(), bust_utility, last);
       double change = 0;
       for (int kind = 0; kind < kinds; ++kind) {
         const bool hot = kind == landings_.hot();
@@ -822,18 +834,28 @@ class Solver {
       for (int t = top + 1; t < static_cast<int>(rows); ++t)
         land_above_top(work, seat, mine, theirs, t, t == top + 1, u, stability, &landing[std::size_t(t) * kinds]);
     if (keep && stationary()) keep = std::equal(above, end, mine_work.above.begin(), same_linear);
+    std::vector<double>& utility = mine_work.utility;  // of the landing rows at u
+    if (utility.size() < rows * kinds) utility.resize(rows * kinds);
+    const auto utilities_of = [&](int t) {
+      for (std::size_t i = std::size_t(t) * kinds; i < std::size_t(t + 1) * kinds; ++i)
+        utility[i] = landing[i].utility(u);
+    };
+    for (int t = top + 1; t < static_cast<int>(rows); ++t) utilities_of(t);
     for (int t = top; t >= 0; --t) {
       Stability& row = mine_work.rows[t];
       if (keep && row.holds(u)) {
         stability.low = std::max(stability.low, row.low), stability.high = std::min(stability.high, row.high);
+        utilities_of(t);
         continue;
       }
       keep = false, row = Stability{};
       Linear* go = &throwing[std::size_t(t) * states];
       const Linear* from = &landing[std::size_t(t) * kinds];
       for (int s = 0; s < states; ++s)
-        go[s] = throw_value(work, seat, mine, theirs, t, s, from, option_offset_.data(), u, row);
+        go[s] = throw_value(work, seat, mine, theirs, t, s, from, &utility[std::size_t(t) * kinds],
+                            option_offset_.data(), u, row);
       if (t > 0) land(work, seat, mine, theirs, t, go, u, row, &landing[std::size_t(t) * kinds]);
+      utilities_of(t);
       stability.low = std::max(stability.low, row.low), stability.high = std::min(stability.high, row.high);
       work.turn_states += states;
     }
@@ -971,12 +993,11 @@ class Solver {
 std::uint64_t win_solver_bytes(const Rules& rules) {
   const std::uint64_t units = std::uint64_t(rules.target / kPoint);
   std::uint64_t bytes = 2 * units * units * sizeof(WinValue);  // WinSolution's values
-  // IV.5: each turn start (seat, mine, theirs) keeps the totals 1..theirs
-  // from its solve until they are read; at most units^3 / 6 + units^2 of
-  // them a seat are alive at once (Solver::handed_at).
+  // IV.5: each turn start (seat, mine, theirs) keeps the totals 1..theirs.
+  // The limit counts them all, though at most units^3 / 6 + units^2 of them
+  // a seat are alive at once (Solver::handed_at): about a third.
   if (rules.continue_previous)
-    bytes +=
-        2 * (units * units * units / 6 + units * units) * std::uint64_t(Landings(rules).states()) * sizeof(WinValue);
+    bytes += units * units * units * std::uint64_t(Landings(rules).states()) * sizeof(WinValue);
   return bytes;
 }
 
