@@ -11,9 +11,12 @@
 # Battle 22-24%. The cases marked (1/N) play --games / N games.
 #
 #   bash scripts/bench.sh --tenk-win
-# times the two-player 10,000 win solver instead (one core, a fresh cache):
-# seed 000 and seed 003 to 10,000, and seed 000 with last_turn, IV.1, IV.3,
-# IV.4 and IV.5; each line gives the solve time and the process's peak memory.
+# times the two-player 10,000 win solver instead (a fresh cache, both cores:
+# the pairs of scores of one sum are solved in parallel): seed 000 and seed
+# 003 to 10,000, and seed 000 with last_turn, IV.1, IV.3, IV.4 and IV.5; each
+# line gives the solve time, the peak memory the solver saw and the whole
+# command's wall time and peak memory (/usr/bin/time, with the odds against
+# the config's two strategies); then seed 000 on one core.
 #
 #   bash scripts/bench.sh --exact
 # times the exact odds at Pig's and Dice Battle's limits (issue 12): `solve pig
@@ -81,7 +84,11 @@ for rules in '{"preset": "seed000"}' '{"preset": "seed003"}' '{"preset": "seed00
   '{"preset": "seed000", "partial_set_aside": true}' '{"preset": "seed000", "continue_previous": true}'; do
   printf '{"game": "tenk", "games": 1, "rules": %s, "strategies": [{"name": "ev", "family": "ev_heuristic"}, {"name": "bank", "family": "bank_at", "total": 350}], "contests": {"distributions": false, "sequential": true}}' "$rules" >"$scratch/c.json"
   rm -rf "$scratch/cache"
-  line=$(DICESIM_CACHE_DIR="$scratch/cache" taskset -c 0 build/dicesim solve tenk --win --config "$scratch/c.json" |
-    grep -E '^(first seat|solved in)' | tr '\n' ' ')
-  echo "$rules: $line"
+  line=$(DICESIM_CACHE_DIR="$scratch/cache" /usr/bin/time -f "command %e s, %M KB" -o "$scratch/time" \
+    build/dicesim solve tenk --win --config "$scratch/c.json" | grep -E '^(first seat|solved in)' | tr '\n' ' ')
+  echo "$rules: $line$(cat "$scratch/time")"
+  if [ "$rules" = '{"preset": "seed000"}' ]; then cp "$scratch/c.json" "$scratch/seed000.json"; fi
 done
+rm -rf "$scratch/cache"
+echo "one core: $(DICESIM_CACHE_DIR="$scratch/cache" taskset -c 0 build/dicesim solve tenk --win \
+  --config "$scratch/seed000.json" | grep -E '^solved in')"

@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <oneapi/tbb/task_arena.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include <map>
 #include <numeric>
 #include <sstream>
+#include <type_traits>
 
 #include "engine/rng.h"
 #include "games/tenk/tenk_strategies.h"
@@ -261,6 +263,54 @@ TEST(TenkWin, BankingAtTheTargetAgreesWithValueIterationAndTakesPaddingAway) {
 
 TEST(TenkWin, Seed003AgreesWithValueIteration) {
   expect_solver_matches_brute_force(small_rules("seed003", 500), "seed003, 500");
+}
+
+// Every byte of a solution as the cache stores it (values, then policy),
+// but the stats of the solve, which differ from run to run.
+struct SolutionBytes {
+  std::string bytes;
+  template <class T>
+  void operator()(const T& value) {
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
+    } else {
+      bytes.append(std::to_string(value.size()) + ":");
+      if (!value.empty()) bytes.append(reinterpret_cast<const char*>(value.data()), value.size() * sizeof value[0]);
+    }
+  }
+};
+std::string solution_bytes(WinSolution solution) {
+  solution.stats = WinSolveStats{};
+  SolutionBytes out;
+  WinSolution::transfer(solution, out);
+  for (const WinValue& v : solution.handed_values) out(v);
+  return out.bytes;
+}
+
+// The pairs of one score sum are solved in parallel and their decisions
+// recorded afterwards: one thread or two give the same solution, byte for
+// byte, and a second pass that keeps rows gives the values of the brute
+// force (above).
+TEST(TenkWin, TheSolutionIsTheSameAtAnyThreadCount) {
+  std::vector<std::pair<Rules, std::string>> cases;
+  for (const char* name : {"seed000", "seed003"}) cases.emplace_back(small_rules(name, 1500), name);
+  Rules variant = small_rules("seed000", 1500);
+  variant.partial_set_aside = true;
+  cases.emplace_back(variant, "IV.4");
+  variant.partial_set_aside = false, variant.continue_previous = true, variant.exact_target = true;
+  cases.emplace_back(variant, "IV.5 and IV.3");
+  variant.exact_target = false, variant.no_stop_on_hot_dice = true;
+  cases.emplace_back(variant, "IV.5 and IV.1");
+  for (const auto& [rules, what] : cases) {
+    const Scoring scoring(rules);
+    std::string bytes[2];
+    for (int threads : {1, 2}) {
+      tbb::task_arena arena(threads);
+      arena.execute([&] { bytes[threads - 1] = solution_bytes(solve_win(scoring, rules.continue_previous)); });
+    }
+    EXPECT_GT(bytes[0].size(), 1000u) << what;
+    EXPECT_TRUE(bytes[0] == bytes[1]) << what;
+  }
 }
 
 }  // namespace

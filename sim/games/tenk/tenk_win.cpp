@@ -1,10 +1,14 @@
 #include "games/tenk/tenk_win.h"
 
+#include <oneapi/tbb/enumerable_thread_specific.h>
+#include <oneapi/tbb/parallel_for.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -72,13 +76,25 @@ struct Stability {
   void keep(const Linear& chosen, const Linear& other) {
     const double slope = chosen.bust - other.bust;
     if (slope == 0) return;
-    const double cross = (other.win + other.tie / 2 - chosen.win - chosen.tie / 2) / slope;
+    const double gap = other.win + other.tie / 2 - chosen.win - chosen.tie / 2;  // the crossing is gap / slope
+    // Most choices leave the bounds as they are: a product tells so well
+    // clear of rounding, and only a crossing that may move a bound is
+    // divided out (the same bounds as dividing every time).
+    const double bound = slope > 0 ? low : high, scaled = bound * slope;
+    constexpr double kMargin = 4 * std::numeric_limits<double>::epsilon();
+    if (std::abs(scaled) > kFarFromUnderflow && gap < scaled - kMargin * std::abs(scaled)) return;
+    const double cross = gap / slope;
     if (slope > 0)
       low = std::max(low, cross);
     else
       high = std::min(high, cross);
   }
+  static constexpr double kFarFromUnderflow = 1e-280;
   bool holds(double u) const { return u >= low && u <= high; }
+  // Whether a choice made at u by a margin of `ahead` in utility may move
+  // a bound: its crossing lies at least `ahead` from u (the bust values
+  // differ by at most 1); the rest leaves room for rounding.
+  bool may_move(double u, double ahead) const { return ahead <= std::max(u - low, high - u) + 1e-12; }
 };
 
 // VmHWM of /proc/self/status: the most memory the process has held (0
@@ -97,6 +113,37 @@ WinValue apply(const Linear& l, const WinValue& on_bust) {
   return {l.win + l.bust * on_bust.win, l.tie + l.bust * on_bust.tie};
 }
 
+bool same_linear(const Linear& a, const Linear& b) { return a.win == b.win && a.tie == b.tie && a.bust == b.bust; }
+
+// What a thread works with while it solves a pair of scores.
+struct SeatScratch {
+  int mine = -1, theirs = -1;   // the turn start of the last turn solved
+  std::vector<Linear> landing;  // [total][kind]
+  std::vector<Stability> rows;  // [total]: where the decisions of the row stand
+  std::vector<Linear> above;    // the rows past the top, of the pass before
+  std::vector<double> utility;  // [total][kind]: the landing's utility at the pass's bust value
+};
+struct Scratch {
+  std::array<SeatScratch, 2> seat;
+  std::array<std::vector<Linear>, 2> throwing;          // [seat][total][state]: the last turn solved
+  std::array<std::vector<std::uint8_t>, 2> decided;     // [seat][(total - 1) * kinds + kind]: banks
+  std::array<std::vector<std::uint8_t>, 2> kept_parts;  // [seat][total * groups + group]: IV.4
+  std::array<int, 2> tops{};                            // [seat]: the last turn's top total
+  std::uint64_t turn_states = 0;                        // as WinSolveStats counts them
+  int most_iterations = 0;
+};
+
+// A pair's decisions for the policy, kept until they are recorded in order.
+struct SeatDecisions {
+  int top = 0;
+  std::vector<std::uint8_t> banks;  // [(total - 1) * kinds + kind], totals 1..top + 1
+  std::vector<PartRun> parts;       // IV.4
+  std::vector<std::uint8_t> takes;  // IV.5: [(total - 1) * states + state], totals 1..theirs
+};
+struct PairDecisions {
+  std::array<SeatDecisions, 2> seat;
+};
+
 // Solves (seats without a rule) or evaluates (seats with one) the game,
 // turn start by turn start from high score sums to low.
 class Solver {
@@ -112,25 +159,39 @@ class Solver {
     index_throws();
     if (!rules_.exact_target) reach_span_ = negligible_chase();
     reach_ = std::make_unique<ReachChances>(rules_, throws_, units_ + reach_span_ + 2, rules_.exact_target);
-    if (rules_.continue_previous) {
-      handed_offset_.resize(std::size_t(2) * units_ * units_);
-      std::size_t next = 0;
-      for (std::size_t state = 0; state < handed_offset_.size(); ++state) {
-        handed_offset_[state] = next;
-        next += std::size_t(state % units_) * landings_.states();  // totals 1..theirs
-      }
-      handed_values_.resize(next);
-    }
+    if (rules_.continue_previous) handed_.resize(std::size_t(2 * units_ - 1) * units_);
     if (!first || !second) solution_.policy = WinPolicy(rules_, units_);
   }
 
+  // The pairs of one score sum only read pairs of higher sums, so they are
+  // solved in parallel when both seats are solved (a fixed strategy's
+  // SeatRule and the tables worked out for it are not shared across
+  // threads); their decisions enter the policy afterwards in the order of
+  // a sequential solve, so the solution does not depend on the threads.
   WinSolution solve() {
     const auto start = std::chrono::steady_clock::now();
     Progress progress("10,000 solved for the win: score sums", 2 * units_ - 1);  // polls the stop flag too
+    const bool parallel = !seat_rule_[0] && !seat_rule_[1];
+    tbb::enumerable_thread_specific<Scratch> scratches;
     for (int sum = 2 * (units_ - 1); sum >= 0; --sum) {
-      for (int a = std::min(sum, units_ - 1); a >= 0 && sum - a < units_; --a) solve_pair(a, sum - a);
+      const int most_a = std::min(sum, units_ - 1), least_a = std::max(0, sum - (units_ - 1));
+      const int pairs = most_a - least_a + 1;
+      std::vector<PairDecisions> decided(pairs);
+      if (rules_.continue_previous) allocate_handed(sum);
+      const auto solve_one = [&](int i) { solve_pair(scratches.local(), most_a - i, sum - (most_a - i), decided[i]); };
+      if (parallel)
+        tbb::parallel_for(0, pairs, solve_one);
+      else
+        for (int i = 0; i < pairs; ++i) solve_one(i);
+      for (int i = 0; i < pairs; ++i) record(most_a - i, sum - (most_a - i), decided[i]);
+      if (rules_.continue_previous && !keep_handed_) release_handed(sum);
       progress.advance();
     }
+    for (const Scratch& scratch : scratches) {
+      solution_.stats.turn_states += scratch.turn_states;
+      solution_.stats.most_iterations = std::max(solution_.stats.most_iterations, scratch.most_iterations);
+    }
+    solution_.stats.positions = std::uint64_t(2) * units_ * units_;
     solution_.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     solution_.stats.peak_bytes = peak_resident_bytes();
     return std::move(solution_);
@@ -149,11 +210,23 @@ class Solver {
     return shape;
   }
 
+  // IV.5: keep the values of turn starts handed a position for
+  // hand_over_handed (else each is dropped once read).
+  void keep_handed() { keep_handed_ = true; }
   // IV.5: the values of turn starts handed a position, for a caller that
-  // asked for them (after solve()).
-  void hand_over_handed(WinSolution& solution) {
-    solution.handed_values = std::move(handed_values_);
-    solution.handed_offset = std::move(handed_offset_);
+  // asked for them (keep_handed, then solve()), per turn start the totals
+  // 1..theirs by Landings state.
+  void hand_over_handed(WinSolution& solution) const {
+    const int states = landings_.states();
+    solution.handed_offset.resize(std::size_t(2) * units_ * units_);
+    solution.handed_values.clear();
+    for (int seat = 0; seat < 2; ++seat)
+      for (int mine = 0; mine < units_; ++mine)
+        for (int theirs = 0; theirs < units_; ++theirs) {
+          solution.handed_offset[(std::size_t(seat) * units_ + mine) * units_ + theirs] = solution.handed_values.size();
+          for (int t = 1; t <= theirs; ++t)
+            for (int s = 0; s < states; ++s) solution.handed_values.push_back(handed_at(seat, mine, theirs, t, s));
+        }
   }
 
  private:
@@ -299,8 +372,9 @@ class Solver {
   // the other seat's turn, which under IV.5 may take over.
   Linear banked_value(int seat, int mine, int theirs, const Handed& h) const {
     const int score = mine + h.total;
-    const WinValue& next = rules_.continue_previous ? handed_values_[handed_index(1 - seat, theirs, score, h)]
-                                                    : solution_.at(1 - seat, theirs, score);
+    const WinValue& next = rules_.continue_previous
+                               ? handed_at(1 - seat, theirs, score, h.total, landings_.of(h.dice, h.pending, false))
+                               : solution_.at(1 - seat, theirs, score);
     return {1 - next.win - next.tie, next.tie, 0};
   }
 
@@ -310,11 +384,30 @@ class Solver {
                           : banked_value(seat, mine, theirs, handed(t, kind));
   }
 
-  // IV.5: where the value of a turn start handed a position is kept.
-  std::size_t handed_index(int seat, int mine, int theirs, const Handed& h) const {
-    const std::size_t state = (std::size_t(seat) * units_ + mine) * units_ + theirs;
-    return handed_offset_[state] + std::size_t(h.total - 1) * landings_.states() +
-           landings_.of(h.dice, h.pending, false);
+  // IV.5: the value of the turn start (seat, mine, theirs) handed total t
+  // (1..theirs) in Landings state s. It is written when the pair of scores
+  // is solved, at sum mine + theirs, and read once the pair at sum
+  // mine + theirs - t is: it is kept in a block of that later sum and of t,
+  // so that a block is freed as soon as its sum is solved (the values alive
+  // at once are about a third of them all).
+  WinValue& handed_at(int seat, int mine, int theirs, int t, int s) {
+    const int sum = mine + theirs, lowest = std::max(0, sum - (units_ - 1));
+    return handed_[std::size_t(sum - t) * units_ + t][(std::size_t(mine - lowest) * 2 + seat) * landings_.states() + s];
+  }
+  const WinValue& handed_at(int seat, int mine, int theirs, int t, int s) const {
+    return const_cast<Solver*>(this)->handed_at(seat, mine, theirs, t, s);
+  }
+  // Before the pairs at `sum` are solved: the blocks they write, the turn
+  // starts whose mine is at most the sum read from.
+  void allocate_handed(int sum) {
+    const int lowest = std::max(0, sum - (units_ - 1));
+    for (int t = 1; t <= sum && t < units_; ++t)
+      if (const int starts = std::min(sum - t, units_ - 1) - lowest + 1; starts > 0)
+        handed_[std::size_t(sum - t) * units_ + t].resize(std::size_t(starts) * 2 * landings_.states());
+  }
+  // After the pairs at `sum` are solved: the blocks they read.
+  void release_handed(int sum) {
+    for (int t = 1; t < units_; ++t) std::vector<WinValue>().swap(handed_[std::size_t(sum) * units_ + t]);
   }
 
   // The highest turn total that needs a state of its own: above it every
@@ -341,8 +434,8 @@ class Solver {
 
   // Banking (unless forbidden) against throwing on, into `out`; the
   // decision is recorded for the seat's policy.
-  void choose(int seat, int mine, int theirs, int t, int kind, bool forbidden, const Linear& bank, const Linear& on,
-              double bust_utility, Stability& stability, Linear& out) {
+  void choose(Scratch& work, int seat, int mine, int theirs, int t, int kind, bool forbidden, const Linear& bank,
+              const Linear& on, double bust_utility, Stability& stability, Linear& out) {
     bool banks;
     if (forbidden) {
       banks = false;
@@ -356,7 +449,7 @@ class Solver {
         stability.keep(on, bank);
     }
     out = banks ? bank : on;
-    decided_[seat][std::size_t(t - 1) * landings_.count() + kind] = banks;
+    work.decided[seat][std::size_t(t - 1) * landings_.count() + kind] = banks;
   }
 
   // The option a fixed strategy keeps of group g thrown at total t: the
@@ -390,8 +483,9 @@ class Solver {
   // The value of a throw from state s at total t, its outcomes landing in
   // `from` (a landing row at the throw's total, offsets adding the points).
   // The parts kept under IV.4 are recorded for the seat's policy.
-  Linear throw_value(int seat, int mine, int theirs, int t, int s, const Linear* from, const int* offsets,
-                     double bust_utility, Stability& stability) {
+  // `utility` holds from's utilities at bust_utility, at the same offsets.
+  Linear throw_value(Scratch& work, int seat, int mine, int theirs, int t, int s, const Linear* from,
+                     const double* utility, const int* offsets, double bust_utility, Stability& stability) {
     Linear value{0, 0, bust_[s]};
     if (seat_rule_[seat]) {
       for (int g = first_group_[s]; g < first_group_[s + 1]; ++g)
@@ -400,29 +494,34 @@ class Solver {
     }
     for (int g = first_group_[s]; g < first_group_[s + 1]; ++g) {
       const int first = first_option_[g], end = first_option_[g + 1];
-      int kept = first;
-      for (int k = first + 1; k < end; ++k) {  // partial setting aside: the best part to keep
-        const Linear &v = from[offsets[k]], &best = from[offsets[kept]];
-        if (v.utility(bust_utility) > best.utility(bust_utility)) {
-          stability.keep(v, best);
-          kept = k;
-        } else {
-          stability.keep(best, v);
+      if (end - first == 1) {
+        value.add(group_probability_[g], from[offsets[first]]);
+        continue;
+      }
+      int kept = first;  // partial setting aside: the best part to keep
+      double best_utility = utility[offsets[first]];
+      for (int k = first + 1; k < end; ++k) {
+        if (const double u = utility[offsets[k]]; u > best_utility) {
+          if (stability.may_move(bust_utility, u - best_utility)) stability.keep(from[offsets[k]], from[offsets[kept]]);
+          kept = k, best_utility = u;
+        } else if (stability.may_move(bust_utility, best_utility - u)) {
+          stability.keep(from[offsets[kept]], from[offsets[k]]);
         }
       }
       value.add(group_probability_[g], from[offsets[kept]]);
-      if (end - first > 1) kept_parts_[seat][std::size_t(t) * group_probability_.size() + g] = kept - first;
+      work.kept_parts[seat][std::size_t(t) * group_probability_.size() + g] = kept - first;
     }
     return value;
   }
 
   // Where a throw lands at total t <= top: banking, where allowed, against
   // throwing on.
-  void land(int seat, int mine, int theirs, int t, const Linear* go, double bust_utility, Stability& stability,
-            Linear* row) {
+  void land(Scratch& work, int seat, int mine, int theirs, int t, const Linear* go, double bust_utility,
+            Stability& stability, Linear* row) {
     const int kinds = landings_.count();
     if (rules_.exact_target && mine + t > units_) {  // past an exact target: a bust (IV.5 rows only)
       std::fill(row, row + kinds, Linear{0, 0, 1});
+      std::fill_n(&work.decided[seat][std::size_t(t - 1) * kinds], kinds, false);  // never asked
       return;
     }
     const bool reach = reached(mine + t);
@@ -433,12 +532,12 @@ class Solver {
       const bool may_bank = (rules_.exact_target && reach) || (t >= minimum && !(hot && rules_.no_stop_on_hot_dice));
       if (!may_bank) {
         row[kind] = on;
-        decided_[seat][std::size_t(t - 1) * kinds + kind] = false;
+        work.decided[seat][std::size_t(t - 1) * kinds + kind] = false;
         continue;
       }
       const Linear bank = bank_value(seat, mine, theirs, t, kind);
       const bool must = reach && (!answered(seat) || rules_.bank_at_target);  // reaching wins at once, or must bank
-      choose(seat, mine, theirs, t, kind, false, bank, must ? bank : on, bust_utility, stability, row[kind]);
+      choose(work, seat, mine, theirs, t, kind, false, bank, must ? bank : on, bust_utility, stability, row[kind]);
     }
   }
 
@@ -447,11 +546,12 @@ class Solver {
   // the total. Banking is best unless a bank is forbidden (hot dice under
   // IV.1) or (IV.5) the position handed over matters: then a small fixed
   // point over the dice in hand.
-  void land_above_top(int seat, int mine, int theirs, int t, bool first, double bust_utility, Stability& stability,
-                      Linear* row) {
+  void land_above_top(Scratch& work, int seat, int mine, int theirs, int t, bool first, double bust_utility,
+                      Stability& stability, Linear* row) {
     const int kinds = landings_.count();
-    if (rules_.exact_target) {
+    if (rules_.exact_target) {  // passing the target busts: the decision there is never asked
       std::fill(row, row + kinds, Linear{0, 0, 1});
+      if (first) std::fill_n(&work.decided[seat][std::size_t(t - 1) * kinds], kinds, true);
       return;
     }
     if (stationary() && !first) {  // the same as the row below
@@ -459,21 +559,24 @@ class Solver {
       return;
     }
     for (int kind = 0; kind < kinds; ++kind) row[kind] = bank_value(seat, mine, theirs, t, kind);
-    if (first) std::fill_n(&decided_[seat][std::size_t(t - 1) * kinds], kinds, true);
+    if (first) std::fill_n(&work.decided[seat][std::size_t(t - 1) * kinds], kinds, true);
     if (!stationary()) return;
     const std::vector<Linear> bank(row, row + kinds);
     std::vector<Linear> go(landings_.states());
+    std::vector<double> utility(kinds);
     for (int sweep = 0; sweep < 10000; ++sweep) {
       Stability last;
+      for (int kind = 0; kind < kinds; ++kind) utility[kind] = row[kind].utility(bust_utility);
       for (int s = 0; s < landings_.states(); ++s)
-        go[s] = throw_value(seat, mine, theirs, t, s, row, option_kind_.data(), bust_utility, last);
+        go[s] =
+            throw_value(work, seat, mine, theirs, t, s, row, utility.data(), option_kind_.data(), bust_utility, last);
       double change = 0;
       for (int kind = 0; kind < kinds; ++kind) {
         const bool hot = kind == landings_.hot();
         const Linear before = row[kind];
         const bool forbidden = hot && rules_.no_stop_on_hot_dice;
         const Linear& on = rules_.bank_at_target && !forbidden ? bank[kind] : go[hot ? full_hand() : kind];
-        choose(seat, mine, theirs, t, kind, forbidden, bank[kind], on, bust_utility, last, row[kind]);
+        choose(work, seat, mine, theirs, t, kind, forbidden, bank[kind], on, bust_utility, last, row[kind]);
         change = std::max(change, std::abs(row[kind].utility(bust_utility) - before.utility(bust_utility)));
       }
       if (change < 1e-16) {
@@ -694,7 +797,13 @@ class Solver {
 
   // The value of a turn for the seat to move at (mine, theirs), linear in
   // what a bust hands over; decisions are taken at on_bust.
-  Linear turn(int seat, int mine, int theirs, const WinValue& on_bust, Stability& stability) {
+  // A row's values depend on the decisions in it and above it, and its
+  // decisions on the bust value only through the interval where they stay
+  // optimal. So the next pass of policy iteration at the same turn start
+  // keeps every row from the top down while the new bust value lies in
+  // each row's interval (and the rows past the top came out the same), and
+  // works out the rest: the same numbers as a pass over every row.
+  Linear turn(Scratch& work, int seat, int mine, int theirs, const WinValue& on_bust, Stability& stability) {
     if (seat_rule_[seat] && !seat_rule_[seat]->reads_theirs() && !rules_.continue_previous) {
       const TurnEnds& ends = turn_ends(seat, mine);
       Linear value{0, 0, ends.bust};
@@ -705,25 +814,52 @@ class Solver {
     const double u = on_bust.utility();
     // IV.5: every total the other seat could hand over needs its state.
     const int top = std::max(top_total(seat, mine, theirs, u, stability), rules_.continue_previous ? theirs : 0);
-    tops_[seat] = top;
+    SeatScratch& mine_work = work.seat[seat];
+    bool keep = mine_work.mine == mine && mine_work.theirs == theirs && work.tops[seat] == top;
+    mine_work.mine = mine, mine_work.theirs = theirs, work.tops[seat] = top;
     const int states = landings_.states(), kinds = landings_.count();
-    std::vector<Linear>& throwing = throwing_[seat];
+    std::vector<Linear>&throwing = work.throwing[seat], &landing = mine_work.landing;
     const std::size_t rows = std::size_t(top) + most_points_ + 1;
-    if (landing_.size() < rows * kinds) landing_.resize(rows * kinds);
+    if (landing.size() < rows * kinds) landing.resize(rows * kinds);
     if (throwing.size() < std::size_t(top + 1) * states) throwing.resize(std::size_t(top + 1) * states);
-    if (decided_[seat].size() < std::size_t(top + 1) * kinds) decided_[seat].resize(std::size_t(top + 1) * kinds);
-    if (rules_.partial_set_aside && !seat_rule_[seat])  // totals 0..top + 1, every one written below or left first
-      kept_parts_[seat].assign(std::size_t(top + 2) * group_probability_.size(), 0);
-    for (int t = top + 1; t < static_cast<int>(rows); ++t)
-      land_above_top(seat, mine, theirs, t, t == top + 1, u, stability, &landing_[std::size_t(t) * kinds]);
+    if (work.decided[seat].size() < std::size_t(top + 1) * kinds)
+      work.decided[seat].resize(std::size_t(top + 1) * kinds);
+    if (mine_work.rows.size() < std::size_t(top + 1)) mine_work.rows.resize(top + 1);
+    if (rules_.partial_set_aside && !seat_rule_[seat] && !keep)  // totals 0..top + 1, every one written or left first
+      work.kept_parts[seat].assign(std::size_t(top + 2) * group_probability_.size(), 0);
+    // Past the top the rows are bank values, the same every pass, unless
+    // they are a fixed point that depends on the bust value.
+    const auto above = landing.begin() + std::ptrdiff_t(top + 1) * kinds, end = landing.begin() + rows * kinds;
+    if (keep && stationary()) mine_work.above.assign(above, end);
+    if (!keep || stationary())
+      for (int t = top + 1; t < static_cast<int>(rows); ++t)
+        land_above_top(work, seat, mine, theirs, t, t == top + 1, u, stability, &landing[std::size_t(t) * kinds]);
+    if (keep && stationary()) keep = std::equal(above, end, mine_work.above.begin(), same_linear);
+    std::vector<double>& utility = mine_work.utility;  // of the landing rows at u
+    if (utility.size() < rows * kinds) utility.resize(rows * kinds);
+    const auto utilities_of = [&](int t) {
+      for (std::size_t i = std::size_t(t) * kinds; i < std::size_t(t + 1) * kinds; ++i)
+        utility[i] = landing[i].utility(u);
+    };
+    for (int t = top + 1; t < static_cast<int>(rows); ++t) utilities_of(t);
     for (int t = top; t >= 0; --t) {
+      Stability& row = mine_work.rows[t];
+      if (keep && row.holds(u)) {
+        stability.low = std::max(stability.low, row.low), stability.high = std::min(stability.high, row.high);
+        utilities_of(t);
+        continue;
+      }
+      keep = false, row = Stability{};
       Linear* go = &throwing[std::size_t(t) * states];
-      const Linear* from = &landing_[std::size_t(t) * kinds];
+      const Linear* from = &landing[std::size_t(t) * kinds];
       for (int s = 0; s < states; ++s)
-        go[s] = throw_value(seat, mine, theirs, t, s, from, option_offset_.data(), u, stability);
-      if (t > 0) land(seat, mine, theirs, t, go, u, stability, &landing_[std::size_t(t) * kinds]);
+        go[s] = throw_value(work, seat, mine, theirs, t, s, from, &utility[std::size_t(t) * kinds],
+                            option_offset_.data(), u, row);
+      if (t > 0) land(work, seat, mine, theirs, t, go, u, row, &landing[std::size_t(t) * kinds]);
+      utilities_of(t);
+      stability.low = std::max(stability.low, row.low), stability.high = std::min(stability.high, row.high);
+      work.turn_states += states;
     }
-    solution_.stats.turn_states += std::size_t(top + 1) * states;
     return throwing[full_hand()];
   }
 
@@ -731,30 +867,29 @@ class Solver {
   // to move with b. A bust hands each to the other, so they are solved
   // together: the policies best against a guess, then the exact values of
   // those policies (a 2x2 linear system), until the policies stand.
-  void solve_pair(int a, int b) {
+  void solve_pair(Scratch& work, int a, int b, PairDecisions& decided) {
     WinValue& x = solution_.at(0, a, b);
     WinValue& y = solution_.at(1, b, a);
     // Start from the neighbouring pair's values: the policies rarely differ.
     x = b + 1 < units_ ? solution_.at(0, a, b + 1) : WinValue{0.5, 0};
     y = a + 1 < units_ ? solution_.at(1, b, a + 1) : WinValue{0.5, 0};
-    solution_.stats.positions += 2;
     for (int iteration = 1; iteration <= kPolicyIterations; ++iteration) {
-      solution_.stats.most_iterations = std::max(solution_.stats.most_iterations, iteration);
+      work.most_iterations = std::max(work.most_iterations, iteration);
       Stability keep_x, keep_y;
-      const Linear lx = turn(0, a, b, handed_over(y), keep_x);
-      const Linear ly = turn(1, b, a, handed_over(x), keep_y);
+      const Linear lx = turn(work, 0, a, b, handed_over(y), keep_x);
+      const Linear ly = turn(work, 1, b, a, handed_over(x), keep_y);
       // x = lx + lx.bust * handed_over(y), y = ly + ly.bust * handed_over(x)
       const double both = 1 - lx.bust * ly.bust;
       if (both <= 0) {  // neither seat can ever bank: the game never ends
         x = y = {0, 1};
-        return finish_pair(a, b);
+        return finish_pair(work, a, b, decided);
       }
       x.tie = (lx.tie + lx.bust * ly.tie) / both;
       y.tie = ly.tie + ly.bust * x.tie;
       x.win = (lx.win + lx.bust * (1 - y.tie) - lx.bust * (ly.win + ly.bust * (1 - x.tie))) / both;
       y.win = ly.win + ly.bust * (1 - x.win - x.tie);
       if (keep_x.holds(handed_over(y).utility()) && keep_y.holds(handed_over(x).utility()))
-        return finish_pair(a, b);  // the policies stand
+        return finish_pair(work, a, b, decided);  // the policies stand
     }
     // Policy iteration may cycle between near-equal policies of the two
     // seats; the plain fixed-point iteration contracts by the product of
@@ -762,44 +897,65 @@ class Solver {
     for (int sweep = 0; sweep < 10000; ++sweep) {
       const WinValue old_x = x, old_y = y;
       Stability ignored;
-      x = apply(turn(0, a, b, handed_over(y), ignored), handed_over(y));
-      y = apply(turn(1, b, a, handed_over(x), ignored), handed_over(x));
+      x = apply(turn(work, 0, a, b, handed_over(y), ignored), handed_over(y));
+      y = apply(turn(work, 1, b, a, handed_over(x), ignored), handed_over(x));
       if (std::abs(x.win - old_x.win) + std::abs(x.tie - old_x.tie) + std::abs(y.win - old_y.win) +
               std::abs(y.tie - old_y.tie) <
           1e-15)
         break;
     }
-    finish_pair(a, b);
+    finish_pair(work, a, b, decided);
   }
 
   // Keeps what later pairs and the policy need of the pair just solved: its
-  // decisions, and (IV.5) the value of each turn start handed a position,
-  // the better of a fresh hand and throwing on from it.
-  void finish_pair(int a, int b) {
+  // decisions (for record), and (IV.5) the value of each turn start handed
+  // a position, the better of a fresh hand and throwing on from it.
+  void finish_pair(const Scratch& work, int a, int b, PairDecisions& decided) {
     const int states = landings_.states(), kinds = landings_.count();
     for (int seat = 0; seat < 2; ++seat) {
       const int mine = seat == 0 ? a : b, theirs = seat == 0 ? b : a;
-      if (!seat_rule_[seat]) {
-        WinPolicy& policy = solution_.policy;
-        policy.set_top(seat, mine, theirs, tops_[seat]);
-        for (int t = 1; t <= tops_[seat] + 1; ++t)
-          for (int kind = 0; kind < kinds; ++kind)
-            policy.set_bank(seat, mine, theirs, t, kind, decided_[seat][std::size_t(t - 1) * kinds + kind]);
+      SeatDecisions& mine_decided = decided.seat[seat];
+      const SeatRule* rule = seat_rule_[seat];
+      if (!rule) {
+        mine_decided.top = work.tops[seat];
+        mine_decided.banks.assign(work.decided[seat].begin(),
+                                  work.decided[seat].begin() + std::size_t(work.tops[seat] + 1) * kinds);
         if (rules_.partial_set_aside)
-          policy.set_parts(seat, mine, theirs, kept_parts_[seat], static_cast<int>(group_probability_.size()));
+          mine_decided.parts = WinPolicy::runs_of(work.kept_parts[seat], work.tops[seat] + 2,
+                                                  static_cast<int>(group_probability_.size()));
       }
       if (!rules_.continue_previous) continue;
       const WinValue fresh = solution_.at(seat, mine, theirs);
       const WinValue on_bust = handed_over(solution_.at(1 - seat, theirs, mine));
+      if (!rule) mine_decided.takes.resize(std::size_t(theirs) * states);
       for (int t = 1; t <= theirs; ++t)
         for (int s = 0; s < states; ++s) {
           const Handed h = handed(t, s);
-          const WinValue take = apply(throwing_[seat][std::size_t(t) * states + s], on_bust);
-          const SeatRule* rule = seat_rule_[seat];
+          const WinValue take = apply(work.throwing[seat][std::size_t(t) * states + s], on_bust);
           const bool takes = rule ? rule->takes_over(seat, mine, theirs, h, s) : take.utility() > fresh.utility();
-          handed_values_[handed_index(seat, mine, theirs, h)] = takes ? take : fresh;
-          if (!rule) solution_.policy.set_take(seat, mine, theirs, h, s, takes);
+          handed_at(seat, mine, theirs, t, s) = takes ? take : fresh;
+          if (!rule) mine_decided.takes[std::size_t(t - 1) * states + s] = takes;
         }
+    }
+  }
+
+  // The decisions of the pair (a, b) into the policy, pair by pair in the
+  // order of a sequential solve (the policy's layout follows it).
+  void record(int a, int b, const PairDecisions& decided) {
+    const int states = landings_.states(), kinds = landings_.count();
+    WinPolicy& policy = solution_.policy;
+    for (int seat = 0; seat < 2; ++seat) {
+      if (seat_rule_[seat]) continue;
+      const int mine = seat == 0 ? a : b, theirs = seat == 0 ? b : a;
+      const SeatDecisions& d = decided.seat[seat];
+      policy.set_top(seat, mine, theirs, d.top);
+      for (int t = 1; t <= d.top + 1; ++t)
+        for (int kind = 0; kind < kinds; ++kind)
+          policy.set_bank(seat, mine, theirs, t, kind, d.banks[std::size_t(t - 1) * kinds + kind]);
+      if (rules_.partial_set_aside) policy.set_runs(seat, mine, theirs, d.parts);
+      for (int t = 1; t <= static_cast<int>(d.takes.size()) / std::max(1, states); ++t)
+        for (int s = 0; s < states; ++s)
+          policy.set_take(seat, mine, theirs, handed(t, s), s, d.takes[std::size_t(t - 1) * states + s]);
     }
   }
 
@@ -822,20 +978,15 @@ class Solver {
   double fewest_busts_ = 1;                // the least chance of a bust of any throw
   int most_points_ = 0;                    // of any one throw, in units
 
-  std::vector<Linear> landing_;                                            // [total][kind]
-  std::array<std::vector<Linear>, 2> throwing_;                            // [seat][total][state]: the last turn solved
-  std::array<std::vector<std::uint8_t>, 2> decided_;                       // [seat][(total - 1) * kinds + kind]: banks
-  std::array<std::vector<std::uint8_t>, 2> kept_parts_;                    // [seat][total * groups + group]: IV.4
-  std::array<int, 2> tops_{};                                              // [seat]: the last turn's top total
   mutable std::array<std::vector<std::optional<TurnEnds>>, 2> turn_ends_;  // [seat][mine], for fixed strategies
   mutable std::vector<std::optional<TurnEnds>> ends_by_state_;             // [seat][mine][theirs], for shape()
   mutable std::map<std::tuple<int, int, int, int>, std::optional<TurnEnds>> taken_turn_ends_;  // IV.5, plain answers
   mutable std::map<std::tuple<int, int, int>, RuleChase> rule_chases_;  // (seat, regime, need): IV.4
   mutable std::array<std::array<std::vector<int>, kRegimes>, 2> kept_;  // [seat][regime][total][group]: IV.4
-  // IV.5: the value of each turn start handed a position, per state
-  // (seat, mine, theirs) the totals 1..theirs by state (dice, pending).
-  std::vector<std::size_t> handed_offset_;
-  std::vector<WinValue> handed_values_;
+  // IV.5: the value of each turn start handed a position, in blocks
+  // [sum read at][total] (handed_at).
+  std::vector<std::vector<WinValue>> handed_;
+  bool keep_handed_ = false;
 };
 
 }  // namespace
@@ -844,6 +995,8 @@ std::uint64_t win_solver_bytes(const Rules& rules) {
   const std::uint64_t units = std::uint64_t(rules.target / kPoint);
   std::uint64_t bytes = 2 * units * units * sizeof(WinValue);  // WinSolution's values
   // IV.5: each turn start (seat, mine, theirs) keeps the totals 1..theirs.
+  // The limit counts them all, though at most units^3 / 6 + units^2 of them
+  // a seat are alive at once (Solver::handed_at): about a third.
   if (rules.continue_previous)
     bytes += units * units * units * std::uint64_t(Landings(rules).states()) * sizeof(WinValue);
   return bytes;
@@ -874,6 +1027,7 @@ void require_within_limits(const Rules& rules, bool playing_to_win) {
 WinSolution solve_win(const Scoring& scoring, bool keep_handed) {
   require_within_limits(scoring.rules(), true);
   Solver solver(scoring, nullptr, nullptr);
+  if (keep_handed) solver.keep_handed();
   WinSolution solution = solver.solve();
   if (keep_handed) solver.hand_over_handed(solution);
   return solution;

@@ -131,22 +131,27 @@ int WinPolicy::kept_part(int seat, int mine, int theirs, int total, int group) c
   return run.group == group && total <= run.to ? run.option : 0;
 }
 
-void WinPolicy::set_parts(int seat, int mine, int theirs, const std::vector<std::uint8_t>& kept, int groups) {
-  const std::size_t s = state(seat, mine, theirs);
-  const int totals = static_cast<int>(top_[s]) + 2;
+std::vector<PartRun> WinPolicy::runs_of(const std::vector<std::uint8_t>& kept, int totals, int groups) {
   if (totals > 0xffff || groups > 0xffff) throw std::length_error("too many turn totals or throw groups for IV.4");
-  if (part_first_.empty()) part_first_.assign(top_.size(), 0), part_count_.assign(top_.size(), 0);
-  part_first_[s] = static_cast<std::uint32_t>(parts_.size());
+  std::vector<PartRun> runs;
   for (int g = 0; g < groups; ++g)
     for (int t = 0; t < totals;) {
       const int option = kept[std::size_t(t) * groups + g];
       int end = t + 1;
       while (end < totals && kept[std::size_t(end) * groups + g] == option) ++end;
       if (option != 0)
-        parts_.push_back({static_cast<std::uint16_t>(g), static_cast<std::uint16_t>(t),
-                          static_cast<std::uint16_t>(end - 1), static_cast<std::uint16_t>(option)});
+        runs.push_back({static_cast<std::uint16_t>(g), static_cast<std::uint16_t>(t),
+                        static_cast<std::uint16_t>(end - 1), static_cast<std::uint16_t>(option)});
       t = end;
     }
+  return runs;
+}
+
+void WinPolicy::set_runs(int seat, int mine, int theirs, const std::vector<PartRun>& runs) {
+  const std::size_t s = state(seat, mine, theirs);
+  if (part_first_.empty()) part_first_.assign(top_.size(), 0), part_count_.assign(top_.size(), 0);
+  part_first_[s] = static_cast<std::uint32_t>(parts_.size());
+  parts_.insert(parts_.end(), runs.begin(), runs.end());
   if (parts_.size() > 0xffffffffu) throw std::length_error("too many part runs for IV.4");
   part_count_[s] = static_cast<std::uint32_t>(parts_.size() - part_first_[s]);
 }

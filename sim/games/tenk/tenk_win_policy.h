@@ -138,7 +138,12 @@ class WinPolicy {
   }
   // IV.4, after set_top: kept[t * groups + g] is the option kept of group g
   // thrown at total t, for totals 0..top + 1.
-  void set_parts(int seat, int mine, int theirs, const std::vector<std::uint8_t>& kept, int groups);
+  void set_parts(int seat, int mine, int theirs, const std::vector<std::uint8_t>& kept, int groups) {
+    set_runs(seat, mine, theirs, runs_of(kept, top(seat, mine, theirs) + 2, groups));
+  }
+  // The runs set_parts keeps of kept, `totals` rows of `groups`, and keeping them.
+  static std::vector<PartRun> runs_of(const std::vector<std::uint8_t>& kept, int totals, int groups);
+  void set_runs(int seat, int mine, int theirs, const std::vector<PartRun>& runs);
 
  private:
   std::size_t state(int seat, int mine, int theirs) const {
