@@ -79,10 +79,11 @@ TEST(TenkTableWin, EverySeatsOddsSumToOne) {
     }
 }
 
-// No seat gains by switching alone to any bank_at: each deviation is valued
+// No seat gains by switching alone to any bank_at or to the two-player
+// optimal_win: each deviation is valued
 // exactly by the same solver, the other seats keeping their solved race
 // decisions (and answering win-optimally).
-TEST(TenkTableWin, NoSeatGainsBySwitchingAloneToAnyBankAt) {
+TEST(TenkTableWin, NoSeatGainsBySwitchingAloneToBankAtOrTheTwoPlayerPolicy) {
   for (const bool last_turn : {false, true}) {
     const Scoring scoring(small_rules(500, last_turn, false));
     const TableWin table = solve_table_win(scoring, 3, {}, true);
@@ -99,6 +100,26 @@ TEST(TenkTableWin, NoSeatGainsBySwitchingAloneToAnyBankAt) {
         EXPECT_LE(deviation.start().utility[seat], table.start().utility[seat] + 1e-9)
             << last_turn << " seat " << seat << " bank_at " << points;
       }
+    // The two-player optimal_win, reading the leading other score (as the
+    // seat that is answered, unless it is the last seat without last turns).
+    const WinSolution two = solve_win(scoring);
+    for (int seat = 0; seat < 3; ++seat) {
+      const int as = seat == 2 && !last_turn ? 1 : 0;
+      const auto leader = [seat](const int* scores) {
+        return std::max(scores[(seat + 1) % 3], scores[(seat + 2) % 3]);
+      };
+      FixedSeat two_player;
+      two_player.banks = [&two, as, leader](int mover, const int* scores, int t, int kind) {
+        return two.policy.banks(as, scores[mover], leader(scores), t, kind);
+      };
+      two_player.top = [&two, as, leader](int mover, const int* scores) {
+        return two.policy.top(as, scores[mover], leader(scores));
+      };
+      std::vector<std::optional<FixedSeat>> fixed = solved;
+      fixed[seat] = two_player;
+      EXPECT_LE(solve_table_win(scoring, 3, fixed).start().utility[seat], table.start().utility[seat] + 1e-9)
+          << last_turn << " seat " << seat << " two-player optimal_win";
+    }
   }
 }
 

@@ -331,7 +331,7 @@ void print_table_win(Rules rules, const SolveOptions& options) {
     std::cout << "seat " << k + 1 << " wins " << start.win[k] << " (value " << start.utility[k] << ")\n";
   std::cout << "tie " << table.tie() << "\n"
             << std::setprecision(2) << stats.turn_starts << " turn starts, " << stats.answers
-            << " answer turns (scores past the target followed to " << stats.horizon << " units of 50); solved in "
+            << " answer turns (scores followed to " << stats.horizon * kPoint << " points past the target); solved in "
             << stats.seconds << " s, peak memory " << double(stats.peak_bytes) / (1 << 20) << " MiB\n";
 }
 
@@ -383,9 +383,11 @@ void print_solution(const SolveOptions& options) {
 
 void add_solve_command(CLI::App& solve) {
   auto options = std::make_shared<SolveOptions>();
-  CLI::App* cmd = solve.add_subcommand("tenk", "10,000: seed 000's Tables 1 and 2, seed 003's tables, turn odds");
+  CLI::App* cmd = solve.add_subcommand(
+      "tenk",
+      "10,000: seed 000's Tables 1 and 2, seed 003's tables, turn odds; --win: win-optimal play (--seats 2 to 4)");
   cmd->footer(help_examples({"dicesim solve tenk --rules game_of_dice", "dicesim solve tenk --rules ai_blog",
-                             "dicesim solve tenk --win", "dicesim solve tenk --win --seats 3 --target 2000"}));
+                             "dicesim solve tenk --win", "dicesim solve tenk --win --seats 3 --target 600"}));
   std::vector<std::string> names;
   for (const PresetName& p : kPresets) names.insert(names.end(), {std::string(p.name), std::string(p.file_name)});
   cmd->add_option("--rules", options->rules, "a preset: " + preset_names() + "; default game_of_dice")

@@ -289,7 +289,7 @@ const TableOdds& TableWin::start() const {
 double TableWin::tie() const {
   double tie = 1;
   for (int k = 0; k < seats_; ++k) tie -= start().win[k];
-  return tie;
+  return std::max(0.0, tie);  // not below 0 by rounding
 }
 
 bool TableWin::banks(int mover, const int* scores, int total, int kind) const {
