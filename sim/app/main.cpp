@@ -164,6 +164,7 @@ const std::map<std::string, std::string>& value_names() {
                                                         {"seats", "N"},
                                                         {"rolls", "N"},
                                                         {"max-dice", "N"},
+                                                        {"target", "POINTS"},
                                                         {"zero-face", "FACE"},
                                                         {"seed", "SEED"},
                                                         {"shard", "K/N"},

@@ -16,6 +16,7 @@
 #include "games/tenk/tenk_game.h"
 #include "games/tenk/tenk_rules.h"
 #include "games/tenk/tenk_strategies.h"
+#include "games/tenk/tenk_table_win.h"
 #include "games/tenk/tenk_win.h"
 #include "games/tenk/tenk_win_cache.h"
 #include "math/head_start.h"
@@ -32,6 +33,9 @@ struct SolveOptions {
   bool win = false;
   bool as_json = false;
   std::string policy_csv;
+  int seats = 2;
+  int target = 0;  // 0: the rules' own
+  bool last_turn = false, exact_target = false;
 };
 
 void print_throw_tables(const Scoring& scoring) {
@@ -265,7 +269,56 @@ json default_solve_config(const std::string& preset) {
           {"contests", {{"distributions", false}, {"sequential", true}}}};
 }
 
+// Win-optimal play at a table of three or more (tenk_table_win.h).
+void print_table_win(Rules rules, const SolveOptions& options) {
+  if (options.target > 0) {
+    if (options.target % kPoint != 0 || options.target < std::max(rules.bank_minimum, rules.high_bank_minimum))
+      throw InputError("--target: " + std::to_string(options.target) + " is not a multiple of " +
+                       std::to_string(kPoint) + " at least the bank minimum");
+    rules.target = options.target;
+  }
+  rules.last_turn = rules.last_turn || options.last_turn;
+  rules.exact_target = rules.exact_target || options.exact_target;
+  if (const std::optional<std::string> why = table_win_refusal(rules, options.seats))
+    throw InputError("--seats: " + *why);
+  const Scoring scoring(rules);
+  const TableWin table = solve_table_win(scoring, options.seats);
+  const TableOdds& start = table.start();
+  const TableWinStats& stats = table.stats;
+  if (options.as_json) {
+    json seats = json::array();
+    for (int k = 0; k < table.seats(); ++k) seats.push_back({{"win", start.win[k]}, {"value", start.utility[k]}});
+    std::cout << json{{"rules", rules_json(rules)}, {"seats", seats},
+                      {"tie", table.tie()},         {"turn_starts", stats.turn_starts},
+                      {"answers", stats.answers},   {"horizon_units", stats.horizon},
+                      {"seconds", stats.seconds},   {"peak_bytes", stats.peak_bytes}}
+                     .dump(2)
+              << "\n";
+    return;
+  }
+  std::cout << "10,000 rules: " << rules_json(rules).dump() << "\n"
+            << "\nWin-optimal play, " << table.seats()
+            << " players (each seat maximises P(win) + P(tie) / seats tied; the max_rounds cap ignored)\n"
+            << std::fixed << std::setprecision(6);
+  for (int k = 0; k < table.seats(); ++k)
+    std::cout << "seat " << k + 1 << " wins " << start.win[k] << " (value " << start.utility[k] << ")\n";
+  std::cout << "tie " << table.tie() << "\n"
+            << std::setprecision(2) << stats.turn_starts << " turn starts, " << stats.answers
+            << " answer turns (scores followed to " << stats.horizon * kPoint << " points past the target); solved in "
+            << stats.seconds << " s, peak memory " << double(stats.peak_bytes) / (1 << 20) << " MiB\n";
+}
+
 void print_solution(const SolveOptions& options) {
+  if (options.win && options.seats > 2) {
+    const Rules rules = options.config.empty() ? preset(options.rules)
+                                               : load_run_config_of_game(parse_json_file(options.config),
+                                                                         options.config, "tenk", load_game)
+                                                     .game->scoring()
+                                                     .rules();
+    return print_table_win(rules, options);
+  }
+  if (options.target > 0 || options.last_turn || options.exact_target)
+    throw InputError("--target, --last-turn and --exact-target: only with --win --seats 3 or more");
   const RunConfigOf<TenkGame> config =
       options.config.empty()
           ? load_run_config_of_game(default_solve_config(options.rules), "command line", "tenk", load_game)
@@ -303,9 +356,11 @@ void print_solution(const SolveOptions& options) {
 
 void add_solve_command(CLI::App& solve) {
   auto options = std::make_shared<SolveOptions>();
-  CLI::App* cmd = solve.add_subcommand("tenk", "10,000: seed 000's Tables 1 and 2, seed 003's tables, turn odds");
-  cmd->footer(help_examples(
-      {"dicesim solve tenk --rules game_of_dice", "dicesim solve tenk --rules ai_blog", "dicesim solve tenk --win"}));
+  CLI::App* cmd = solve.add_subcommand(
+      "tenk",
+      "10,000: seed 000's Tables 1 and 2, seed 003's tables, turn odds; --win: win-optimal play (--seats 2 to 4)");
+  cmd->footer(help_examples({"dicesim solve tenk --rules game_of_dice", "dicesim solve tenk --rules ai_blog",
+                             "dicesim solve tenk --win", "dicesim solve tenk --win --seats 3 --target 600"}));
   std::vector<std::string> names;
   for (const PresetName& p : kPresets) names.insert(names.end(), {std::string(p.name), std::string(p.file_name)});
   cmd->add_option("--rules", options->rules, "a preset: " + preset_names() + "; default game_of_dice")
@@ -319,6 +374,18 @@ void add_solve_command(CLI::App& solve) {
       ->needs(win);
   cmd->add_flag("--json", options->as_json, "with --win: every number as JSON, at full precision, instead of the text")
       ->needs(win);
+  cmd->add_option("--seats", options->seats,
+                  "with --win: players at the table (2 to " + std::to_string(kMostTableWinSeats) +
+                      "); 3 or more solves every seat's win-optimal play (each maximises its own P(win)) and "
+                      "prints each seat's value, the state count, time and memory")
+      ->check(CLI::Range(2, kMostTableWinSeats))
+      ->needs(win);
+  cmd->add_option("--target", options->target,
+                  "with --win --seats 3 or more: the target in points (a multiple of 50), replacing the rules' own")
+      ->check(CLI::Range(kPoint, 1000000));
+  cmd->add_flag("--last-turn", options->last_turn, "with --win --seats 3 or more: every other seat gets a last turn");
+  cmd->add_flag("--exact-target", options->exact_target,
+                "with --win --seats 3 or more: IV.3, a turn passing the target scores nothing");
   cmd->callback([options] { print_solution(*options); });
 }
 

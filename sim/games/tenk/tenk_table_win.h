@@ -1,0 +1,136 @@
+// Win-optimal 10,000 at a table of n seats (three, or as many as the memory
+// allows): each seat maximises its own chance of winning, given that the
+// others do the same.
+//
+// The race: a turn start is the seat to move and every seat's banked score
+// (units of kPoint); within the turn the state is (turn total, landing kind:
+// the dice and pending face of the next throw, or hot dice). A bank raises
+// the sum of the scores and a bust hands the same scores to the next seat,
+// so score tuples are solved from high sums to low, the n turn starts of a
+// tuple together (each turn affine in the next seat's value there through
+// the bust, the cycle closed exactly, the decisions improved by policy
+// iteration until each is its seat's best reply), as Pig's table solver
+// (pig_table_win.h) does.
+//
+// The end game: a seat that banks a score at or past the target ("the
+// reacher") ends the race; the seats that answer (the rest of the round, or
+// with last_turn every other seat) each play one last turn, in seat order,
+// against the best score so far. An answer counts only if it beats that
+// score (it never banks a tie, as the two-player solver and the play loop's
+// chase); the last answerer therefore throws until it beats the best
+// (ReachChances), and an earlier one, once past the best, may throw on to
+// raise the bar for those after it, as the reacher itself may ("padding").
+// Each answer is solved once per (answerers still to play, their scores),
+// for every best score at once: the turn's values with banking allowed do
+// not depend on the best score, and the chance of first passing each best
+// score follows from one forward pass. Scores past the horizon, where a
+// fresh turn's chance of beating them is below 1e-16, are taken as won.
+//
+// The tie rule: a seat's value is P(it wins alone) + the sum over ties it
+// shares of P(that tie) / (the seats tied). Ties arise only with an exact
+// target (IV.3), where every answerer that hits the target ties the reacher.
+// A seat indifferent between banking and throwing on banks.
+//
+// Fixed seats (FixedSeat) play a given race strategy instead of optimising,
+// which is how a deviation from the solved play is valued: the others keep
+// their solved race decisions and answer win-optimally.
+//
+// Not taken: IV.1 (no stop on hot dice), IV.4 (partial setting aside) and
+// IV.5 (continuing the previous position); table_win_refusal says why.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "games/tenk/tenk_rules.h"
+
+namespace dicesim::tenk {
+
+constexpr int kMostTableWinSeats = 4;
+// The most memory a table solve may hold (values, answers, decisions).
+constexpr std::uint64_t kMostTableWinBytes = std::uint64_t(6) << 30;
+
+using SeatNumbers = std::array<double, kMostTableWinSeats>;
+
+struct TableOdds {
+  SeatNumbers win{};      // P(the seat wins alone)
+  SeatNumbers utility{};  // win + each shared win's chance / the seats sharing it: what the seat maximises
+};
+
+// A fixed seat's race decision after a throw landed at turn total `total`
+// (units) as Landings kind `kind`, `scores` every seat's banked score
+// (units): true banks. Asked only where the rules allow a bank.
+using TableDecision = std::function<bool(int seat, const int* scores, int total, int kind)>;
+
+struct FixedSeat {
+  TableDecision banks;
+  // The highest turn total at which the seat may still throw on (above it,
+  // it banks); empty: it banks at once once the target is reached.
+  std::function<int(int seat, const int* scores)> top;
+  // Whether the seat answers a reached score win-optimally (padding where it
+  // pays), else it throws until it beats the best and banks at once.
+  bool answers_optimally = false;
+};
+
+struct TableWinStats {
+  std::uint64_t turn_starts = 0;
+  std::uint64_t answers = 0;  // answer turns solved (per answerers left and their scores)
+  int horizon = 0;            // units past the target followed (a fresh beat beyond it: < 1e-16)
+  int most_iterations = 0;    // of policy iteration at one tuple
+  double seconds = 0;
+  std::uint64_t peak_bytes = 0;
+};
+
+class AnswerChains;
+
+class TableWin {
+ public:
+  int seats() const { return seats_; }
+  int units() const { return units_; }
+  // Seat `mover` to start a turn at banked scores `scores`.
+  const TableOdds& value(int mover, const int* scores) const { return values_[state(mover, scores)]; }
+  const TableOdds& start() const;
+  double tie() const;  // P(the game ends in a shared win), from the start
+  // With keep_decisions: whether `mover` banks in the race at turn total t
+  // (units) landing as `kind`, where the rules allow a bank.
+  bool banks(int mover, const int* scores, int total, int kind) const;
+  // Whether the answerer `answer` (0: the first after the reacher `reacher`)
+  // banks at turn total t, kind `kind`, once its score is past the best.
+  bool answer_banks(int reacher, const int* scores, int answer, int total, int kind) const;
+  // The seats that answer `reacher`, in the order they play.
+  std::vector<int> answerers(int reacher) const;
+  // This table's race play as a fixed seat (it refers to this table).
+  FixedSeat fixed_seat() const;
+  TableWinStats stats;
+
+ private:
+  friend class TableWinSolver;
+  std::size_t state(int mover, const int* scores) const;
+  int seats_ = 0, units_ = 0, kinds_ = 0;
+  std::size_t tuples_ = 0;
+  std::vector<TableOdds> values_;                     // per state
+  std::vector<std::vector<std::uint8_t>> decisions_;  // per state, [(total - 1) * kinds + kind], with keep_decisions
+  std::shared_ptr<AnswerChains> chains_;
+};
+
+// What a solve of `seats` seats holds, from the rules alone.
+std::uint64_t table_win_bytes(const Rules& rules, int seats, bool keep_decisions = false);
+// Why these rules or seats cannot be solved, in one line; nullopt if they can.
+std::optional<std::string> table_win_refusal(const Rules& rules, int seats, bool keep_decisions = false);
+
+// Solves the table; fixed[k], where given and set, plays seat k. Throws
+// InputError (table_win_refusal) before allocating. Progress on stderr
+// (progress.h), which also stops the solve with Interrupted.
+TableWin solve_table_win(const Scoring& scoring, int seats, const std::vector<std::optional<FixedSeat>>& fixed = {},
+                         bool keep_decisions = false);
+
+// bank_at `points` (the family's play, chase on) as a fixed seat: banks once
+// the turn total reaches `points` or the target is reached.
+FixedSeat bank_at_seat(const Rules& rules, int points);
+
+}  // namespace dicesim::tenk

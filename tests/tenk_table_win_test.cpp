@@ -1,0 +1,390 @@
+// Win-optimal 10,000 at tables of n seats (games/tenk/tenk_table_win.h):
+// the two-player solver's values at two seats, odds summing to 1, an
+// equilibrium (no seat gains by switching alone to any bank_at), Monte Carlo
+// play of the solved decisions, and a plain value iteration over every
+// state of small games.
+#include "games/tenk/tenk_table_win.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+#include "config/json_input.h"
+#include "engine/rng.h"
+#include "games/tenk/tenk_win.h"
+#include "math/stats.h"
+
+namespace dicesim::tenk {
+namespace {
+
+Rules small_rules(int target, bool last_turn = false, bool exact = false) {
+  Rules rules = preset("game_of_dice");
+  rules.target = target;
+  rules.high_from = target / 2;
+  rules.last_turn = last_turn;
+  rules.exact_target = exact;
+  return rules;
+}
+
+// Two dice (singles and pairs of 1s and 5s), short turns: every state of a
+// table of three can be swept by brute force.
+Rules two_dice_rules(bool last_turn, bool exact) {
+  Rules rules = small_rules(300, last_turn, exact);
+  rules.dice = 2;
+  rules.bank_minimum = rules.high_bank_minimum = 100;
+  return rules;
+}
+
+double total(const TableOdds& odds, int seats, double tie) {
+  return std::accumulate(odds.win.begin(), odds.win.begin() + seats, 0.0) + tie;
+}
+
+TEST(TenkTableWin, TwoSeatsAreTheTwoPlayerSolution) {
+  for (const bool last_turn : {false, true})
+    for (const bool exact : {false, true}) {
+      const Scoring scoring(small_rules(1000, last_turn, exact));
+      const WinSolution two = solve_win(scoring);
+      const TableWin table = solve_table_win(scoring, 2);
+      for (int i = 0; i < table.units(); i += 3)
+        for (int j = 0; j < table.units(); j += 2) {
+          const int scores[2] = {i, j};
+          for (int mover = 0; mover < 2; ++mover) {
+            const WinValue& v = two.at(mover, scores[mover], scores[1 - mover]);
+            EXPECT_NEAR(table.value(mover, scores).utility[mover], v.utility(), 1e-9)
+                << last_turn << exact << " " << i << " " << j << " " << mover;
+            EXPECT_NEAR(table.value(mover, scores).win[mover], v.win, 1e-9);
+          }
+        }
+    }
+}
+
+TEST(TenkTableWin, EverySeatsOddsSumToOne) {
+  for (const bool last_turn : {false, true})
+    for (const bool exact : {false, true}) {
+      const TableWin table = solve_table_win(Scoring(small_rules(500, last_turn, exact)), 3);
+      EXPECT_NEAR(total(table.start(), 3, table.tie()), 1.0, 1e-12);
+      double shares = 0;
+      for (int k = 0; k < 3; ++k) shares += table.start().utility[k];
+      EXPECT_NEAR(shares, 1.0, 1e-12) << last_turn << exact;  // a tie's chance is shared out whole
+      EXPECT_EQ(table.tie() > 1e-9, exact);                   // ties only with an exact target
+      const int late[3] = {table.units() - 1, 3, table.units() / 2};
+      for (int m = 0; m < 3; ++m) {
+        double sum = 0;
+        for (int k = 0; k < 3; ++k) sum += table.value(m, late).utility[k];
+        EXPECT_NEAR(sum, 1.0, 1e-12);
+      }
+    }
+}
+
+// No seat gains by switching alone to any bank_at or to the two-player
+// optimal_win: each deviation is valued
+// exactly by the same solver, the other seats keeping their solved race
+// decisions (and answering win-optimally).
+TEST(TenkTableWin, NoSeatGainsBySwitchingAloneToBankAtOrTheTwoPlayerPolicy) {
+  for (const bool last_turn : {false, true}) {
+    const Scoring scoring(small_rules(500, last_turn, false));
+    const TableWin table = solve_table_win(scoring, 3, {}, true);
+    std::vector<std::optional<FixedSeat>> solved(3, table.fixed_seat());
+    const TableWin replay = solve_table_win(scoring, 3, solved);
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(replay.start().utility[k], table.start().utility[k], 1e-12);
+    for (int seat = 0; seat < 3; ++seat)
+      for (int points = 300; points <= 2000; points += 50) {
+        // Past the target every bank_at banks only on reaching it: one play.
+        if (points > scoring.rules().target + kPoint) continue;
+        std::vector<std::optional<FixedSeat>> fixed = solved;
+        fixed[seat] = bank_at_seat(scoring.rules(), points);
+        const TableWin deviation = solve_table_win(scoring, 3, fixed);
+        EXPECT_LE(deviation.start().utility[seat], table.start().utility[seat] + 1e-9)
+            << last_turn << " seat " << seat << " bank_at " << points;
+      }
+    // The two-player optimal_win, reading the leading other score (as the
+    // seat that is answered, unless it is the last seat without last turns).
+    const WinSolution two = solve_win(scoring);
+    for (int seat = 0; seat < 3; ++seat) {
+      const int as = seat == 2 && !last_turn ? 1 : 0;
+      const auto leader = [seat](const int* scores) {
+        return std::max(scores[(seat + 1) % 3], scores[(seat + 2) % 3]);
+      };
+      FixedSeat two_player;
+      two_player.banks = [&two, as, leader](int mover, const int* scores, int t, int kind) {
+        return two.policy.banks(as, scores[mover], leader(scores), t, kind);
+      };
+      two_player.top = [&two, as, leader](int mover, const int* scores) {
+        return two.policy.top(as, scores[mover], leader(scores));
+      };
+      std::vector<std::optional<FixedSeat>> fixed = solved;
+      fixed[seat] = two_player;
+      EXPECT_LE(solve_table_win(scoring, 3, fixed).start().utility[seat], table.start().utility[seat] + 1e-9)
+          << last_turn << " seat " << seat << " two-player optimal_win";
+    }
+  }
+}
+
+// The solved decisions played throw by throw with the engine's dice.
+struct TableGame {
+  const Scoring& scoring;
+  const TableWin& table;
+  Landings landings{scoring.rules()};
+
+  int bank_minimum(int score) const { return (scoring.rules().bank_minimum_at(score * kPoint) + kPoint - 1) / kPoint; }
+  // A race turn: the units banked (0 on a bust).
+  int race_turn(int mover, const int* scores, Rng& rng) const {
+    const Rules& rules = scoring.rules();
+    int t = 0, dice = rules.dice, pending = kNoPending;
+    for (;;) {
+      const Step step = scoring.throw_best(dice, pending, rng);
+      if (step == kBust) return 0;
+      t += step_points(step) / kPoint, dice = step_dice(step), pending = step_pending(step);
+      const int score = scores[mover] + t;
+      if (rules.exact_target && score > table.units()) return 0;
+      const bool may = (rules.exact_target && score == table.units()) || t >= bank_minimum(scores[mover]);
+      if (may && table.banks(mover, scores, t, landings.of(dice, pending, step_hot(step)))) return t;
+    }
+  }
+  // Answer i to `reacher`: the units banked, beating `best` (0: it failed).
+  int answer_turn(int reacher, int i, int seat, const int* scores, int best, Rng& rng) const {
+    const Rules& rules = scoring.rules();
+    int t = 0, dice = rules.dice, pending = kNoPending;
+    for (;;) {
+      const Step step = scoring.throw_best(dice, pending, rng);
+      if (step == kBust) return 0;
+      t += step_points(step) / kPoint, dice = step_dice(step), pending = step_pending(step);
+      const int score = scores[seat] + t;
+      if (rules.exact_target) {
+        if (score > table.units()) return 0;
+        if (score == table.units()) return t;
+        continue;
+      }
+      if (score > best && t >= bank_minimum(scores[seat]) &&
+          table.answer_banks(reacher, scores, i, t, landings.of(dice, pending, step_hot(step))))
+        return t;
+    }
+  }
+  // The winners of one game, a bit each (several: a tie).
+  unsigned play(Rng& rng) const {
+    int scores[3] = {};
+    for (int mover = 0;; mover = (mover + 1) % 3) {
+      const int t = race_turn(mover, scores, rng);
+      if (scores[mover] + t < table.units()) {
+        scores[mover] += t;
+        continue;
+      }
+      unsigned holders = 1u << mover;
+      int best = scores[mover] + t;
+      const std::vector<int> order = table.answerers(mover);
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        const int a = order[i], answer = answer_turn(mover, int(i), a, scores, best, rng);
+        if (answer == 0) continue;
+        if (scoring.rules().exact_target) {
+          holders |= 1u << a;
+        } else {
+          holders = 1u << a;
+          best = scores[a] + answer;
+        }
+      }
+      return holders;
+    }
+  }
+};
+
+TEST(TenkTableWin, MonteCarloPlayOfTheSolvedDecisionsAgrees) {
+  for (const bool last_turn : {false, true})
+    for (const bool exact : {false, true}) {
+      const Scoring scoring(small_rules(600, last_turn, exact));
+      const TableWin table = solve_table_win(scoring, 3, {}, true);
+      const TableGame game{scoring, table};
+      Rng rng(77 + 2 * last_turn + exact);
+      constexpr std::int64_t kGames = 200000;
+      std::array<std::int64_t, 3> wins{};
+      std::int64_t ties = 0;
+      for (std::int64_t g = 0; g < kGames; ++g) {
+        const unsigned holders = game.play(rng);
+        if (std::popcount(holders) > 1)
+          ++ties;
+        else
+          ++wins[std::size_t(std::countr_zero(holders))];
+      }
+      for (int seat = 0; seat < 3; ++seat)
+        EXPECT_LT(std::abs(stats::rate_z(wins[std::size_t(seat)], kGames, table.start().win[seat])), 5.0)
+            << last_turn << exact << " seat " << seat;
+      if (exact) {
+        EXPECT_LT(std::abs(stats::rate_z(ties, kGames, table.tie())), 5.0);
+      }
+    }
+}
+
+// Plain value iteration: sweeps over every turn start in index order until
+// nothing moves, each turn worked out throw by throw, padding allowed up to
+// the horizon; the answers to a reached score by plain recursion over (best
+// score, the seats holding it), one turn at a time.
+class BruteForce {
+ public:
+  BruteForce(const Scoring& scoring, int horizon)
+      : rules_(scoring.rules()),
+        throws_(throw_outcomes(scoring)),
+        landings_(rules_),
+        units_(rules_.target / kPoint),
+        horizon_(units_ + horizon),
+        values_(std::size_t(3 * units_ * units_ * units_)) {
+    for (const ThrowOutcomes& t : throws_)
+      for (const ThrowOption& o : t.options) most_points_ = std::max(most_points_, o.points);
+  }
+
+  const TableOdds& value(int mover, const int* scores) const { return values_[index(mover, scores)]; }
+
+  void solve() {
+    for (int sweep = 0; sweep < 100000; ++sweep) {
+      double change = 0;
+      for (int mover = 0; mover < 3; ++mover)
+        for (int a = 0; a < units_; ++a)
+          for (int b = 0; b < units_; ++b)
+            for (int c = 0; c < units_; ++c) {
+              int scores[3] = {a, b, c};
+              const TableOdds now = race_turn(mover, scores);
+              TableOdds& old = values_[index(mover, scores)];
+              for (int k = 0; k < 3; ++k) change = std::max(change, std::abs(now.utility[k] - old.utility[k]));
+              old = now;
+            }
+      if (change < 1e-15) return;
+    }
+    ADD_FAILURE() << "no convergence";
+  }
+
+ private:
+  using Row = std::vector<TableOdds>;  // [kind]
+  std::size_t index(int mover, const int* scores) const {
+    return ((std::size_t(mover) * units_ + scores[0]) * units_ + scores[1]) * units_ + scores[2];
+  }
+  int minimum(int score) const { return (rules_.bank_minimum_at(score * kPoint) + kPoint - 1) / kPoint; }
+  int full_hand() const { return landings_.of(rules_.dice, kNoPending, false); }
+  static void add(TableOdds& to, const TableOdds& from, double p) {
+    for (int k = 0; k < 3; ++k) to.win[k] += p * from.win[k], to.utility[k] += p * from.utility[k];
+  }
+  TableOdds shared(unsigned holders) const {
+    TableOdds odds;
+    for (int k = 0; k < 3; ++k)
+      if (holders >> k & 1) odds.utility[k] = 1.0 / std::popcount(holders), odds.win[k] = std::popcount(holders) == 1;
+    return odds;
+  }
+  std::vector<int> answerers(int reacher) const {
+    std::vector<int> order;
+    for (int s = reacher + 1; s < (rules_.last_turn ? reacher + 3 : 3); ++s) order.push_back(s % 3);
+    return order;
+  }
+
+  // A turn of `seat` from `own`: landing at total t as kind gives
+  // at(t, kind, on) (on: the value of throwing on), a bust gives `bust`,
+  // passing an exact target busts; totals past `cap` bank.
+  template <class At>
+  TableOdds turn(int own, int cap, const TableOdds& bust, At at) const {
+    const int kinds = landings_.count(), states = landings_.states();
+    std::vector<Row> rows(std::size_t(cap + most_points_ + 1), Row(kinds));
+    std::vector<TableOdds> go(states);
+    for (int t = cap + most_points_; t >= 0; --t) {
+      for (int s = 0; s < states; ++s) {
+        const ThrowOutcomes& o = throws_[landings_.dice(s) * kDiceSlots + landings_.pending(s)];
+        go[s] = TableOdds{};
+        add(go[s], bust, o.bust);
+        for (const ThrowGroup& g : o.groups) {
+          const ThrowOption& opt = o.options[g.first];
+          const int to = t + opt.points;
+          const bool past = rules_.exact_target && own + to > units_;
+          add(go[s],
+              past ? bust
+                   : rows[std::min<std::size_t>(to, rows.size() - 1)][landings_.of(opt.dice, opt.pending, opt.hot)],
+              g.probability);
+        }
+      }
+      if (t == 0) return go[full_hand()];
+      for (int kind = 0; kind < kinds; ++kind)
+        rows[t][kind] = at(t, kind, go[kind == landings_.hot() ? full_hand() : kind]);
+    }
+    return {};
+  }
+
+  TableOdds race_turn(int mover, int* scores) const {
+    const int own = scores[mover];
+    const TableOdds& bust = value((mover + 1) % 3, scores);
+    const int cap = rules_.exact_target ? units_ - own : horizon_ - own;
+    return turn(own, cap, bust, [&](int t, int, const TableOdds& on) {
+      const int score = own + t;
+      const bool hits = rules_.exact_target && score == units_;
+      if (!hits && t < minimum(own)) return on;
+      TableOdds bank;
+      if (score >= units_) {
+        bank = answer(mover, 0, score, 1u << mover, scores);
+      } else {
+        scores[mover] = score;
+        bank = value((mover + 1) % 3, scores);
+        scores[mover] = own;
+      }
+      return bank.utility[mover] >= on.utility[mover] ? bank : on;
+    });
+  }
+
+  TableOdds answer(int reacher, int i, int best, unsigned holders, const int* scores) const {
+    const std::vector<int> order = answerers(reacher);
+    if (i == int(order.size()) || (!rules_.exact_target && best >= horizon_)) return shared(holders);
+    const int seat = order[i], own = scores[seat];
+    const auto key = std::tuple(reacher, i, best, holders, scores[order.back()], own);
+    if (const auto found = memo_.find(key); found != memo_.end()) return found->second;
+    const TableOdds fail = answer(reacher, i + 1, best, holders, scores);
+    const int cap = rules_.exact_target ? units_ - own : horizon_ - own;
+    const TableOdds value = turn(own, cap, fail, [&](int t, int, const TableOdds& on) {
+      const int score = own + t;
+      if (rules_.exact_target) return score == units_ ? answer(reacher, i + 1, best, holders | 1u << seat, scores) : on;
+      if (score <= best || t < minimum(own)) return on;
+      const TableOdds bank = answer(reacher, i + 1, score, 1u << seat, scores);
+      return bank.utility[seat] >= on.utility[seat] ? bank : on;
+    });
+    return memo_[key] = value;
+  }
+
+  Rules rules_;
+  std::vector<ThrowOutcomes> throws_;
+  Landings landings_;
+  int units_, horizon_, most_points_ = 0;
+  std::vector<TableOdds> values_;
+  mutable std::map<std::tuple<int, int, int, unsigned, int, int>, TableOdds> memo_;
+};
+
+TEST(TenkTableWin, AgreesWithPlainValueIterationOverEveryState) {
+  for (const bool last_turn : {false, true})
+    for (const bool exact : {false, true}) {
+      const Scoring scoring(two_dice_rules(last_turn, exact));
+      const TableWin table = solve_table_win(scoring, 3);
+      BruteForce brute(scoring, table.stats.horizon);
+      brute.solve();
+      for (int a = 0; a < table.units(); ++a)
+        for (int b = 0; b < table.units(); ++b)
+          for (int c = 0; c < table.units(); ++c)
+            for (int mover = 0; mover < 3; ++mover) {
+              const int scores[3] = {a, b, c};
+              for (int k = 0; k < 3; ++k) {
+                EXPECT_NEAR(table.value(mover, scores).utility[k], brute.value(mover, scores).utility[k], 1e-9)
+                    << last_turn << exact << " " << a << b << c << " mover " << mover << " seat " << k;
+                EXPECT_NEAR(table.value(mover, scores).win[k], brute.value(mover, scores).win[k], 1e-9);
+              }
+            }
+    }
+}
+
+TEST(TenkTableWin, RulesItCannotSolveAreRefusedBeforeAllocating) {
+  Rules rules = small_rules(1000);
+  EXPECT_EQ(table_win_refusal(rules, 3), std::nullopt);
+  EXPECT_NE(table_win_refusal(rules, 5), std::nullopt);
+  rules.partial_set_aside = true;
+  EXPECT_NE(table_win_refusal(rules, 3), std::nullopt);
+  EXPECT_THROW(solve_table_win(Scoring(rules), 3), InputError);
+  rules = small_rules(1000);
+  rules.continue_previous = true;
+  EXPECT_NE(table_win_refusal(rules, 3), std::nullopt);
+  rules = small_rules(1000000);
+  EXPECT_NE(table_win_refusal(rules, 3), std::nullopt);
+}
+
+}  // namespace
+}  // namespace dicesim::tenk
