@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "config/json_input.h"
+#include "engine/peak_memory.h"
 #include "engine/progress.h"
 #include "games/tenk/tenk_win_policy.h"
 
@@ -19,14 +20,6 @@ constexpr double kNegligibleBeat = 1e-16;
 constexpr int kMostPolicyRounds = 200;
 
 int units_up(int points) { return (points + kPoint - 1) / kPoint; }
-
-std::uint64_t peak_resident_bytes() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
-  return 0;
-}
 
 void add_scaled(TableOdds& to, const TableOdds& from, double p, int seats) {
   for (int k = 0; k < seats; ++k) to.win[k] += p * from.win[k], to.utility[k] += p * from.utility[k];

@@ -17,6 +17,7 @@
 #include <string>
 #include <tuple>
 
+#include "engine/peak_memory.h"
 #include "engine/progress.h"
 #include "math/race.h"
 
@@ -96,16 +97,6 @@ struct Stability {
   // differ by at most 1); the rest leaves room for rounding.
   bool may_move(double u, double ahead) const { return ahead <= std::max(u - low, high - u) + 1e-12; }
 };
-
-// VmHWM of /proc/self/status: the most memory the process has held (0
-// where there is no /proc).
-std::uint64_t peak_resident_bytes() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
-  return 0;
-}
 
 // What a bust hands the mover: the other seat to move at the same scores.
 WinValue handed_over(const WinValue& other) { return {1 - other.win - other.tie, other.tie}; }
