@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <map>
@@ -14,6 +15,7 @@
 
 #include "config/json_input.h"
 #include "engine/rng.h"
+#include "games/tenk/tenk.h"
 #include "games/tenk/tenk_win.h"
 #include "math/stats.h"
 
@@ -38,7 +40,7 @@ Rules two_dice_rules(bool last_turn, bool exact) {
   return rules;
 }
 
-double total(const TableOdds& odds, int seats, double tie) {
+double total(const TableWinOdds& odds, int seats, double tie) {
   return std::accumulate(odds.win.begin(), odds.win.begin() + seats, 0.0) + tie;
 }
 
@@ -123,97 +125,106 @@ TEST(TenkTableWin, NoSeatGainsBySwitchingAloneToBankAtOrTheTwoPlayerPolicy) {
   }
 }
 
-// The solved decisions played throw by throw with the engine's dice.
-struct TableGame {
-  const Scoring& scoring;
-  const TableWin& table;
-  Landings landings{scoring.rules()};
-
-  int bank_minimum(int score) const { return (scoring.rules().bank_minimum_at(score * kPoint) + kPoint - 1) / kPoint; }
-  // A race turn: the units banked (0 on a bust).
-  int race_turn(int mover, const int* scores, Rng& rng) const {
-    const Rules& rules = scoring.rules();
-    int t = 0, dice = rules.dice, pending = kNoPending;
-    for (;;) {
-      const Step step = scoring.throw_best(dice, pending, rng);
-      if (step == kBust) return 0;
-      t += step_points(step) / kPoint, dice = step_dice(step), pending = step_pending(step);
-      const int score = scores[mover] + t;
-      if (rules.exact_target && score > table.units()) return 0;
-      const bool may = (rules.exact_target && score == table.units()) || t >= bank_minimum(scores[mover]);
-      if (may && table.banks(mover, scores, t, landings.of(dice, pending, step_hot(step)))) return t;
-    }
-  }
-  // Answer i to `reacher`: the units banked, beating `best` (0: it failed).
-  int answer_turn(int reacher, int i, int seat, const int* scores, int best, Rng& rng) const {
-    const Rules& rules = scoring.rules();
-    int t = 0, dice = rules.dice, pending = kNoPending;
-    for (;;) {
-      const Step step = scoring.throw_best(dice, pending, rng);
-      if (step == kBust) return 0;
-      t += step_points(step) / kPoint, dice = step_dice(step), pending = step_pending(step);
-      const int score = scores[seat] + t;
-      if (rules.exact_target) {
-        if (score > table.units()) return 0;
-        if (score == table.units()) return t;
-        continue;
-      }
-      if (score > best && t >= bank_minimum(scores[seat]) &&
-          table.answer_banks(reacher, scores, i, t, landings.of(dice, pending, step_hot(step))))
-        return t;
-    }
-  }
-  // The winners of one game, a bit each (several: a tie).
-  unsigned play(Rng& rng) const {
-    int scores[3] = {};
-    for (int mover = 0;; mover = (mover + 1) % 3) {
-      const int t = race_turn(mover, scores, rng);
-      if (scores[mover] + t < table.units()) {
-        scores[mover] += t;
-        continue;
-      }
-      unsigned holders = 1u << mover;
-      int best = scores[mover] + t;
-      const std::vector<int> order = table.answerers(mover);
-      for (std::size_t i = 0; i < order.size(); ++i) {
-        const int a = order[i], answer = answer_turn(mover, int(i), a, scores, best, rng);
-        if (answer == 0) continue;
-        if (scoring.rules().exact_target) {
-          holders |= 1u << a;
-        } else {
-          holders = 1u << a;
-          best = scores[a] + answer;
+// Under the house rule bank_at_target nobody pads (the race's tops stop at
+// the target), and still no bank_at gains.
+TEST(TenkTableWin, UnderTheHouseRuleNoSeatGainsBySwitchingToBankAt) {
+  Rules house = small_rules(500);
+  house.bank_at_target = true;
+  const Scoring house_scoring(house);
+  const TableWin house_table = solve_table_win(house_scoring, 3, {}, true);
+  const Landings landings(house);
+  for (int a = 0; a < house_table.units(); a += 3)
+    for (int b = 0; b < house_table.units(); b += 2) {
+      const int scores[3] = {a, b, house_table.units() - 1};
+      for (int kind = 0; kind < landings.count(); ++kind)
+        for (int t = 1; t <= 3 * house_table.units(); ++t) {
+          const bool past = t >= house.bank_minimum_at(0) / kPoint;
+          if (!past) continue;
+          // The race banks on reaching the target, an answer (seat 1's to
+          // seat 0) as soon as it is past it.
+          if (scores[0] + t >= house_table.units()) {
+            EXPECT_TRUE(house_table.banks(0, scores, t, kind)) << t;
+          }
+          if (scores[1] + t > house_table.units()) {
+            EXPECT_TRUE(house_table.answer_banks(0, scores, 0, t, kind)) << t;
+          }
         }
-      }
-      return holders;
     }
-  }
-};
+  for (int seat = 0; seat < 3; ++seat)
+    for (int points = 300; points <= 550; points += 50) {
+      std::vector<std::optional<FixedSeat>> fixed(3, house_table.fixed_seat());
+      fixed[seat] = bank_at_seat(house, points);
+      EXPECT_LE(solve_table_win(house_scoring, 3, fixed).start().utility[seat],
+                house_table.start().utility[seat] + 1e-9)
+          << "bank_at_target seat " << seat << " bank_at " << points;
+    }
+}
 
-TEST(TenkTableWin, MonteCarloPlayOfTheSolvedDecisionsAgrees) {
+// A policy that plays by its tables: bank_at `points` (chase on).
+Policy bank_at_policy(const Rules& rules, int points) {
+  Policy policy(rules);
+  for (int regime = 0; regime < kRegimes; ++regime)
+    for (int pending = 0; pending < kDiceSlots; ++pending)
+      for (int dice = 1; dice <= rules.dice; ++dice)
+        for (int slot = 0; slot < policy.slots(); ++slot)
+          policy.set_throws(regime, pending, dice, slot * kPoint, slot * kPoint < points);
+  return policy;
+}
+
+// The engine's games (play_game) of a table of three, the solved play in
+// the seats `solved` marks, bank_at 350 in the others: every seat's wins and
+// the ties against the table solve with those seats fixed (the solved seats
+// keep the equilibrium's decisions, race and answers).
+void expect_play_agrees(const Rules& rules, std::array<bool, 3> solved, std::uint64_t seed) {
+  const Scoring scoring(rules);
+  Policy solved_policy(rules), fixed_policy = bank_at_policy(rules, 350);
+  solved_policy.plays_to_win = true;
+  solved_policy.table_seats = 3;
+  solved_policy.table = std::make_shared<const TableWin>(solve_table_win(scoring, 3, {}, true));
+  const Policy* seats[3];
+  std::vector<std::optional<FixedSeat>> fixed;
+  for (int k = 0; k < 3; ++k) {
+    seats[k] = solved[k] ? &solved_policy : &fixed_policy;
+    fixed.push_back(solved[k] ? solved_policy.table->fixed_seat() : policy_seat(rules, fixed_policy));
+  }
+  const TableWin exact = solve_table_win(scoring, 3, fixed);
+  Rng rng(seed);
+  constexpr std::int64_t kGames = 200000;
+  std::array<std::int64_t, 3> wins{};
+  std::int64_t ties = 0;
+  GameResult result;
+  for (std::int64_t g = 0; g < kGames; ++g) {
+    play_game(scoring, seats, 3, rng, result, [](int, int) {});
+    const int winners = int(std::count(result.place, result.place + 3, 1));
+    if (winners > 1)
+      ++ties;
+    else
+      ++wins[std::size_t(std::find(result.place, result.place + 3, 1) - result.place)];
+  }
+  for (int seat = 0; seat < 3; ++seat)
+    EXPECT_LT(std::abs(stats::rate_z(wins[std::size_t(seat)], kGames, exact.start().win[seat])), 5.0)
+        << "seat " << seat << " solved " << solved[seat];
+  EXPECT_LT(std::abs(stats::rate_z(ties, kGames, exact.tie())), 5.0);
+}
+
+TEST(TenkTableWin, TheEnginesPlayOfTheSolvedSeatsAgreesWithTheSolve) {
   for (const bool last_turn : {false, true})
     for (const bool exact : {false, true}) {
-      const Scoring scoring(small_rules(600, last_turn, exact));
-      const TableWin table = solve_table_win(scoring, 3, {}, true);
-      const TableGame game{scoring, table};
-      Rng rng(77 + 2 * last_turn + exact);
-      constexpr std::int64_t kGames = 200000;
-      std::array<std::int64_t, 3> wins{};
-      std::int64_t ties = 0;
-      for (std::int64_t g = 0; g < kGames; ++g) {
-        const unsigned holders = game.play(rng);
-        if (std::popcount(holders) > 1)
-          ++ties;
-        else
-          ++wins[std::size_t(std::countr_zero(holders))];
-      }
-      for (int seat = 0; seat < 3; ++seat)
-        EXPECT_LT(std::abs(stats::rate_z(wins[std::size_t(seat)], kGames, table.start().win[seat])), 5.0)
-            << last_turn << exact << " seat " << seat;
-      if (exact) {
-        EXPECT_LT(std::abs(stats::rate_z(ties, kGames, table.tie())), 5.0);
-      }
+      SCOPED_TRACE(testing::Message() << "last_turn " << last_turn << " exact " << exact);
+      expect_play_agrees(small_rules(600, last_turn, exact), {true, true, true}, 77 + 2 * last_turn + exact);
     }
+  Rules house = small_rules(600, true);
+  house.bank_at_target = true;
+  SCOPED_TRACE("bank_at_target");
+  expect_play_agrees(house, {true, true, true}, 81);
+}
+
+TEST(TenkTableWin, TheEnginesPlayOfSolvedAndFixedSeatsAgreesWithTheSolve) {
+  for (const bool last_turn : {false, true}) {
+    SCOPED_TRACE(testing::Message() << "last_turn " << last_turn);
+    expect_play_agrees(small_rules(600, last_turn), {true, false, false}, 91 + last_turn);
+    expect_play_agrees(small_rules(600, last_turn), {false, true, true}, 93 + last_turn);
+  }
 }
 
 // Plain value iteration: sweeps over every turn start in index order until
@@ -233,7 +244,7 @@ class BruteForce {
       for (const ThrowOption& o : t.options) most_points_ = std::max(most_points_, o.points);
   }
 
-  const TableOdds& value(int mover, const int* scores) const { return values_[index(mover, scores)]; }
+  const TableWinOdds& value(int mover, const int* scores) const { return values_[index(mover, scores)]; }
 
   void solve() {
     for (int sweep = 0; sweep < 100000; ++sweep) {
@@ -243,8 +254,8 @@ class BruteForce {
           for (int b = 0; b < units_; ++b)
             for (int c = 0; c < units_; ++c) {
               int scores[3] = {a, b, c};
-              const TableOdds now = race_turn(mover, scores);
-              TableOdds& old = values_[index(mover, scores)];
+              const TableWinOdds now = race_turn(mover, scores);
+              TableWinOdds& old = values_[index(mover, scores)];
               for (int k = 0; k < 3; ++k) change = std::max(change, std::abs(now.utility[k] - old.utility[k]));
               old = now;
             }
@@ -254,17 +265,17 @@ class BruteForce {
   }
 
  private:
-  using Row = std::vector<TableOdds>;  // [kind]
+  using Row = std::vector<TableWinOdds>;  // [kind]
   std::size_t index(int mover, const int* scores) const {
     return ((std::size_t(mover) * units_ + scores[0]) * units_ + scores[1]) * units_ + scores[2];
   }
   int minimum(int score) const { return (rules_.bank_minimum_at(score * kPoint) + kPoint - 1) / kPoint; }
   int full_hand() const { return landings_.of(rules_.dice, kNoPending, false); }
-  static void add(TableOdds& to, const TableOdds& from, double p) {
+  static void add(TableWinOdds& to, const TableWinOdds& from, double p) {
     for (int k = 0; k < 3; ++k) to.win[k] += p * from.win[k], to.utility[k] += p * from.utility[k];
   }
-  TableOdds shared(unsigned holders) const {
-    TableOdds odds;
+  TableWinOdds shared(unsigned holders) const {
+    TableWinOdds odds;
     for (int k = 0; k < 3; ++k)
       if (holders >> k & 1) odds.utility[k] = 1.0 / std::popcount(holders), odds.win[k] = std::popcount(holders) == 1;
     return odds;
@@ -279,14 +290,14 @@ class BruteForce {
   // at(t, kind, on) (on: the value of throwing on), a bust gives `bust`,
   // passing an exact target busts; totals past `cap` bank.
   template <class At>
-  TableOdds turn(int own, int cap, const TableOdds& bust, At at) const {
+  TableWinOdds turn(int own, int cap, const TableWinOdds& bust, At at) const {
     const int kinds = landings_.count(), states = landings_.states();
     std::vector<Row> rows(std::size_t(cap + most_points_ + 1), Row(kinds));
-    std::vector<TableOdds> go(states);
+    std::vector<TableWinOdds> go(states);
     for (int t = cap + most_points_; t >= 0; --t) {
       for (int s = 0; s < states; ++s) {
         const ThrowOutcomes& o = throws_[landings_.dice(s) * kDiceSlots + landings_.pending(s)];
-        go[s] = TableOdds{};
+        go[s] = TableWinOdds{};
         add(go[s], bust, o.bust);
         for (const ThrowGroup& g : o.groups) {
           const ThrowOption& opt = o.options[g.first];
@@ -305,15 +316,15 @@ class BruteForce {
     return {};
   }
 
-  TableOdds race_turn(int mover, int* scores) const {
+  TableWinOdds race_turn(int mover, int* scores) const {
     const int own = scores[mover];
-    const TableOdds& bust = value((mover + 1) % 3, scores);
+    const TableWinOdds& bust = value((mover + 1) % 3, scores);
     const int cap = rules_.exact_target ? units_ - own : horizon_ - own;
-    return turn(own, cap, bust, [&](int t, int, const TableOdds& on) {
+    return turn(own, cap, bust, [&](int t, int, const TableWinOdds& on) {
       const int score = own + t;
       const bool hits = rules_.exact_target && score == units_;
       if (!hits && t < minimum(own)) return on;
-      TableOdds bank;
+      TableWinOdds bank;
       if (score >= units_) {
         bank = answer(mover, 0, score, 1u << mover, scores);
       } else {
@@ -325,19 +336,19 @@ class BruteForce {
     });
   }
 
-  TableOdds answer(int reacher, int i, int best, unsigned holders, const int* scores) const {
+  TableWinOdds answer(int reacher, int i, int best, unsigned holders, const int* scores) const {
     const std::vector<int> order = answerers(reacher);
     if (i == int(order.size()) || (!rules_.exact_target && best >= horizon_)) return shared(holders);
     const int seat = order[i], own = scores[seat];
     const auto key = std::tuple(reacher, i, best, holders, scores[order.back()], own);
     if (const auto found = memo_.find(key); found != memo_.end()) return found->second;
-    const TableOdds fail = answer(reacher, i + 1, best, holders, scores);
+    const TableWinOdds fail = answer(reacher, i + 1, best, holders, scores);
     const int cap = rules_.exact_target ? units_ - own : horizon_ - own;
-    const TableOdds value = turn(own, cap, fail, [&](int t, int, const TableOdds& on) {
+    const TableWinOdds value = turn(own, cap, fail, [&](int t, int, const TableWinOdds& on) {
       const int score = own + t;
       if (rules_.exact_target) return score == units_ ? answer(reacher, i + 1, best, holders | 1u << seat, scores) : on;
       if (score <= best || t < minimum(own)) return on;
-      const TableOdds bank = answer(reacher, i + 1, score, 1u << seat, scores);
+      const TableWinOdds bank = answer(reacher, i + 1, score, 1u << seat, scores);
       return bank.utility[seat] >= on.utility[seat] ? bank : on;
     });
     return memo_[key] = value;
@@ -347,8 +358,8 @@ class BruteForce {
   std::vector<ThrowOutcomes> throws_;
   Landings landings_;
   int units_, horizon_, most_points_ = 0;
-  std::vector<TableOdds> values_;
-  mutable std::map<std::tuple<int, int, int, unsigned, int, int>, TableOdds> memo_;
+  std::vector<TableWinOdds> values_;
+  mutable std::map<std::tuple<int, int, int, unsigned, int, int>, TableWinOdds> memo_;
 };
 
 TEST(TenkTableWin, AgreesWithPlainValueIterationOverEveryState) {

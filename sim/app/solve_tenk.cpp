@@ -283,7 +283,7 @@ void print_table_win(Rules rules, const SolveOptions& options) {
     throw InputError("--seats: " + *why);
   const Scoring scoring(rules);
   const TableWin table = solve_table_win(scoring, options.seats);
-  const TableOdds& start = table.start();
+  const TableWinOdds& start = table.start();
   const TableWinStats& stats = table.stats;
   if (options.as_json) {
     json seats = json::array();

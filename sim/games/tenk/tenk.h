@@ -13,6 +13,8 @@
 
 namespace dicesim::tenk {
 
+class TableWin;
+
 constexpr int kMaxPlayers = 8;
 constexpr int kRegimes = 2;  // the bank minimum below / above high_from (IV.2)
 
@@ -54,6 +56,11 @@ class Policy {
   // when the strategy first plays or is evaluated, so loading a config never
   // solves.
   bool plays_to_win = false;
+  // optimal_win with "seats" (3 or more): the table solve of that many
+  // seats (tenk_table_win.h), attached likewise; it plays at tables of
+  // exactly that many.
+  int table_seats = 0;
+  std::shared_ptr<const TableWin> table;
 
  private:
   int slots_ = 1;
@@ -302,6 +309,12 @@ struct GameState {
   GameState() { std::fill_n(reached_round, kMaxPlayers, -1); }
 };
 
+// A turn of `seat` playing the table solve `table` (optimal_win with
+// "seats"): its race decisions, or its answer once someone has reached the
+// target. Throw by throw (tenk_table_win.cpp).
+TurnResult play_solved_table_turn(const Scoring& scoring, const TableWin& table, int seat, const GameState& g,
+                                  Rng& rng);
+
 // Plays the next turn of game g and returns whether the game is over (then
 // finish_game gives its result). The turn's score goes to on_turn(seat,
 // units). samplers[s] (where given and not null) draws seat s's fresh
@@ -327,9 +340,11 @@ bool play_next_turn(const Scoring& scoring, const Policy* const* seats, const Tu
         rules.continue_previous && g.handed_valid && takes_over(rules, policy, s, banked, theirs, beat, g.handed);
     if (takes) start = g.handed;
     const TurnSampler* sampler = samplers ? samplers[s] : nullptr;
-    const TurnResult turn = sampler && !takes && !chase
-                                ? sampler->play_turn(scoring, policy, banked, rng)
-                                : play_turn_apart(scoring, policy, s, banked, theirs, start, beat, rng);
+    const TurnResult turn =
+        policy.table
+            ? on_copy(rng, [&](Rng& copy) { return play_solved_table_turn(scoring, *policy.table, s, g, copy); })
+        : sampler && !takes && !chase ? sampler->play_turn(scoring, policy, banked, rng)
+                                      : play_turn_apart(scoring, policy, s, banked, theirs, start, beat, rng);
     g.handed = turn.position;
     g.handed_valid = turn.score > 0;
     units = turn.score / kPoint;

@@ -3,6 +3,7 @@
 // solve tenk`: sim/app/solve_tenk.cpp).
 #include "games/tenk/tenk_game.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <mutex>
 #include <ostream>
@@ -13,6 +14,7 @@
 #include "games/tenk/tenk_exact.h"
 #include "games/tenk/tenk_strategies.h"
 #include "games/tenk/tenk_table.h"
+#include "games/tenk/tenk_table_win.h"
 #include "games/tenk/tenk_win.h"
 
 namespace dicesim::tenk {
@@ -145,6 +147,7 @@ class TenkGameImpl final : public TenkGame {
   // A table of three or more seats (tenk_table.h): who wins, the turns and
   // first turns; the order of the seats that do not win is not followed.
   TableOdds table_odds(const Table& table, TableOdds odds) const {
+    if (plays_table_solve(table)) return table_solve_odds(table, std::move(odds));
     std::vector<const Policy*> seats;
     for (int strategy : table.seats) seats.push_back(&policies_[strategy]);
     if (const std::optional<std::string> refused = table_refusal(rules_, seats)) {
@@ -167,6 +170,45 @@ class TenkGameImpl final : public TenkGame {
     odds.not_compared.push_back(
         "places after the first at tables of three or more seats: the order of the seats that do not win needs "
         "their scores jointly with the answers to the last round, which the races do not follow");
+    return odds;
+  }
+
+  bool plays_table_solve(const Table& table) const {
+    return std::any_of(table.seats.begin(), table.seats.end(), [&](int s) { return policies_[s].table_seats > 0; });
+  }
+
+  // A table with a seat playing the table solve (optimal_win with "seats"):
+  // every seat's chance of winning from the table solve, each seat's play
+  // fixed (a table of nothing but the solved play is the solve itself).
+  TableOdds table_solve_odds(const Table& table, TableOdds odds) const {
+    const int n = static_cast<int>(table.seats.size());
+    std::vector<std::optional<FixedSeat>> fixed;
+    bool all_solved = true;
+    for (int strategy : table.seats) {
+      const Policy& policy = policies_[strategy];
+      all_solved = all_solved && policy.table;
+      if (policy.table) {
+        fixed.push_back(policy.table->fixed_seat());
+      } else if (!policy.chase) {
+        odds.not_compared.push_back("win, tie, place and turns: \"" + strategies_[strategy].name +
+                                    "\" plays its last turn without chase, which the table solve does not follow");
+        return odds;
+      } else {
+        fixed.push_back(policy_seat(rules_, policy));
+      }
+    }
+    std::optional<TableWin> mixed;
+    if (!all_solved) mixed = solve_table_win(scoring_, n, fixed);
+    const TableWin& solve = all_solved ? *policies_[table.seats[0]].table : *mixed;
+    odds.win.assign(solve.start().win.begin(), solve.start().win.begin() + n);
+    odds.tie = solve.tie();
+    odds.not_compared.push_back(
+        "place, turns and first turns at a table that plays the table solve: the solve "
+        "gives who wins only");
+    if (const std::optional<std::string> why = cut_changes_winners(std::nullopt)) {
+      odds.win.clear();
+      odds.not_compared.push_back("win and tie: " + *why);
+    }
     return odds;
   }
 
@@ -206,7 +248,14 @@ class TenkGameImpl final : public TenkGame {
     return std::make_unique<PolicyRule>(rules_, policy);
   }
 
-  int most_seats(int strategy) const override { return policies_[strategy].plays_to_win ? 2 : kMaxPlayers; }
+  // optimal_win sits at two seats, or with "seats" at tables of exactly that many.
+  int most_seats(int strategy) const override {
+    const Policy& policy = policies_[strategy];
+    return policy.table_seats ? policy.table_seats : policy.plays_to_win ? 2 : kMaxPlayers;
+  }
+  int fewest_seats(int strategy) const override {
+    return policies_[strategy].table_seats ? policies_[strategy].table_seats : 1;
+  }
 
   const Scoring& scoring() const override { return scoring_; }
   const Policy& policy(int strategy) const override { return policies_[strategy]; }
@@ -250,7 +299,9 @@ void describe(std::ostream& out) {
       << "    turns (about 2 s a table of six at 10000; under IV.5 only the first seat's first turn);\n"
       << "    solve tenk): about 0.2 s per pair of heuristics at target 10000 (check configs/tenk_seed000.json:\n"
       << "    42 pairs in 8 s); optimal_win: solved once in about 5 s at 10000 (growing as the cube of the\n"
-      << "    target), cached, then about 3 s per pair it plays in\n";
+      << "    target), cached, then about 3 s per pair it plays in; optimal_win with \"seats\": 3 (target 2,000 or\n"
+      << "    less): solved when first played or checked, about 3 s at target 1,000 and 70 s at 2,000, and tables\n"
+      << "    with it compared by who wins\n";
 }
 
 }  // namespace

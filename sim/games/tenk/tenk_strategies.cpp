@@ -4,6 +4,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "games/tenk/tenk_table_win.h"
 #include "games/tenk/tenk_win_cache.h"
 
 namespace dicesim::tenk {
@@ -103,10 +104,14 @@ const std::vector<StrategyFamily>& families() {
        "seed 003's AI: throw while the expected gain of the next throw exceeds turn total x P(zero)"},
       {"optimal_expected", {chase}, "maximises the expected score of a turn exactly"},
       {"optimal_win",
-       {},
-       "two seats only: maximises the chance of winning the game, padding past the target when that helps "
-       "(solved once per rule set, about 5 s at target 10,000, 40 s under partial_set_aside, and cached; targets up "
-       "to 20,000)"},
+       {integer_parameter("seats", 2, kMostTableWinSeats,
+                          "play the table solve of this many seats, at tables of exactly that many (without it, or "
+                          "2: the two-player solve)")
+            .bounded_by("2..4 as memory allows (three seats: target 2,000 or less, four: 800)")},
+       "maximises the chance of winning the game, padding past the target when that helps; two seats: solved once "
+       "per rule set (about 5 s at target 10,000, 40 s under partial_set_aside) and cached, targets up to 20,000; "
+       "with `seats` 3 or 4: the table solve where each seat maximises its own chance from every seat's score, "
+       "solved when first played (three seats: 3 s at target 1,000, 70 s at 2,000), at tables of exactly that many"},
   };
   return all;
 }
@@ -127,6 +132,12 @@ const Policy& Solutions::optimal() {
 const std::shared_ptr<const WinSolution>& Solutions::win_solution() {
   if (!win_solution_) win_solution_ = cached_win_solution(scoring_, std::cerr);
   return win_solution_;
+}
+
+const std::shared_ptr<const TableWin>& Solutions::table_win(int seats) {
+  std::shared_ptr<const TableWin>& table = table_wins_[seats];
+  if (!table) table = std::make_shared<const TableWin>(solve_table_win(scoring_, seats, {}, true));
+  return table;
 }
 
 const std::shared_ptr<const WinStrategy>& Solutions::win() {
@@ -153,9 +164,16 @@ Policy compile_strategy(const JsonNode& spec, const Scoring& scoring, Solutions&
   else if (family.name == "optimal_expected")
     policy = solutions.optimal();
   else if (family.name == "optimal_win") {
-    if (const std::optional<std::string> why = win_solver_refusal(scoring.rules(), true)) family_node.fail(*why);
+    const std::optional<JsonNode> seats_node = spec.find("seats");
+    const int seats = seats_node ? static_cast<int>(named(family.parameters, "seats").read_integer(*seats_node)) : 2;
+    if (seats == 2) {
+      if (const std::optional<std::string> why = win_solver_refusal(scoring.rules(), true)) family_node.fail(*why);
+    } else if (const std::optional<std::string> why = table_win_refusal(scoring.rules(), seats, true)) {
+      seats_node->fail(*why);
+    }
     policy = Policy(scoring.rules());
     policy.plays_to_win = true;
+    policy.table_seats = seats == 2 ? 0 : seats;
   } else {
     throw std::logic_error("tenk family " + std::string(family.name) + " is listed but not compiled");
   }

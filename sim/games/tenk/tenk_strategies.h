@@ -5,6 +5,7 @@
 // applied in play_turn.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include "config/json_input.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
+#include "games/tenk/tenk_table_win.h"
 #include "games/tenk/tenk_win.h"
 #include "strategies/family.h"
 
@@ -30,9 +32,16 @@ class Solutions {
   // Two-player win-optimal play (cached on disk, tenk_win_cache.h).
   const std::shared_ptr<const WinSolution>& win_solution();
   const std::shared_ptr<const WinStrategy>& win();
+  // Three or more seats' win-optimal play, with its decisions (solved, not cached).
+  const std::shared_ptr<const TableWin>& table_win(int seats);
   // Gives a compiled optimal_win its solution (solved or read from the cache).
   void attach_win(Policy& policy) {
-    if (policy.plays_to_win && !policy.win) policy.win = win();
+    if (!policy.plays_to_win) return;
+    if (policy.table_seats > 0) {
+      if (!policy.table) policy.table = table_win(policy.table_seats);
+    } else if (!policy.win) {
+      policy.win = win();
+    }
   }
 
  private:
@@ -42,6 +51,7 @@ class Solutions {
   double optimal_mean_ = 0;
   std::shared_ptr<const WinSolution> win_solution_;
   std::shared_ptr<const WinStrategy> win_;
+  std::map<int, std::shared_ptr<const TableWin>> table_wins_;  // by seats
 };
 
 // Compiles {"family": ..., params} ("name" is the caller's); errors name the JSON path.

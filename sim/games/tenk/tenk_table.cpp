@@ -319,7 +319,7 @@ class TableEvaluator {
 
 std::optional<std::string> table_refusal(const Rules& rules, const std::vector<const Policy*>& seats) {
   for (const Policy* policy : seats)
-    if (policy->plays_to_win || policy->win) return "optimal_win plays at two seats only";
+    if (policy->plays_to_win || policy->win) return "the two-player optimal_win plays at two seats only";
   if (!rules.continue_previous) return std::nullopt;
   const int n = static_cast<int>(seats.size());
   const double starts = n * std::pow(double(rules.target / kPoint), n);

@@ -9,6 +9,7 @@
 #include "config/json_input.h"
 #include "engine/peak_memory.h"
 #include "engine/progress.h"
+#include "games/tenk/tenk.h"
 #include "games/tenk/tenk_win_policy.h"
 
 namespace dicesim::tenk {
@@ -21,12 +22,12 @@ constexpr int kMostPolicyRounds = 200;
 
 int units_up(int points) { return (points + kPoint - 1) / kPoint; }
 
-void add_scaled(TableOdds& to, const TableOdds& from, double p, int seats) {
+void add_scaled(TableWinOdds& to, const TableWinOdds& from, double p, int seats) {
   for (int k = 0; k < seats; ++k) to.win[k] += p * from.win[k], to.utility[k] += p * from.utility[k];
 }
 
-TableOdds won_by(int seat) {
-  TableOdds odds;
+TableWinOdds won_by(int seat) {
+  TableWinOdds odds;
   odds.win[seat] = odds.utility[seat] = 1;
   return odds;
 }
@@ -80,12 +81,14 @@ struct Throws {
 // or after passing B: padding may bust too).
 class AnswerChains {
  public:
-  AnswerChains(const Rules& rules, const Scoring& scoring, int seats, std::vector<bool> pads, bool keep)
+  AnswerChains(const Rules& rules, const Scoring& scoring, int seats, std::vector<bool> pads,
+               std::vector<AnswerDecision> fixed, bool keep)
       : rules_(rules),
         throws_(rules, scoring),
         seats_(seats),
         units_(rules.target / kPoint),
         pads_(std::move(pads)),
+        fixed_(std::move(fixed)),
         keep_(keep) {
     for (int r = 0; r < seats; ++r) {
       std::vector<int> order;
@@ -124,7 +127,7 @@ class AnswerChains {
 
   // Every seat's odds once `reacher` banks the score `best` (units) at the
   // target or past it, the others at `scores`.
-  TableOdds reached(int reacher, int best, const int* scores) const {
+  TableWinOdds reached(int reacher, int best, const int* scores) const {
     if (rules_.exact_target) return exact_answers(reacher, scores);
     return chain(reacher, 0, best, reacher, scores);
   }
@@ -136,30 +139,46 @@ class AnswerChains {
     return a.decisions[std::size_t(t - 1) * throws_.landings.count() + kind] != 0;
   }
 
+  // Solves every answer not solved yet (the race reaches nearly all), so
+  // that banks() reads without writing: the engine's threads share it.
+  void solve_all() const {
+    int scores[kMostTableWinSeats] = {};
+    for (int r = 0; r < seats_; ++r)
+      for (std::size_t i = 0; i < answerers_[r].size(); ++i) {
+        const std::size_t count = (i + 1 < answerers_[r].size() ? first_[r][i + 1] : next_first(r)) - first_[r][i];
+        for (std::size_t index = 0; index < count; ++index) {
+          std::size_t rest = index;
+          for (std::size_t j = i; j < answerers_[r].size(); ++j, rest /= units_)
+            scores[answerers_[r][j]] = static_cast<int>(rest % units_);
+          answer(r, int(i), scores);
+        }
+      }
+  }
+
  private:
   struct Answer {
     bool solved = false;
     int top = 0;                          // turn totals solved: 1..top (above: past the horizon, banked)
-    std::vector<TableOdds> gain;          // [best - units]: the values on the paths that beat it
+    std::vector<TableWinOdds> gain;       // [best - units]: the values on the paths that beat it
     std::vector<double> fail;             // [best - units]: the chance that it does not
     std::vector<std::uint8_t> decisions;  // [(t - 1) * kinds + kind], with keep
   };
 
-  TableOdds chain(int reacher, int i, int best, int holder, const int* scores) const {
+  TableWinOdds chain(int reacher, int i, int best, int holder, const int* scores) const {
     const std::vector<int>& order = answerers_[reacher];
     if (i == int(order.size()) || best >= horizon_) return won_by(holder);
     const Answer& a = answer(reacher, i, scores);
-    TableOdds odds = a.gain[best - units_];
+    TableWinOdds odds = a.gain[best - units_];
     add_scaled(odds, chain(reacher, i + 1, best, holder, scores), a.fail[best - units_], seats_);
     return odds;
   }
 
   // IV.3: every answerer that hits the target exactly ties the reacher.
-  TableOdds exact_answers(int reacher, const int* scores) const {
+  TableWinOdds exact_answers(int reacher, const int* scores) const {
     const std::vector<int>& order = answerers_[reacher];
     std::vector<double> hit;
     for (int s : order) hit.push_back(throws_.reach->fresh(units_ - scores[s]));
-    TableOdds odds;
+    TableWinOdds odds;
     for (unsigned mask = 0; mask < (1u << order.size()); ++mask) {
       double p = 1;
       int tied = 1;
@@ -170,6 +189,13 @@ class AnswerChains {
         if (mask >> j & 1) odds.utility[order[j]] += p / tied;
     }
     return odds;
+  }
+
+  // The index one past reacher r's answers.
+  std::size_t next_first(int r) const {
+    for (int later = r + 1; later < seats_; ++later)
+      if (!first_[later].empty()) return first_[later][0];
+    return count_;
   }
 
   const Answer& answer(int reacher, int i, const int* scores) const {
@@ -184,7 +210,7 @@ class AnswerChains {
   // Values on the paths that beat the best, and the chance of failing after
   // all (a bust, the answerer's own value then 0).
   struct Beat {
-    TableOdds odds;
+    TableWinOdds odds;
     double fail = 0;
     void add(const Beat& b, double p, int seats) {
       add_scaled(odds, b.odds, p, seats);
@@ -211,10 +237,11 @@ class AnswerChains {
       }
       if (t == 0) break;
       const bool may_bank = x + t > units_ && t >= minimum;
-      const Beat bank{may_bank ? chain(reacher, i + 1, x + t, seat, scores) : TableOdds{}, 0};
+      const Beat bank{may_bank ? chain(reacher, i + 1, x + t, seat, scores) : TableWinOdds{}, 0};
       for (int kind = 0; kind < kinds; ++kind) {
         const Beat& on = go[std::size_t(t) * states + throws_.from(kind)];
-        const bool banks = may_bank && (!pads_[seat] || bank.odds.utility[seat] >= on.odds.utility[seat]);
+        bool banks = may_bank && (!pads_[seat] || bank.odds.utility[seat] >= on.odds.utility[seat]);
+        if (may_bank && fixed_[seat]) banks = fixed_[seat](reacher, scores, i, t, kind);
         rows[std::size_t(t) * kinds + kind] = banks ? bank : on;
         if (keep_) a.decisions[std::size_t(t - 1) * kinds + kind] = banks;
       }
@@ -244,7 +271,7 @@ class AnswerChains {
           }
       }
     Beat gain = go[throws_.full_hand];
-    a.gain.assign(std::size_t(horizon_ - units_), TableOdds{});
+    a.gain.assign(std::size_t(horizon_ - units_), TableWinOdds{});
     a.fail.assign(std::size_t(horizon_ - units_), 0.0);
     for (int d = 0; d < top; ++d) {
       if (x + d >= units_) a.gain[x + d - units_] = gain.odds, a.fail[x + d - units_] = gain.fail;
@@ -259,7 +286,8 @@ class AnswerChains {
   Rules rules_;
   Throws throws_;
   int seats_, units_, horizon_ = 0;
-  std::vector<bool> pads_;  // per seat: answers win-optimally
+  std::vector<bool> pads_;             // per seat: answers win-optimally
+  std::vector<AnswerDecision> fixed_;  // per seat: its fixed answers, where set
   bool keep_;
   std::vector<std::vector<int>> answerers_;      // [reacher]
   std::vector<std::vector<std::size_t>> first_;  // [reacher][i]: its answers' first index
@@ -274,7 +302,7 @@ std::size_t TableWin::state(int mover, const int* scores) const {
   return std::size_t(mover) * tuples_ + index;
 }
 
-const TableOdds& TableWin::start() const {
+const TableWinOdds& TableWin::start() const {
   const std::array<int, kMostTableWinSeats> zero{};
   return value(0, zero.data());
 }
@@ -303,7 +331,24 @@ FixedSeat TableWin::fixed_seat() const {
   seat.top = [this](int mover, const int* scores) {
     return static_cast<int>(decisions_.at(state(mover, scores)).size()) / kinds_;
   };
+  seat.answer_banks = [this](int reacher, const int* scores, int answer, int total, int kind) {
+    return answer_banks(reacher, scores, answer, total, kind);
+  };
   seat.answers_optimally = true;
+  return seat;
+}
+
+int TableWin::kind(int dice, int pending, bool hot) const { return chains_->throws().landings.of(dice, pending, hot); }
+
+FixedSeat policy_seat(const Rules& rules, const Policy& policy) {
+  const Landings landings(rules);
+  const int units = rules.target / kPoint;
+  FixedSeat seat;
+  seat.banks = [rules, &policy, landings, units](int mover, const int* scores, int total, int kind) {
+    if (scores[mover] + total >= units) return true;
+    const int banked = scores[mover] * kPoint;
+    return !policy.throws(regime_of(rules, banked), landings.pending(kind), landings.dice(kind), total * kPoint);
+  };
   return seat;
 }
 
@@ -325,7 +370,7 @@ std::uint64_t table_win_bytes(const Rules& rules, int seats, bool keep_decisions
   const double span = 400;
   const double answers = double(AnswerChains::count(rules, seats));
   const double kinds = 8 * kDiceSlots;
-  double bytes = states * sizeof(TableOdds) + answers * span * (sizeof(TableOdds) + sizeof(double));
+  double bytes = states * sizeof(TableWinOdds) + answers * span * (sizeof(TableWinOdds) + sizeof(double));
   if (keep_decisions) bytes += states * (units + span) * kinds + answers * (units + span) * kinds;
   return static_cast<std::uint64_t>(std::min(1e19, bytes));
 }
@@ -360,14 +405,18 @@ class TableWinSolver {
       : rules_(scoring.rules()), fixed_(fixed), keep_(keep) {
     fixed_.resize(std::size_t(seats));
     std::vector<bool> pads(static_cast<std::size_t>(seats));
-    for (int k = 0; k < seats; ++k) pads[k] = !fixed_[k] || fixed_[k]->answers_optimally;
-    out_.chains_ = std::make_shared<AnswerChains>(rules_, scoring, seats, pads, keep);
+    std::vector<AnswerDecision> answers(static_cast<std::size_t>(seats));
+    for (int k = 0; k < seats; ++k) {
+      pads[k] = (!fixed_[k] || fixed_[k]->answers_optimally) && !rules_.bank_at_target;
+      if (fixed_[k]) answers[k] = fixed_[k]->answer_banks;
+    }
+    out_.chains_ = std::make_shared<AnswerChains>(rules_, scoring, seats, pads, answers, keep);
     chains_ = out_.chains_.get();
     out_.seats_ = seats;
     out_.units_ = rules_.target / kPoint;
     out_.kinds_ = chains_->throws().landings.count();
     out_.tuples_ = std::size_t(std::pow(double(out_.units_), double(seats)) + 0.5);
-    out_.values_.assign(out_.tuples_ * seats, TableOdds{});
+    out_.values_.assign(out_.tuples_ * seats, TableWinOdds{});
     if (keep) out_.decisions_.resize(out_.values_.size());
   }
 
@@ -380,6 +429,7 @@ class TableWinSolver {
       solve_tuple(order[i]);
       if (i % kTuplesAStep == kTuplesAStep - 1 || i + 1 == order.size()) progress.advance(i % kTuplesAStep + 1);
     }
+    if (keep_) chains_->solve_all();
     out_.stats.turn_starts = out_.values_.size();
     out_.stats.answers = chains_->solved();
     out_.stats.horizon = chains_->horizon() - out_.units_;
@@ -391,9 +441,11 @@ class TableWinSolver {
  private:
   // A turn's value: constant + bust * (the next seat's value at these scores).
   struct Affine {
-    TableOdds constant;
+    TableWinOdds constant;
     double bust = 0;
-    double utility(int seat, const TableOdds& next) const { return constant.utility[seat] + bust * next.utility[seat]; }
+    double utility(int seat, const TableWinOdds& next) const {
+      return constant.utility[seat] + bust * next.utility[seat];
+    }
     void add(const Affine& a, double p, int seats) {
       add_scaled(constant, a.constant, p, seats);
       bust += p * a.bust;
@@ -422,7 +474,7 @@ class TableWinSolver {
     const int seats = out_.seats_;
     int scores[kMostTableWinSeats] = {};
     decode(tuple, scores);
-    std::array<TableOdds, kMostTableWinSeats> estimate{};
+    std::array<TableWinOdds, kMostTableWinSeats> estimate{};
     std::array<Affine, kMostTableWinSeats> turn;
     std::array<std::vector<std::uint8_t>, kMostTableWinSeats> decisions, previous;
     int round = 0;
@@ -440,16 +492,16 @@ class TableWinSolver {
   }
 
   // v_m = c_m + b_m v_(m+1) around the cycle of seats.
-  std::array<TableOdds, kMostTableWinSeats> close_cycle(const std::array<Affine, kMostTableWinSeats>& turn) const {
+  std::array<TableWinOdds, kMostTableWinSeats> close_cycle(const std::array<Affine, kMostTableWinSeats>& turn) const {
     const int seats = out_.seats_;
-    TableOdds first;
+    TableWinOdds first;
     double carry = 1;
     for (int m = 0; m < seats; ++m) {
       add_scaled(first, turn[m].constant, carry, seats);
       carry *= turn[m].bust;
     }
     for (int k = 0; k < seats; ++k) first.win[k] /= 1 - carry, first.utility[k] /= 1 - carry;
-    std::array<TableOdds, kMostTableWinSeats> value{};
+    std::array<TableWinOdds, kMostTableWinSeats> value{};
     value[0] = first;
     for (int m = seats - 1; m > 0; --m) {
       value[m] = turn[m].constant;
@@ -464,7 +516,7 @@ class TableWinSolver {
     const int own = scores[m];
     if (own + t >= out_.units_) return {chains_->reached(m, own + t, scores), 0};
     scores[m] = own + t;
-    const TableOdds& next = out_.value((m + 1) % out_.seats_, scores);
+    const TableWinOdds& next = out_.value((m + 1) % out_.seats_, scores);
     scores[m] = own;
     return {next, 0};
   }
@@ -480,7 +532,7 @@ class TableWinSolver {
     if (rules_.exact_target) return units - own;
     const int least = std::max(units - own, chains_->bank_minimum(own));
     if (fixed_[m]) return fixed_[m]->top ? std::max(least, fixed_[m]->top(m, scores)) : least;
-    if (chains_->answerers(m).empty()) return least;
+    if (chains_->answerers(m).empty() || rules_.bank_at_target) return least;
     const double bound = 0.5 * chains_->throws().fewest_busts * (1 - bust_utility);
     int score = own + least;
     while (score < chains_->horizon() && 1 - chains_->reached(m, score + 1, scores).utility[m] > bound) ++score;
@@ -489,7 +541,7 @@ class TableWinSolver {
 
   // Seat m's turn with the next seat's value at these scores taken as
   // `next`: its best reply (or its fixed play), as an Affine function of it.
-  Affine solve_turn(int m, int* scores, const TableOdds& next, std::vector<std::uint8_t>& decisions) {
+  Affine solve_turn(int m, int* scores, const TableWinOdds& next, std::vector<std::uint8_t>& decisions) {
     const Throws& throws = chains_->throws();
     const int kinds = throws.landings.count(), states = throws.landings.states(), seats = out_.seats_;
     const int own = scores[m], top = top_total(m, scores, next.utility[m]), minimum = chains_->bank_minimum(own);
@@ -498,12 +550,12 @@ class TableWinSolver {
     decisions.assign(std::size_t(top) * kinds, 0);
     for (int t = top + 1; t <= top + throws.most_points; ++t) {
       // Past an exact target a throw busts; else every total above the top banks.
-      const Affine above = rules_.exact_target ? Affine{TableOdds{}, 1} : bank_value(m, scores, t);
+      const Affine above = rules_.exact_target ? Affine{TableWinOdds{}, 1} : bank_value(m, scores, t);
       std::fill_n(&rows_[std::size_t(t) * kinds], kinds, above);
     }
     for (int t = top; t >= 0; --t) {
       for (int s = 0; s < states; ++s) {
-        go_[s] = Affine{TableOdds{}, throws.bust[s]};
+        go_[s] = Affine{TableWinOdds{}, throws.bust[s]};
         for (const Outcome& o : throws.outcomes[s])
           go_[s].add(rows_[std::size_t(t + o.points) * kinds + o.kind], o.probability, seats);
       }
@@ -514,8 +566,10 @@ class TableWinSolver {
       for (int kind = 0; kind < kinds; ++kind) {
         const Affine& on = go_[throws.from(kind)];
         bool banks = false;
+        const bool must = rules_.bank_at_target && own + t >= out_.units_;  // the house rule: no padding
         if (may_bank)
-          banks = fixed_[m] ? fixed_[m]->banks(m, scores, t, kind) : bank.utility(m, next) >= on.utility(m, next);
+          banks =
+              must || (fixed_[m] ? fixed_[m]->banks(m, scores, t, kind) : bank.utility(m, next) >= on.utility(m, next));
         rows_[std::size_t(t) * kinds + kind] = banks ? bank : on;
         decisions[std::size_t(t - 1) * kinds + kind] = banks;
       }
@@ -530,6 +584,30 @@ class TableWinSolver {
   AnswerChains* chains_ = nullptr;
   std::vector<Affine> rows_, go_;  // the turn being solved
 };
+
+TurnResult play_solved_table_turn(const Scoring& scoring, const TableWin& table, int seat, const GameState& g,
+                                  Rng& rng) {
+  const Rules& rules = scoring.rules();
+  const int own = g.units[seat];
+  const bool answers = g.finisher >= 0;
+  const int answer = (seat - g.finisher - 1 + table.seats()) % table.seats();  // its place among the answerers
+  int total = 0, dice = rules.dice, pending = kNoPending;
+  for (;;) {
+    const Step step = scoring.throw_best(dice, pending, rng);
+    if (step == kBust) return {};
+    total += step_points(step), dice = step_dice(step), pending = step_pending(step);
+    const int score = own + total / kPoint;
+    if (rules.exact_target && score > table.units()) return {};
+    if (!may_bank(rules, own * kPoint, total, step_hot(step))) continue;
+    const int kind = table.kind(dice, pending, step_hot(step));
+    // An answer must beat the best score (or, to an exact target, hit it).
+    const bool banks = !answers ? table.banks(seat, g.units, total / kPoint, kind)
+                       : rules.exact_target
+                           ? score == table.units()
+                           : score > g.best && table.answer_banks(g.finisher, g.units, answer, total / kPoint, kind);
+    if (banks) return {total, {total, dice, pending}};
+  }
+}
 
 TableWin solve_table_win(const Scoring& scoring, int seats, const std::vector<std::optional<FixedSeat>>& fixed,
                          bool keep_decisions) {

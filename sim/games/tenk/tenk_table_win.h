@@ -31,9 +31,13 @@
 // target (IV.3), where every answerer that hits the target ties the reacher.
 // A seat indifferent between banking and throwing on banks.
 //
-// Fixed seats (FixedSeat) play a given race strategy instead of optimising,
-// which is how a deviation from the solved play is valued: the others keep
-// their solved race decisions and answer win-optimally.
+// Fixed seats (FixedSeat) play a given strategy instead of optimising,
+// which is how a deviation from the solved play is valued (the others keep
+// their solved decisions), and how a table of the solved play and other
+// strategies is valued for `check`.
+//
+// The house rule bank_at_target (a turn banks as soon as it reaches the
+// target, in a last turn as soon as it beats the best) leaves no padding.
 //
 // Not taken: IV.1 (no stop on hot dice), IV.4 (partial setting aside) and
 // IV.5 (continuing the previous position); table_win_refusal says why.
@@ -57,7 +61,7 @@ constexpr std::uint64_t kMostTableWinBytes = std::uint64_t(6) << 30;
 
 using SeatNumbers = std::array<double, kMostTableWinSeats>;
 
-struct TableOdds {
+struct TableWinOdds {
   SeatNumbers win{};      // P(the seat wins alone)
   SeatNumbers utility{};  // win + each shared win's chance / the seats sharing it: what the seat maximises
 };
@@ -66,14 +70,19 @@ struct TableOdds {
 // (units) as Landings kind `kind`, `scores` every seat's banked score
 // (units): true banks. Asked only where the rules allow a bank.
 using TableDecision = std::function<bool(int seat, const int* scores, int total, int kind)>;
+// An answer's decision once past the best score: answer `answer` (0: the
+// first after `reacher`) at turn total `total`, kind `kind`; true banks.
+using AnswerDecision = std::function<bool(int reacher, const int* scores, int answer, int total, int kind)>;
 
 struct FixedSeat {
   TableDecision banks;
   // The highest turn total at which the seat may still throw on (above it,
   // it banks); empty: it banks at once once the target is reached.
   std::function<int(int seat, const int* scores)> top;
-  // Whether the seat answers a reached score win-optimally (padding where it
-  // pays), else it throws until it beats the best and banks at once.
+  // How the seat answers a reached score once past the best: these
+  // decisions; empty: win-optimally (padding where it pays) with
+  // answers_optimally, else it banks at once.
+  AnswerDecision answer_banks;
   bool answers_optimally = false;
 };
 
@@ -93,8 +102,8 @@ class TableWin {
   int seats() const { return seats_; }
   int units() const { return units_; }
   // Seat `mover` to start a turn at banked scores `scores`.
-  const TableOdds& value(int mover, const int* scores) const { return values_[state(mover, scores)]; }
-  const TableOdds& start() const;
+  const TableWinOdds& value(int mover, const int* scores) const { return values_[state(mover, scores)]; }
+  const TableWinOdds& start() const;
   double tie() const;  // P(the game ends in a shared win), from the start
   // With keep_decisions: whether `mover` banks in the race at turn total t
   // (units) landing as `kind`, where the rules allow a bank.
@@ -104,7 +113,11 @@ class TableWin {
   bool answer_banks(int reacher, const int* scores, int answer, int total, int kind) const;
   // The seats that answer `reacher`, in the order they play.
   std::vector<int> answerers(int reacher) const;
-  // This table's race play as a fixed seat (it refers to this table).
+  // The Landings kind of a throw that left `dice` for the next throw with a
+  // pending face (hot: it used every die), as banks() takes it.
+  int kind(int dice, int pending, bool hot) const;
+  // This table's play, race and answers, as a fixed seat (it refers to this
+  // table, solved with keep_decisions).
   FixedSeat fixed_seat() const;
   TableWinStats stats;
 
@@ -113,7 +126,7 @@ class TableWin {
   std::size_t state(int mover, const int* scores) const;
   int seats_ = 0, units_ = 0, kinds_ = 0;
   std::size_t tuples_ = 0;
-  std::vector<TableOdds> values_;                     // per state
+  std::vector<TableWinOdds> values_;                  // per state
   std::vector<std::vector<std::uint8_t>> decisions_;  // per state, [(total - 1) * kinds + kind], with keep_decisions
   std::shared_ptr<AnswerChains> chains_;
 };
@@ -132,5 +145,10 @@ TableWin solve_table_win(const Scoring& scoring, int seats, const std::vector<st
 // bank_at `points` (the family's play, chase on) as a fixed seat: banks once
 // the turn total reaches `points` or the target is reached.
 FixedSeat bank_at_seat(const Rules& rules, int points);
+
+// A strategy that plays by its tables (not optimal_win), chase on, as a
+// fixed seat: its play in the engine (after_throw).
+class Policy;
+FixedSeat policy_seat(const Rules& rules, const Policy& policy);
 
 }  // namespace dicesim::tenk
