@@ -4,11 +4,13 @@
 #include "games/tenk/tenk_game.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <mutex>
 #include <ostream>
 #include <sstream>
 
+#include "engine/progress.h"
 #include "games/game.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
@@ -167,10 +169,20 @@ class TenkGameImpl final : public TenkGame {
     }
     odds.win = std::move(outcome.win);
     odds.tie = outcome.tie;
-    odds.not_compared.push_back(
-        "places after the first at tables of three or more seats: the order of the seats that do not win needs "
-        "their scores jointly with the answers to the last round, which the races do not follow");
+    odds.not_compared.push_back(places_refused(seats.size()));
     return odds;
+  }
+
+  // Why the places after the first are not compared at a table of `seats`:
+  // the state the answers' chain would need.
+  std::string places_refused(std::size_t seats) const {
+    const int units = rules_.target / kPoint;
+    return "places after the first at tables of three or more seats: ordering the seats that do not win needs "
+           "every other seat's score through the answers to the last round, not just the best score and who holds "
+           "it: " +
+           readable_count(std::pow(double(units), double(seats))) + " states (" + std::to_string(seats - 1) +
+           " scores and the best, " + std::to_string(units) + " values each) per reacher and round, against " +
+           std::to_string(units) + " now";
   }
 
   bool plays_table_solve(const Table& table) const {
