@@ -217,6 +217,39 @@ TEST(PigTableWin, MonteCarloPlayOfTheSolvedDecisionsAgrees) {
   }
 }
 
+// Passes that settle never return to earlier decisions; passes that cycle
+// (A B A B ...) do, and are stopped at the third return.
+TEST(PigTableWin, PassHistoryCallsRepeatedReturnsACycle) {
+  PassHistory settling;
+  for (std::uint64_t hash : {1, 2, 3, 4, 4, 4, 5, 6, 7, 8, 9, 10, 11, 12, 12})
+    EXPECT_FALSE(settling.cycles_after(hash));
+  EXPECT_EQ(settling.returns(), 0);
+  PassHistory cycling;
+  for (std::uint64_t hash : {1, 2, 3, 4, 5, 4, 5}) EXPECT_FALSE(cycling.cycles_after(hash));
+  EXPECT_EQ(cycling.returns(), 2);
+  EXPECT_TRUE(cycling.cycles_after(4));
+  PassHistory long_ago;  // a return further back than kRecall passes is not seen
+  for (std::uint64_t hash = 1; hash <= PassHistory::kRecall + 1; ++hash) long_ago.cycles_after(hash);
+  long_ago.cycles_after(1);
+  EXPECT_EQ(long_ago.returns(), 0);
+}
+
+// At the solved decisions no seat gains by a best reply; where a seat's play
+// is fixed to something worse, its best reply gains.
+TEST(PigTableWin, DeviationGainsAreZeroAtTheEquilibriumOnly) {
+  for (int dice : {1, 2}) {
+    const Rules rules{dice, 20};
+    const TableWin optimal = solve_table_win(rules, 3);
+    EXPECT_FALSE(optimal.cycle);
+    for (double gain : deviation_gains(rules, optimal)) EXPECT_NEAR(gain, 0.0, 1e-12) << dice;
+    const TableWin hold_at_4 = solve_table_win(rules, 3, {hold_at_decision(4)});
+    const std::vector<double> gains = deviation_gains(rules, hold_at_4);
+    EXPECT_GT(gains[0], 1e-3) << dice;  // hold at 4 is far from a best reply
+    EXPECT_NEAR(gains[1], 0.0, 1e-12);  // the others already reply best to it
+    EXPECT_NEAR(gains[2], 0.0, 1e-12);
+  }
+}
+
 TEST(PigTableWin, TablesPastTheMemoryLimitAreRefusedBeforeAllocating) {
   EXPECT_NE(table_win_refusal(Rules{1, 200}, 4), "");
   EXPECT_NE(table_win_refusal(Rules{1, 100}, 5), "");

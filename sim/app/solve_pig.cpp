@@ -67,6 +67,21 @@ void print_optimal(const Rules& rules) {
   std::cout << "  " << head_start_line(head, 1) << "\n";
 }
 
+// Passes that cycled: what the values above are, and how far from an
+// equilibrium the decisions are (one more solve per seat).
+void print_cycle(const Rules& rules, const TableWin& table) {
+  const TableWin::Cycle& cycle = *table.cycle;
+  std::cout << std::setprecision(3) << std::defaultfloat << "  not settled: the passes returned to earlier decisions "
+            << cycle.returns << " times (best replies cycling; the last pass changed " << cycle.flipped
+            << " decisions and moved a value by " << cycle.change
+            << "); the chances above are those of the last pass's decisions, evaluated exactly\n";
+  const std::vector<double> gains = deviation_gains(rules, table);
+  std::cout << "  switching alone to its best reply, from the start, each seat gains:" << std::scientific
+            << std::setprecision(2);
+  for (double gain : gains) std::cout << " " << gain;
+  std::cout << "\n";
+}
+
 // Each seat's chance at a table of three or more where every seat plays to win.
 void print_optimal_table(const Rules& rules, int seats) {
   if (const std::string why = table_win_refusal(rules, seats); !why.empty()) throw InputError("--seats: " + why);
@@ -80,6 +95,7 @@ void print_optimal_table(const Rules& rules, int seats) {
   std::cout << std::setprecision(3) << "  solved in " << table.seconds << " s (" << table.passes
             << (table.passes == 1 ? " pass" : " passes") << " over the " << table.turn_starts()
             << " turn-start states)\n";
+  if (table.cycle) print_cycle(rules, table);
 }
 
 void print_matrix(const std::string& file) {

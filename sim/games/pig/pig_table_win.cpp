@@ -84,6 +84,7 @@ class TableWinSolver {
     constexpr std::size_t kTuplesAStep = 4096;
     double change = 0;
     ResetTargets resets(reset_targets());
+    PassHistory history;
     // One die: one pass, whose end is known; two dice: passes until they agree.
     Progress progress("Pig win-optimal table of " + std::to_string(out_.seats_) + ": score tuples (" +
                           readable_count(double(order.size())) + " a pass)",
@@ -96,6 +97,11 @@ class TableWinSolver {
         if (i % kTuplesAStep == kTuplesAStep - 1) progress.advance(kTuplesAStep);
       }
       ++out_.passes;
+      if (rules_.dice == 2 && history.cycles_after(decisions_hash())) {
+        out_.cycle = TableWin::Cycle{history.returns(), flipped_, change};
+        break;
+      }
+      flipped_ = 0;
       // The last pass is a plain one: only it decides that the values stand.
       if (rules_.dice == 2 && change > kTableWinTolerance) resets.accelerate(out_);
     } while (rules_.dice == 2 && change > kTableWinTolerance && out_.passes < 10000);
@@ -328,6 +334,7 @@ class TableWinSolver {
     for (std::size_t t = 0; t < decisions.size(); ++t) {
       const std::size_t bit = base + t;
       const std::uint64_t mask = std::uint64_t(1) << (bit % 64);
+      flipped_ += bool(out_.hold_bits_[bit / 64] & mask) != bool(decisions[t]);
       out_.hold_bits_[bit / 64] = decisions[t] ? out_.hold_bits_[bit / 64] | mask : out_.hold_bits_[bit / 64] & ~mask;
     }
   }
@@ -342,11 +349,51 @@ class TableWinSolver {
   bool all_fixed_ = false;  // every seat plays fixed decisions: values only, nothing to improve
   TableWin out_;
   std::vector<Affine> totals_;  // per turn total, the turn being solved
+  std::uint64_t flipped_ = 0;   // decisions the pass changed
+
+  // FNV-1a over the decision bits.
+  std::uint64_t decisions_hash() const {
+    std::uint64_t hash = 14695981039346656037ull;
+    for (std::uint64_t word : out_.hold_bits_) hash = (hash ^ word) * 1099511628211ull;
+    return hash;
+  }
 };
+
+bool PassHistory::cycles_after(std::uint64_t decisions_hash) {
+  const bool returned = !hashes_.empty() && hashes_.back() != decisions_hash &&
+                        std::find(hashes_.begin(), hashes_.end() - 1, decisions_hash) != hashes_.end() - 1;
+  returns_ += returned;
+  hashes_.push_back(decisions_hash);
+  if (hashes_.size() > std::size_t(kRecall)) hashes_.pop_front();
+  return returns_ >= kReturnsToCycle;
+}
 
 TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decision>& fixed) {
   if (const std::string why = table_win_refusal(rules, seats); !why.empty()) throw InputError(why);
-  return TableWinSolver(rules, seats, fixed).solve();
+  TableWin table = TableWinSolver(rules, seats, fixed).solve();
+  if (!table.cycle) return table;
+  // The values of a cycling pass mix two sets of decisions: the last pass's
+  // decisions are evaluated exactly, every seat's fixed.
+  std::vector<Decision> last(std::size_t(seats), table.decision());
+  for (std::size_t k = 0; k < fixed.size(); ++k)
+    if (fixed[k]) last[k] = fixed[k];
+  TableWin evaluated = TableWinSolver(rules, seats, last).solve();
+  evaluated.cycle = table.cycle;
+  evaluated.passes += table.passes;
+  evaluated.seconds += table.seconds;
+  return evaluated;
+}
+
+std::vector<double> deviation_gains(const Rules& rules, const TableWin& table) {
+  const int start[kMostTableSeats] = {};
+  std::vector<double> gains;
+  for (int seat = 0; seat < table.seats(); ++seat) {
+    std::vector<Decision> others(std::size_t(table.seats()), table.decision());
+    others[std::size_t(seat)] = nullptr;
+    const TableWin reply = solve_table_win(rules, table.seats(), others);
+    gains.push_back(reply.value(0, start)[std::size_t(seat)] - table.value(0, start)[std::size_t(seat)]);
+  }
+  return gains;
 }
 
 }  // namespace dicesim::pig

@@ -15,6 +15,13 @@
 // than kTableWinTolerance. A seat indifferent between holding and throwing
 // holds (as the two-player solver does).
 //
+// Best replies need not settle: at three seats, two dice and goal 100 the
+// passes return to earlier decisions again and again (a seat's best reply
+// flips another's, which flips it back). After kReturnsToCycle returns the
+// solve stops, keeps the last pass's decisions, evaluates them exactly and
+// says so (TableWin::cycle); deviation_gains then measures how far from an
+// equilibrium they are.
+//
 // The same code evaluates fixed strategies: a seat given a Decision plays it
 // instead of optimising, which is how a deviation from the solved play is
 // valued (an equilibrium check) and how any table of fixed strategies gets
@@ -23,7 +30,9 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,6 +81,13 @@ class TableWin {
       if ((hold_bits_[bit / 64] >> (bit % 64)) & 1) return score + total;
     }
   }
+  // Set where the passes cycled instead of settling (see above).
+  struct Cycle {
+    int returns = 0;            // passes whose decisions were those of a pass 2..kRecall before
+    std::uint64_t flipped = 0;  // decisions the last pass changed
+    double change = 0;          // how far the last pass moved a value
+  };
+  std::optional<Cycle> cycle;
   int passes = 0;  // sweeps over every tuple (two dice: resets reach lower sums)
   std::uint64_t turn_starts() const { return values_.size(); }
   double seconds = 0;
@@ -94,6 +110,27 @@ std::string table_win_refusal(const Rules& rules, int seats);
 // Solves the table; `fixed[k]`, where given and set, plays seat k instead of
 // optimising. Throws InputError where table_win_refusal says why.
 TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decision>& fixed = {});
+
+// How the passes' decisions went: a pass whose decisions (a hash of them)
+// are those of a pass 2..kRecall passes before it, and not the one just
+// before, is a return; settling passes do not return.
+class PassHistory {
+ public:
+  static constexpr int kRecall = 8;
+  static constexpr int kReturnsToCycle = 3;
+  // Records a pass's decisions; true once they have returned kReturnsToCycle times.
+  bool cycles_after(std::uint64_t decisions_hash);
+  int returns() const { return returns_; }
+
+ private:
+  std::deque<std::uint64_t> hashes_;  // the last kRecall passes', newest last
+  int returns_ = 0;
+};
+
+// What each seat gains, from the start, by switching alone to its best
+// reply to the others' decisions in `table` (one solve per seat): 0 (to
+// rounding) at an equilibrium.
+std::vector<double> deviation_gains(const Rules& rules, const TableWin& table);
 
 // hold_at h as a Decision: holds once the turn total reaches h.
 Decision hold_at_decision(int total);
