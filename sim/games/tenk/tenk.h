@@ -180,7 +180,7 @@ inline TurnResult play_turn_apart(const Scoring& scoring, const Policy& policy, 
 // the turn can meet below the window (kWinWindow: what after_throw answers
 // at every turn total and landing there), one table per distinct row of
 // those, all built when the strategy first plays (seed 000: 2,547 rows for
-// 80,000 turn starts, 20 MB, about 0.25 s).
+// 80,000 turn starts, 20 MB, about 0.3 s).
 class TurnSampler {
  public:
   static constexpr int kWindow = 3000;  // measured: 2000 was no faster (more turns left to decide)

@@ -224,7 +224,7 @@ class TenkGameImpl final : public TenkGame {
   }
 
   // A strategy's whole-turn sampler (null where none applies), built the
-  // first time it plays (a few ms; optimal_win's about 0.25 s): `check` and `solve` never need
+  // first time it plays (a few ms; optimal_win's about 0.3 s): `check` and `solve` never need
   // one, and a sweep builds its strategies' in parallel, table by table.
   const TurnSampler* turn_sampler(int strategy) const {
     std::call_once(sampler_built_[strategy],
