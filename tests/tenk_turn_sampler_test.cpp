@@ -4,12 +4,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdlib>
+#include <utility>
 
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
+#include "games/tenk/tenk_strategies.h"
 #include "math/stats.h"
 #include "tenk_test_util.h"
+#include "test_util.h"
 
 namespace dicesim::tenk {
 namespace {
@@ -18,15 +23,16 @@ using helpers::compile;
 using helpers::rules_from;
 
 // |z| of the sampler's turns from `banked` against `exact`: the larger of
-// the chi-square's (pooled bins) and the mean's.
+// the chi-square's (pooled bins) and the mean's. optimal_win's turns start
+// from (seat, banked, theirs).
 double sampled_turns_z(const Scoring& scoring, const Policy& policy, const TurnSampler& sampler, int banked,
-                       const std::vector<double>& exact, std::uint64_t seed) {
+                       const std::vector<double>& exact, std::uint64_t seed, int seat = 0, int theirs = 0) {
   constexpr std::int64_t kTurns = 100000;
   Rng rng = block_rng(seed, static_cast<std::uint64_t>(banked), 0);
   std::vector<std::int64_t> counts(exact.size(), 0);
   double sum = 0;
   for (std::int64_t t = 0; t < kTurns; ++t) {
-    const int units = sampler.play_turn(scoring, policy, banked, rng).score / kPoint;
+    const int units = sampler.play_turn(scoring, policy, seat, banked, theirs, rng).score / kPoint;
     ++counts[std::min<std::size_t>(units, exact.size() - 1)];
     sum += units;
   }
@@ -186,6 +192,140 @@ TEST(TenkTurnSampler, NoSamplerWhereTurnsDependOnMoreThanTheBankedScore) {
   Policy win = compile(scoring, {{"family", "ev_heuristic"}});
   win.plays_to_win = true;
   EXPECT_EQ(TurnSampler::build(scoring, win), nullptr);
+}
+
+// optimal_win (two seats), its solution solved into a fresh cache
+// directory: a turn's decisions depend on (seat, mine, theirs).
+struct SolvedWin {
+  explicit SolvedWin(const Rules& rules) : scoring(rules) {
+    ::setenv("DICESIM_CACHE_DIR", cache.path().c_str(), 1);
+    Solutions solutions(scoring);
+    policy = compile_strategy(JsonNode(json{{"family", "optimal_win"}}, "test"), scoring, solutions);
+    solutions.attach_win(policy);
+    ::unsetenv("DICESIM_CACHE_DIR");
+  }
+  int units() const { return scoring.rules().target / kPoint; }
+
+  testing::TempDir cache;
+  const Scoring scoring;
+  Policy policy;
+};
+
+Rules short_game(const Rules& base, int target) {
+  Rules rules = base;
+  rules.target = target;
+  rules.high_from = std::min(rules.high_from, target / 2);
+  return rules;
+}
+
+// The turn starts worth looking at: nothing banked, either seat far behind
+// or far ahead, both near the target (where the solved decisions differ
+// most from turn start to turn start).
+std::vector<std::array<int, 3>> turn_starts(int units) {
+  return {{0, 0, 0},
+          {1, 0, 0},
+          {0, 0, units - 1},
+          {1, units - 1, 0},
+          {0, units / 2, units - 3},
+          {1, units - 4, units - 2},
+          {0, units - 2, units - 1}};
+}
+
+// optimal_win's sampler (a table per distinct row of decisions) draws the
+// exact distribution of a turn played throw by throw from each turn start,
+// with the full window and with a narrow one and a small dice budget that
+// leave many turns to decide.
+TEST(TenkTurnSampler, OptimalWinTurnsFollowTheExactDistributionOfEachTurnStart) {
+  const Rules seed000 = preset("seed000");
+  Rules exact = short_game(seed000, 1500), bank_at_target = exact, hot = exact;
+  exact.exact_target = true;
+  bank_at_target.bank_at_target = true;
+  bank_at_target.last_turn = true;
+  hot.no_stop_on_hot_dice = true;
+  for (const Rules& rules :
+       {short_game(seed000, 2000), short_game(preset("seed003"), 1500), exact, bank_at_target, hot}) {
+    const SolvedWin win(rules);
+    for (const auto& [window, budget] :
+         {std::pair(TurnSampler::kWindow, TurnSampler::kDiceBudget), std::pair(400, rules.dice + 2)}) {
+      const std::unique_ptr<TurnSampler> sampler = TurnSampler::build(win.scoring, win.policy, window, budget);
+      ASSERT_NE(sampler, nullptr);
+      EXPECT_TRUE(sampler->per_turn_start());
+      EXPECT_GT(sampler->tables(), 1);
+      for (const auto& [seat, mine, theirs] : turn_starts(win.units())) {
+        const std::vector<double> exact_turns =
+            turn_distribution(win.scoring, win.policy, mine * kPoint, -1, seat, theirs * kPoint);
+        EXPECT_LT(
+            sampled_turns_z(win.scoring, win.policy, *sampler, mine * kPoint, exact_turns, 13, seat, theirs * kPoint),
+            5)
+            << rules_json(rules).dump() << " window " << window << " budget " << budget << " seat " << seat << " mine "
+            << mine << " theirs " << theirs;
+      }
+    }
+  }
+}
+
+// Past its bytes the sampler builds no more tables: the turn starts of the
+// rows met later are played throw by throw, exactly too.
+TEST(TenkTurnSampler, OptimalWinTurnStartsWithoutATableStayExact) {
+  const SolvedWin win(short_game(preset("seed000"), 2000));
+  const std::unique_ptr<TurnSampler> sampler =
+      TurnSampler::build(win.scoring, win.policy, TurnSampler::kWindow, TurnSampler::kDiceBudget, 1);
+  ASSERT_NE(sampler, nullptr);
+  EXPECT_EQ(sampler->tables(), 1);  // the first turn start's row alone
+  for (const auto& [seat, mine, theirs] : turn_starts(win.units()))
+    EXPECT_LT(sampled_turns_z(win.scoring, win.policy, *sampler, mine * kPoint,
+                              turn_distribution(win.scoring, win.policy, mine * kPoint, -1, seat, theirs * kPoint), 13,
+                              seat, theirs * kPoint),
+              5)
+        << "seat " << seat << " mine " << mine << " theirs " << theirs;
+}
+
+// The comparison above tells turn starts apart: a seat far behind throws on
+// where one level with the other banks, and drawing the one's turns against
+// the other's distribution fails.
+TEST(TenkTurnSampler, OptimalWinTurnsOfAnotherTurnStartFail) {
+  const SolvedWin win(short_game(preset("seed000"), 2000));
+  const std::unique_ptr<TurnSampler> sampler = TurnSampler::build(win.scoring, win.policy);
+  ASSERT_NE(sampler, nullptr);
+  const int behind = (win.units() - 1) * kPoint;  // the other seat is one throw from the target
+  EXPECT_GT(sampled_turns_z(win.scoring, win.policy, *sampler, 0, turn_distribution(win.scoring, win.policy, 0), 13, 0,
+                            behind),
+            5);
+  EXPECT_GT(sampled_turns_z(win.scoring, win.policy, *sampler, 0,
+                            turn_distribution(win.scoring, win.policy, 0, -1, 0, behind), 13, 0, 0),
+            5);
+}
+
+// With optimal_win at the table the lean loop and the general one draw the
+// same games, turn for turn (the sampler reads both seats' scores).
+TEST(TenkTurnSampler, TheWholeTurnLoopPlaysTheGeneralLoopsGamesWithOptimalWin) {
+  Rules last_turn = short_game(preset("seed000"), 2000);
+  last_turn.last_turn = true;
+  for (const Rules& rules : {short_game(preset("seed000"), 2000), last_turn}) {
+    const SolvedWin win(rules);
+    const Policy ev = compile(win.scoring, {{"family", "ev_heuristic"}});
+    const std::unique_ptr<TurnSampler> win_turns = TurnSampler::build(win.scoring, win.policy),
+                                       ev_turns = TurnSampler::build(win.scoring, ev);
+    for (const bool win_first : {true, false}) {
+      const Policy* seats[] = {win_first ? &win.policy : &ev, win_first ? &ev : &win.policy};
+      const TurnSampler* samplers[] = {win_first ? win_turns.get() : ev_turns.get(),
+                                       win_first ? ev_turns.get() : win_turns.get()};
+      Rng lean = block_rng(19, win_first, 0), general = lean;
+      for (int game = 0; game < 3000; ++game) {
+        std::vector<int> lean_turns, general_turns;
+        GameResult a, b;
+        play_game<true>(
+            win.scoring, seats, 2, lean, a, [&](int seat, int units) { lean_turns.push_back(seat * 100000 + units); },
+            samplers);
+        play_game<false>(
+            win.scoring, seats, 2, general, b,
+            [&](int seat, int units) { general_turns.push_back(seat * 100000 + units); }, samplers);
+        ASSERT_EQ(lean_turns, general_turns) << rules_json(rules).dump() << " game " << game;
+        for (int s = 0; s < 2; ++s) ASSERT_EQ(a.place[s], b.place[s]);
+      }
+      EXPECT_TRUE(lean == general);
+    }
+  }
 }
 
 }  // namespace

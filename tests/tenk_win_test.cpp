@@ -372,9 +372,11 @@ double histogram_z(const std::vector<std::int64_t>& counts, const std::vector<do
 
 // The exact odds of two compiled strategies, and the game's shape (each
 // seat's first turn and turns played) where it is known, are those of
-// play_game, the Monte Carlo's hot loop, at |z| < 5.
+// play_game, the Monte Carlo's hot loop, at |z| < 5. whole_turns: fresh
+// turns drawn whole (TurnSampler) where a sampler applies, as the engine
+// plays them.
 void expect_odds_match_play(const Rules& rules, const json& first, const json& second, const std::string& what,
-                            std::uint64_t games = 40000) {
+                            std::uint64_t games = 40000, bool whole_turns = false) {
   const CachedIn cache;
   const Scoring scoring(rules);
   Solutions solutions(scoring);
@@ -386,6 +388,9 @@ void expect_odds_match_play(const Rules& rules, const json& first, const json& s
   const WinSolution exact = evaluate_win(scoring, *rule_a, *rule_b);
   const GameShape shape = game_shape(scoring, *rule_a, *rule_b);
   const Policy* seats[2] = {&a, &b};
+  std::unique_ptr<TurnSampler> sampler[2];
+  if (whole_turns) sampler[0] = TurnSampler::build(scoring, a), sampler[1] = TurnSampler::build(scoring, b);
+  const TurnSampler* samplers[2] = {sampler[0].get(), sampler[1].get()};
   Rng rng(12345);
   std::uint64_t first_wins = 0, ties = 0;
   std::array<std::vector<std::int64_t>, 2> turns, first_turn;
@@ -395,7 +400,8 @@ void expect_odds_match_play(const Rules& rules, const json& first, const json& s
   }
   for (std::uint64_t g = 0; g < games; ++g) {
     GameResult r;
-    play_game(scoring, seats, 2, rng, r, [](int, int) {});
+    play_game(
+        scoring, seats, 2, rng, r, [](int, int) {}, whole_turns ? samplers : nullptr);
     first_wins += r.place[0] == 1 && r.place[1] == 2;
     ties += r.place[0] == 1 && r.place[1] == 1;
     for (int seat = 0; seat < 2; ++seat) {
@@ -500,6 +506,24 @@ TEST(TenkWin, OptimalWinPlaysItsExactOdds) {
   expect_odds_match_play(rules, ev, optimal, "IV.4, second against ev");
   rules.continue_previous = true;
   expect_odds_match_play(rules, optimal, optimal, "IV.4 and IV.5, itself");
+}
+
+// The same with whole turns drawn from optimal_win's sampler (a table per
+// turn start, TurnSampler), against ev_heuristic's and itself.
+TEST(TenkWin, OptimalWinDrawingWholeTurnsPlaysItsExactOdds) {
+  const json optimal{{"family", "optimal_win"}}, ev{{"family", "ev_heuristic"}};
+  expect_odds_match_play(small_rules("seed000", 2000), optimal, optimal, "whole turns, seed000, itself", 40000, true);
+  expect_odds_match_play(small_rules("seed000", 2000), ev, optimal, "whole turns, seed000, second against ev", 40000,
+                         true);
+  expect_odds_match_play(small_rules("seed003", 1500), optimal, ev, "whole turns, seed003, first against ev", 40000,
+                         true);
+  Rules rules = small_rules("seed000", 1500);
+  rules.exact_target = true;
+  rules.last_turn = true;
+  expect_odds_match_play(rules, optimal, ev, "whole turns, exact target and last turn, first against ev", 40000, true);
+  rules = small_rules("seed000", 1500);
+  rules.continue_previous = true;  // whole turns where no position is taken over
+  expect_odds_match_play(rules, ev, optimal, "whole turns, IV.5, second against ev", 40000, true);
 }
 
 // Under IV.4 a last turn keeps the parts likeliest to beat the score: it

@@ -60,11 +60,10 @@ const BenchCase kCases[] = {
      R"J({"game":"battle","seed":1,"games":1,"rules":{"turns":"simultaneous"},"strategies":[
          {"name":"optimal","family":"optimal"},{"name":"blind","family":"blind"}],
         "contests":{"distributions":false,"sequential_tables":[["optimal","blind"]]}})J"},
-    {"tenk optimal_win vs ev_heuristic, two players (1/10)",
+    {"tenk optimal_win vs ev_heuristic, two players",
      R"J({"game":"tenk","seed":1,"games":1,"strategies":[
          {"name":"win","family":"optimal_win"},{"name":"ev","family":"ev_heuristic"}],
-        "contests":{"distributions":false,"sequential_tables":[["win","ev"]]}})J",
-     10},
+        "contests":{"distributions":false,"sequential_tables":[["win","ev"]]}})J"},
     {"tenk optimal_expected pair, IV.4 partial set aside (1/100)",
      R"J({"game":"tenk","seed":1,"games":1,"rules":{"preset":"seed000","partial_set_aside":true},"strategies":[
          {"name":"a","family":"optimal_expected"},{"name":"b","family":"optimal_expected"}],

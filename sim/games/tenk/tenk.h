@@ -177,41 +177,71 @@ inline TurnResult play_turn_apart(const Scoring& scoring, const Policy& policy, 
 // as play_turn plays it; the draws are exact either way. Banked scores more
 // than `window` below the target share one table per bank-minimum regime,
 // since no decision below the window looks at the target there; nearer ones
-// have a table each. For policies that throw by the tables (not
-// optimal_win) without partial setting aside; chases and taken-over
-// positions (IV.5) are played throw by throw. Without IV.5 a banked entry
-// holds the total alone: the position handed on is read only under IV.5.
+// have a table each. For policies that throw by the tables, without partial
+// setting aside; chases and taken-over positions (IV.5) are played throw by
+// throw. Without IV.5 a banked entry holds the total alone: the position
+// handed on is read only under IV.5.
+//
+// optimal_win (two seats) decides by the turn start (seat, mine, theirs):
+// its sampler has a table per turn start, built from the solved decisions
+// the turn can meet below the window (kWinWindow: what after_throw answers
+// at every turn total and landing there), one table per distinct row of
+// those, all built when the strategy first plays (seed 000: 2,547 rows for
+// 80,000 turn starts, 20 MB, about 0.3 s).
 class TurnSampler {
  public:
   static constexpr int kWindow = 3000;  // measured: 2000 was no faster (more turns left to decide)
+  // optimal_win's window (the least of it and `window`): measured at seed
+  // 000, 1,000 and 2,000 were slower (more turns left to decide; more
+  // tables, which leave the caches), 3,000 slower still (7,111 tables, 64 MB).
+  static constexpr int kWinWindow = 1500;
+  // optimal_win's tables stop growing past this many bytes (win_bytes; seed
+  // 000 needs 20 MB, seed 003 would need 180 MB): the turn starts of rows
+  // met later are played throw by throw.
+  static constexpr std::size_t kWinBytes = std::size_t(64) << 20;
   // The dice budget is at most the most dice whose ordered outcomes stay
   // below 2^52 (20 fair dice): a table's level and column share one draw.
   static constexpr int kDiceBudget = 64;
   // nullptr where the sampler does not apply (or the die is too loaded for
   // a full hand within 52 bits).
   static std::unique_ptr<TurnSampler> build(const Scoring& scoring, const Policy& policy, int window = kWindow,
-                                            int dice_budget = kDiceBudget);
+                                            int dice_budget = kDiceBudget, std::size_t win_bytes = kWinBytes);
 
-  TurnResult play_turn(const Scoring& scoring, const Policy& policy, int banked, Rng& rng) const {
-    const std::uint32_t entry = draw_entry(banked / kPoint, rng);
+  // A fresh turn of `seat` from `banked` points, the other's `theirs` (read
+  // by optimal_win only: two seats, neither at the target).
+  TurnResult play_turn(const Scoring& scoring, const Policy& policy, int seat, int banked, int theirs, Rng& rng) const {
+    const std::uint32_t entry = draw_entry(unit(seat, banked / kPoint, theirs / kPoint), rng);
     if (entry == kDecideEntry) [[unlikely]]
-      return on_copy(rng, [&](Rng& copy) { return decide(scoring, policy, banked, copy); });
+      return on_copy(rng, [&](Rng& copy) { return decide(scoring, policy, seat, banked, theirs, copy); });
     // A bust's entry is 0, so its score is 0: no branch between a bust and
     // a bank, which the processor cannot predict.
     const int score = step_points(entry);
     return {score, {score, step_dice(entry), step_pending(entry)}};
   }
+  TurnResult play_turn(const Scoring& scoring, const Policy& policy, int banked, Rng& rng) const {
+    return play_turn(scoring, policy, 0, banked, 0, rng);
+  }
   // The same in units of kPoint, without the position handed on (read only
-  // under IV.5), from `banked` units.
-  int turn_units(const Scoring& scoring, const Policy& policy, int banked, Rng& rng) const {
-    const std::uint32_t entry = draw_entry(banked, rng);
+  // under IV.5), from `mine` units, the other's `theirs`.
+  int turn_units(const Scoring& scoring, const Policy& policy, int seat, int mine, int theirs, Rng& rng) const {
+    const std::uint32_t entry = draw_entry(unit(seat, mine, theirs), rng);
     if (entry == kDecideEntry) [[unlikely]]
-      return on_copy(rng, [&](Rng& copy) { return decide(scoring, policy, banked * kPoint, copy); }).score / kPoint;
+      return on_copy(rng,
+                     [&](Rng& copy) { return decide(scoring, policy, seat, mine * kPoint, theirs * kPoint, copy); })
+                 .score /
+             kPoint;
     return step_units(entry);
   }
 
   int dice_budget() const { return dice_budget_; }
   int tables() const { return tables_; }
+  // Whether the tables are per turn start (seat, mine, theirs): optimal_win.
+  bool per_turn_start() const { return seat_stride_ != 0; }
+  // The bytes of the tables and of the indices of them per turn start.
+  std::size_t bytes() const {
+    return (columns_.size() + decided_columns_.size()) * sizeof(WidePayloadColumn) +
+           (table_at_.size() + decided_at_.size()) * sizeof(WidePayloadTable) + row_at_.size() * sizeof(std::uint16_t);
+  }
 
   // A table's entries: 0 a bust; kBankEntry | the Step word of the banked
   // total and position (turn total in place of a throw's points); or
@@ -225,36 +255,57 @@ class TurnSampler {
 
  private:
   TurnSampler() = default;
-  // The entry of a fresh turn from `banked` units; kDecideEntry (the turn
-  // goes on from the position a second draw gives) also where `banked` has
-  // no table.
-  std::uint32_t draw_entry(int banked, Rng& rng) const {
-    const auto unit = static_cast<std::size_t>(banked);
-    if (unit >= table_at_.size()) [[unlikely]]
-      return kDecideEntry;
-    return draw_payload(columns_.data(), table_at_[unit], rng);
+  static std::unique_ptr<TurnSampler> build_win(const Scoring& scoring, const Policy& policy, int window, int budget,
+                                                std::uint64_t sides, std::size_t most_bytes);
+  // The slot of a turn start: the banked units for the table policies,
+  // (seat, mine, theirs) for optimal_win.
+  std::size_t unit(int seat, int mine, int theirs) const {
+    if (seat_stride_ == 0) return std::size_t(mine);
+    // A score at or past the target (no table: played throw by throw).
+    if (std::size_t(mine) >= mine_stride_ || std::size_t(theirs) >= mine_stride_) return ~std::size_t(0);
+    return std::size_t(seat) * seat_stride_ + std::size_t(mine) * mine_stride_ + std::size_t(theirs);
   }
-  [[gnu::noinline]] TurnResult decide(const Scoring& scoring, const Policy& policy, int banked, Rng& rng) const {
-    const auto unit = static_cast<std::size_t>(banked / kPoint);
-    if (unit >= table_at_.size()) return finish(scoring, policy, banked, {0, scoring.rules().dice, kNoPending}, rng);
-    const std::uint32_t entry = draw_payload(decided_columns_.data(), decided_at_[unit], rng);
+  // The tables of slot `unit`, nullptr where it has none.
+  const WidePayloadTable* table(std::size_t unit) const {
+    if (seat_stride_ == 0) return unit < table_at_.size() ? &table_at_[unit] : nullptr;
+    return unit < row_at_.size() && row_at_[unit] != kNoRow ? &table_at_[row_at_[unit]] : nullptr;
+  }
+  const WidePayloadTable& decided(std::size_t unit) const {
+    return decided_at_[seat_stride_ == 0 ? unit : row_at_[unit]];
+  }
+  // The entry of a fresh turn from slot `unit`; kDecideEntry (the turn goes
+  // on from the position a second draw gives) also where `unit` has no table.
+  std::uint32_t draw_entry(std::size_t unit, Rng& rng) const {
+    const WidePayloadTable* at = table(unit);
+    if (at == nullptr) [[unlikely]]
+      return kDecideEntry;
+    return draw_payload(columns_.data(), *at, rng);
+  }
+  [[gnu::noinline]] TurnResult decide(const Scoring& scoring, const Policy& policy, int seat, int banked, int theirs,
+                                      Rng& rng) const {
+    const std::size_t unit = this->unit(seat, banked / kPoint, theirs / kPoint);
+    const Position fresh{0, scoring.rules().dice, kNoPending};
+    if (table(unit) == nullptr) return tenk::play_turn(scoring, policy, seat, banked, theirs, fresh, -1, rng);
+    const std::uint32_t entry = draw_payload(decided_columns_.data(), decided(unit), rng);
     const int total = step_points(entry), dice = step_dice(entry), pending = step_pending(entry);
     const Rules& rules = scoring.rules();
-    const AfterThrow next =
-        after_throw(rules, policy, 0, banked, 0, regime_of(rules, banked), -1, total, dice, pending, step_hot(entry));
+    const AfterThrow next = after_throw(rules, policy, seat, banked, theirs, regime_of(rules, banked), -1, total, dice,
+                                        pending, step_hot(entry));
     if (next != AfterThrow::throw_on) return turn_end(next, {total, dice, pending});
-    return finish(scoring, policy, banked, {total, dice, pending}, rng);
-  }
-  static TurnResult finish(const Scoring& scoring, const Policy& policy, int banked, Position from, Rng& rng) {
-    return tenk::play_turn(scoring, policy, 0, banked, 0, from, -1, rng);
+    return tenk::play_turn(scoring, policy, seat, banked, theirs, {total, dice, pending}, -1, rng);
   }
 
   int dice_budget_ = 0;
-  int tables_ = 0;  // distinct ones: scores far from the target share theirs
+  int tables_ = 0;                                 // distinct ones: scores far from the target share theirs
+  std::size_t seat_stride_ = 0, mine_stride_ = 0;  // see unit()
   std::vector<WidePayloadColumn> columns_, decided_columns_;
-  // [banked / kPoint]: each banked score's tables, copied there so that a
-  // turn's draw waits on one load fewer.
+  // The table policies: [banked units], each banked score's tables, copied
+  // there so that a turn's draw waits on one load fewer. optimal_win:
+  // [row], each distinct row's, and row_at_[unit(...)] the row of a turn
+  // start (2 bytes, not 32: the turn starts of a game stay in the caches).
   std::vector<WidePayloadTable> table_at_, decided_at_;
+  std::vector<std::uint16_t> row_at_;
+  static constexpr std::uint16_t kNoRow = 0xffff;  // a turn start without a table
 };
 
 // What one game leaves per seat.
@@ -330,7 +381,9 @@ bool play_next_turn(const Scoring& scoring, const Policy* const* seats, const Tu
   const bool chase = g.finisher >= 0 && policy.chase;
   int units;
   if (kWholeTurns && !chase) [[likely]] {
-    units = samplers[s]->turn_units(scoring, policy, g.units[s], rng);
+    // The other seat's units (read by optimal_win's sampler only, at two
+    // seats; s ^ 1 stays within the table at any seat count).
+    units = samplers[s]->turn_units(scoring, policy, s, g.units[s], g.units[s ^ 1], rng);
   } else {
     const int banked = g.units[s] * kPoint;
     const int theirs = players == 2 ? g.units[1 - s] * kPoint : 0;  // read by optimal_win only, at two seats
@@ -343,7 +396,7 @@ bool play_next_turn(const Scoring& scoring, const Policy* const* seats, const Tu
     const TurnResult turn =
         policy.table
             ? on_copy(rng, [&](Rng& copy) { return play_solved_table_turn(scoring, *policy.table, s, g, copy); })
-        : sampler && !takes && !chase ? sampler->play_turn(scoring, policy, banked, rng)
+        : sampler && !takes && !chase ? sampler->play_turn(scoring, policy, s, banked, theirs, rng)
                                       : play_turn_apart(scoring, policy, s, banked, theirs, start, beat, rng);
     g.handed = turn.position;
     g.handed_valid = turn.score > 0;

@@ -210,7 +210,8 @@ double solve_optimal_expected(const Scoring& scoring, Policy& policy) {
 // chains of hot dice): a turn's distribution loses less than 10^-20.
 constexpr double kNegligibleMass = 1e-25;
 
-std::vector<double> turn_distribution(const Scoring& scoring, const Policy& policy, int banked, int beat) {
+std::vector<double> turn_distribution(const Scoring& scoring, const Policy& policy, int banked, int beat, int seat,
+                                      int theirs) {
   const Rules& rules = scoring.rules();
   const int regime = regime_of(rules, banked);
   const int chase_beat = beat >= 0 && policy.chase ? beat : -1;
@@ -238,8 +239,8 @@ std::vector<double> turn_distribution(const Scoring& scoring, const Policy& poli
           const int after = total + step_points(step);
           const int next = step_dice(step), next_pending = step_pending(step);
           const int next_slot = std::min(after / kPoint, top);
-          switch (
-              after_throw(rules, policy, 0, banked, 0, regime, chase_beat, after, next, next_pending, step_hot(step))) {
+          switch (after_throw(rules, policy, seat, banked, theirs, regime, chase_beat, after, next, next_pending,
+                              step_hot(step))) {
             case AfterThrow::bust:
               result[0] += p;
               break;

@@ -71,7 +71,9 @@ double solve_optimal_expected(const Scoring& scoring, Policy& policy);
 // P(turn score = 50 k) for k = 0..size-1, one turn from a fresh start with
 // `banked` points banked, as play_turn plays it (the target ends a turn too).
 // beat >= 0: a last turn answering that score (play_turn's `beat`), which a
-// chasing policy throws on to beat.
-std::vector<double> turn_distribution(const Scoring& scoring, const Policy& policy, int banked = 0, int beat = -1);
+// chasing policy throws on to beat. optimal_win (two seats) reads the seat
+// and the other's banked score `theirs` too.
+std::vector<double> turn_distribution(const Scoring& scoring, const Policy& policy, int banked = 0, int beat = -1,
+                                      int seat = 0, int theirs = 0);
 
 }  // namespace dicesim::tenk

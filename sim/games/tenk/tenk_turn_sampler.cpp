@@ -4,6 +4,9 @@
 // integer out of sides^budget.
 #include <algorithm>
 #include <stdexcept>
+#include <string>
+#include <tuple>
+#include <unordered_map>
 
 #include "games/tenk/tenk.h"
 
@@ -15,92 +18,145 @@ namespace {
 constexpr int kColumnBits = 12;
 constexpr std::uint64_t kMaxOutcomes = std::uint64_t(1) << (64 - kColumnBits);
 
-// The weight of each way a fresh turn with `banked` ends, out of
-// sides^budget: the turn's throws use at most `budget` dice in all, and the
-// turn totals followed stay below `window`; the turns left to decide are
-// one entry of `ending`, told apart in `decided`.
+// Weights by position (a Step word: units, dice, pending face, hot), dense
+// over the units below a bound: the dynamic programming adds to them often.
+class Tally {
+ public:
+  explicit Tally(int units) : weight_(std::size_t(units) << 7, 0) {}
+  void add(Step position, std::uint64_t weight) {
+    weight_[std::size_t(step_units(position)) << 7 | position >> 24] += weight;
+  }
+  // Each position's weight, under the payload `tag | position`.
+  void add_to(PayloadWeights& out, std::uint32_t tag) const {
+    for (std::size_t i = 0; i < weight_.size(); ++i)
+      if (weight_[i] != 0) out[tag | Step(i >> 7) | Step(i & 0x7f) << 24] += weight_[i];
+  }
+
+ private:
+  std::vector<std::uint64_t> weight_;
+};
+
+// The weight of each way a fresh turn of `seat` with `banked` (the other's
+// `theirs`: optimal_win) ends, out of sides^budget: the turn's throws use at
+// most `budget` dice in all, and the turn totals followed stay below
+// `window`; the turns left to decide are one entry of `ending`, told apart
+// in `decided`.
 struct TurnEndings {
   PayloadWeights ending, decided;
 };
-TurnEndings turn_endings(const Scoring& scoring, const Policy& policy, int banked, int window, int budget,
-                         std::uint64_t sides) {
-  constexpr std::uint32_t bust = TurnSampler::kBustEntry, bank = TurnSampler::kBankEntry;
-  const Rules& rules = scoring.rules();
-  const int regime = regime_of(rules, banked);
-  const int cap = window / kPoint;  // turn totals in the table: below cap units
-  std::vector<std::uint64_t> power(budget + 1, 1);
-  for (int k = 1; k <= budget; ++k) power[k] = power[k - 1] * sides;
-  // mass[((thrown * kDiceSlots + dice) * kDiceSlots + pending) * cap + units]:
-  // the outcomes of `thrown` dice that lead to this position about to throw.
-  std::vector<std::uint64_t> mass(std::size_t(budget + 1) * kDiceSlots * kDiceSlots * cap, 0);
-  const auto at = [&](int thrown, int dice, int pending, int units) -> std::uint64_t& {
-    return mass[((std::size_t(thrown) * kDiceSlots + dice) * kDiceSlots + pending) * cap + units];
-  };
-  at(0, rules.dice, kNoPending, 0) = 1;
-  PayloadWeights ending, decided;
-  const auto leave_to_decide = [&](std::uint32_t position, std::uint64_t weight) {
-    ending[TurnSampler::kDecideEntry] += weight;
-    decided[position] += weight;
-  };
-  for (int thrown = 0; thrown < budget; ++thrown)
-    for (int dice = 1; dice <= rules.dice && thrown + dice <= budget; ++dice)
+class TurnEndingsOf {
+ public:
+  TurnEndingsOf(const Scoring& scoring, int window, int budget, std::uint64_t sides)
+      : scoring_(scoring), cap_(window / kPoint), budget_(budget), power_(budget + 1, 1) {
+    for (int k = 1; k <= budget; ++k) power_[k] = power_[k - 1] * sides;
+    const Rules& rules = scoring.rules();
+    throws_.resize(kDiceSlots * kDiceSlots);
+    for (int dice = 1; dice <= rules.dice; ++dice)
       for (int pending = 0; pending < rules.pending_faces(); ++pending)
-        for (int units = 0; units < cap; ++units) {
-          const std::uint64_t here = at(thrown, dice, pending, units);
-          if (here == 0) continue;
-          const int after = thrown + dice;
-          for (const auto& [step, weight] : scoring.throw_weights(dice, pending)) {
-            const std::uint64_t ways = here * weight;  // out of sides^after
-            const std::uint64_t scaled = ways * power[budget - after];
-            if (step == kBust) {
-              ending[bust] += scaled;
-              continue;
-            }
-            const int total = units * kPoint + step_points(step);
-            const int next = step_dice(step), next_pending = step_pending(step);
-            const bool hot = step_hot(step);
-            const std::uint32_t decide = make_step(total, next, next_pending, hot);
-            if (total / kPoint >= cap) {
-              leave_to_decide(decide, scaled);
-              continue;
-            }
-            switch (after_throw(rules, policy, 0, banked, 0, regime, -1, total, next, next_pending, hot)) {
-              case AfterThrow::bust:
-                ending[bust] += scaled;
-                break;
-              case AfterThrow::bank:
-                // The banked position matters only to the next player's
-                // taking over (IV.5); elsewhere one entry per total.
-                ending[bank | (rules.continue_previous ? make_step(total, next, next_pending, false)
-                                                       : make_step(total, 0, 0, false))] += scaled;
-                break;
-              case AfterThrow::throw_on:
-                if (after + next > budget)
-                  leave_to_decide(decide, scaled);
-                else
-                  at(after, next, next_pending, total / kPoint) += ways;
-                break;
+        for (const auto& [step, weight] : scoring.throw_weights(dice, pending)) {
+          throws_[dice * kDiceSlots + pending].emplace_back(step, weight);
+          most_units_ = std::max(most_units_, step_units(step));
+        }
+  }
+
+  TurnEndings operator()(const Policy& policy, int seat, int banked, int theirs) const {
+    const Rules& rules = scoring_.rules();
+    const int regime = regime_of(rules, banked), cap = cap_, budget = budget_;
+    // mass[((thrown * kDiceSlots + dice) * kDiceSlots + pending) * cap + units]:
+    // the outcomes of `thrown` dice that lead to this position about to throw.
+    std::vector<std::uint64_t> mass(std::size_t(budget + 1) * kDiceSlots * kDiceSlots * cap, 0);
+    const auto at = [&](int thrown, int dice, int pending, int units) -> std::uint64_t& {
+      return mass[((std::size_t(thrown) * kDiceSlots + dice) * kDiceSlots + pending) * cap + units];
+    };
+    at(0, rules.dice, kNoPending, 0) = 1;
+    std::uint64_t busts = 0, to_decide = 0;
+    Tally banks(cap), decided(cap + most_units_ + 1);
+    const auto leave_to_decide = [&](Step position, std::uint64_t weight) {
+      to_decide += weight;
+      decided.add(position, weight);
+    };
+    for (int thrown = 0; thrown < budget; ++thrown)
+      for (int dice = 1; dice <= rules.dice && thrown + dice <= budget; ++dice)
+        for (int pending = 0; pending < rules.pending_faces(); ++pending)
+          for (int units = 0; units < cap; ++units) {
+            const std::uint64_t here = at(thrown, dice, pending, units);
+            if (here == 0) continue;
+            const int after = thrown + dice;
+            for (const auto& [step, weight] : throws_[dice * kDiceSlots + pending]) {
+              const std::uint64_t ways = here * weight;  // out of sides^after
+              const std::uint64_t scaled = ways * power_[budget - after];
+              if (step == kBust) {
+                busts += scaled;
+                continue;
+              }
+              const int total = units * kPoint + step_points(step);
+              const int next = step_dice(step), next_pending = step_pending(step);
+              const bool hot = step_hot(step);
+              const Step position = make_step(total, next, next_pending, hot);
+              if (total / kPoint >= cap) {
+                leave_to_decide(position, scaled);
+                continue;
+              }
+              switch (after_throw(rules, policy, seat, banked, theirs, regime, -1, total, next, next_pending, hot)) {
+                case AfterThrow::bust:
+                  busts += scaled;
+                  break;
+                case AfterThrow::bank:
+                  // The banked position matters only to the next player's
+                  // taking over (IV.5); elsewhere one entry per total.
+                  banks.add(rules.continue_previous ? make_step(total, next, next_pending, false)
+                                                    : make_step(total, 0, 0, false),
+                            scaled);
+                  break;
+                case AfterThrow::throw_on:
+                  if (after + next > budget)
+                    leave_to_decide(position, scaled);
+                  else
+                    at(after, next, next_pending, total / kPoint) += ways;
+                  break;
+              }
             }
           }
-        }
-  unsigned __int128 sum = 0;
-  for (const auto& [entry, weight] : ending) sum += weight;
-  if (sum != power[budget]) throw std::logic_error("TurnSampler: a turn's endings do not sum to sides^budget");
-  return {ending, decided};
+    TurnEndings out;
+    if (busts != 0) out.ending[TurnSampler::kBustEntry] = busts;
+    if (to_decide != 0) out.ending[TurnSampler::kDecideEntry] = to_decide;
+    banks.add_to(out.ending, TurnSampler::kBankEntry);
+    decided.add_to(out.decided, 0);
+    unsigned __int128 sum = 0;
+    for (const auto& [entry, weight] : out.ending) sum += weight;
+    if (sum != power_[budget]) throw std::logic_error("TurnSampler: a turn's endings do not sum to sides^budget");
+    return out;
+  }
+
+ private:
+  const Scoring& scoring_;
+  int cap_, budget_;
+  std::vector<std::uint64_t> power_;
+  std::vector<std::vector<std::pair<Step, std::uint64_t>>> throws_;  // [dice * kDiceSlots + pending]
+  int most_units_ = 0;                                               // the most units of one throw
+};
+
+// More than 4096 entries (none of the presets comes near) would leave too
+// few bits for the level: such turns are played throw by throw.
+bool fits(const TurnEndings& turn) {
+  return std::max(turn.ending.size(), turn.decided.size()) <= (std::size_t(1) << kColumnBits);
 }
 
 }  // namespace
 
 std::unique_ptr<TurnSampler> TurnSampler::build(const Scoring& scoring, const Policy& policy, int window,
-                                                int dice_budget) {
+                                                int dice_budget, std::size_t win_bytes) {
   const Rules& rules = scoring.rules();
-  if (policy.win || policy.plays_to_win || rules.partial_set_aside || window < kPoint) return nullptr;
+  // optimal_win plays from its solution, attached when it first plays.
+  if ((policy.plays_to_win && !policy.win) || policy.table || rules.partial_set_aside || window < kPoint) return nullptr;
   std::uint64_t sides = 0;
   for (const auto& [step, weight] : scoring.throw_weights(1, kNoPending)) sides += weight;
   // The most dice whose ordered outcomes stay below 2^52 (20 fair dice).
   int budget = 0;
   for (unsigned __int128 outcomes = sides; budget < dice_budget && outcomes < kMaxOutcomes; outcomes *= sides) ++budget;
   if (budget < rules.dice) return nullptr;
+  if (policy.win) return build_win(scoring, policy, std::min(window, kWinWindow), budget, sides, win_bytes);
+  const TurnEndingsOf endings(scoring, window, budget, sides);
   std::unique_ptr<TurnSampler> sampler(new TurnSampler);
   sampler->dice_budget_ = budget;
   int far[kRegimes] = {-1, -1};  // the unit of each regime's shared tables
@@ -108,10 +164,8 @@ std::unique_ptr<TurnSampler> TurnSampler::build(const Scoring& scoring, const Po
     const bool near = rules.target - banked <= window;
     int& shared = far[regime_of(rules, banked)];
     if (near || shared < 0) {
-      const TurnEndings turn = turn_endings(scoring, policy, banked, window, budget, sides);
-      // More than 4096 entries (none of the presets comes near) would leave
-      // too few bits for the level: such turns are played throw by throw.
-      if (std::max(turn.ending.size(), turn.decided.size()) > (std::size_t(1) << kColumnBits)) return nullptr;
+      const TurnEndings turn = endings(policy, 0, banked, 0);
+      if (!fits(turn)) return nullptr;
       if (!near) shared = banked / kPoint;
       ++sampler->tables_;
       sampler->table_at_.push_back(append_payload_table(turn.ending, sampler->columns_));
@@ -122,6 +176,52 @@ std::unique_ptr<TurnSampler> TurnSampler::build(const Scoring& scoring, const Po
       sampler->decided_at_.push_back(sampler->decided_at_[shared]);
     }
   }
+  return sampler;
+}
+
+// optimal_win: a table per distinct row of what after_throw answers at the
+// turn totals below the window, for every landing. The turn starts are met
+// in a fixed order, so the tables, and the rows left without one once the
+// tables reach most_bytes, are the same in every run.
+std::unique_ptr<TurnSampler> TurnSampler::build_win(const Scoring& scoring, const Policy& policy, int window,
+                                                    int budget, std::uint64_t sides, std::size_t most_bytes) {
+  const Rules& rules = scoring.rules();
+  const int units = policy.win->units, cap = window / kPoint;
+  // Every landing a throw can leave: (dice, pending face), and hot dice.
+  std::vector<std::tuple<int, int, bool>> landings;
+  for (int dice = 1; dice <= rules.dice; ++dice)
+    for (int pending = 0; pending < rules.pending_faces(); ++pending)
+      if (rules.reachable(dice, pending)) landings.emplace_back(dice, pending, false);
+  landings.emplace_back(rules.dice, kNoPending, true);
+  const TurnEndingsOf endings(scoring, window, budget, sides);
+  std::unique_ptr<TurnSampler> sampler(new TurnSampler);
+  sampler->dice_budget_ = budget;
+  sampler->seat_stride_ = std::size_t(units) * units;
+  sampler->mine_stride_ = units;
+  sampler->row_at_.reserve(2 * sampler->seat_stride_);
+  std::unordered_map<std::string, std::uint16_t> row_of;
+  std::string row;
+  for (int seat = 0; seat < 2; ++seat)
+    for (int mine = 0; mine < units; ++mine)
+      for (int theirs = 0; theirs < units; ++theirs) {
+        const int banked = mine * kPoint, their = theirs * kPoint, regime = regime_of(rules, banked);
+        row.clear();
+        for (int total = kPoint; total < cap * kPoint; total += kPoint)
+          for (const auto& [dice, pending, hot] : landings)
+            row.push_back(static_cast<char>(
+                after_throw(rules, policy, seat, banked, their, regime, -1, total, dice, pending, hot)));
+        const auto [at, fresh] = row_of.try_emplace(row, kNoRow);
+        if (fresh && sampler->bytes() < most_bytes && sampler->tables_ < kNoRow) {
+          const TurnEndings turn = endings(policy, seat, banked, their);
+          if (!fits(turn)) return nullptr;
+          at->second = static_cast<std::uint16_t>(sampler->tables_++);
+          sampler->table_at_.push_back(append_payload_table(turn.ending, sampler->columns_));
+          sampler->decided_at_.push_back(turn.decided.empty()
+                                             ? WidePayloadTable{}
+                                             : append_payload_table(turn.decided, sampler->decided_columns_));
+        }
+        sampler->row_at_.push_back(at->second);
+      }
   return sampler;
 }
 
