@@ -4,12 +4,12 @@
 # engine's signature, which must not change with the thread count.
 #   bash scripts/bench.sh [--games 2e7] [--threads 1 --threads 2] [--skip-naive]
 # scripts/README.md "Benchmarks and speed" has the table measured with `build/dicesim bench --games 2e7`
-# (median of 3 runs on the 2-core machine, heavily shared that day): Sixers
-# dv(2,2) 58% of its floor on 1 thread; 10,000 ev_heuristic two-player games
-# 16.3% (9.6% before its leaner game loop), optimal_win vs ev_heuristic 7.8%
-# throw by throw (0.5.0, whole turns: 1.48 M games/s, 1.93 times slower than
-# the ev_heuristic pair, 3.1 before, measured at --games 2e6), an IV.4 pair 4.3%; Pig hold_at 20 17.4% (one die), optimal_win 15.7%; Dice
-# Battle 22-24%. The cases marked (1/N) play --games / N games.
+# (median of 3 runs on the 2-core machine, quiet): Sixers dv(2,2) 62% of its
+# floor on 1 thread; 10,000 ev_heuristic two-player games 18.0%, optimal_win
+# vs ev_heuristic 12.5% (1.49 times the pair's time), an IV.4 pair 4.3%; Pig
+# hold_at 20 17.9% (one die), optimal_win 18.2%; Dice Battle 24-25%; every
+# case 1.94 to 2.00 times as fast on 2 threads. The cases marked (1/N) play
+# --games / N games.
 #
 #   bash scripts/bench.sh --tenk-win
 # times the two-player 10,000 win solver instead (a fresh cache, both cores:

@@ -64,11 +64,11 @@ const BenchCase kCases[] = {
      R"J({"game":"tenk","seed":1,"games":1,"strategies":[
          {"name":"win","family":"optimal_win"},{"name":"ev","family":"ev_heuristic"}],
         "contests":{"distributions":false,"sequential_tables":[["win","ev"]]}})J"},
-    {"tenk optimal_expected pair, IV.4 partial set aside (1/100)",
+    {"tenk optimal_expected pair, IV.4 partial set aside (1/10)",
      R"J({"game":"tenk","seed":1,"games":1,"rules":{"preset":"seed000","partial_set_aside":true},"strategies":[
          {"name":"a","family":"optimal_expected"},{"name":"b","family":"optimal_expected"}],
         "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J",
-     100},
+     10},
     {"pig optimal_win vs optimal_win, one die, sequential",
      R"J({"game":"pig","seed":1,"games":1,"rules":{"dice":1,"goal":100},"strategies":[
          {"name":"a","family":"optimal_win"},{"name":"b","family":"optimal_win"}],

@@ -148,7 +148,8 @@ std::unique_ptr<TurnSampler> TurnSampler::build(const Scoring& scoring, const Po
                                                 int dice_budget, std::size_t win_bytes) {
   const Rules& rules = scoring.rules();
   // optimal_win plays from its solution, attached when it first plays.
-  if ((policy.plays_to_win && !policy.win) || policy.table || rules.partial_set_aside || window < kPoint) return nullptr;
+  if ((policy.plays_to_win && !policy.win) || policy.table || rules.partial_set_aside || window < kPoint)
+    return nullptr;
   std::uint64_t sides = 0;
   for (const auto& [step, weight] : scoring.throw_weights(1, kNoPending)) sides += weight;
   // The most dice whose ordered outcomes stay below 2^52 (20 fair dice).
