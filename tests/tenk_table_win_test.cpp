@@ -138,14 +138,14 @@ TEST(TenkTableWin, UnderTheHouseRuleNoSeatGainsBySwitchingToBankAt) {
       const int scores[3] = {a, b, house_table.units() - 1};
       for (int kind = 0; kind < landings.count(); ++kind)
         for (int t = 1; t <= 3 * house_table.units(); ++t) {
-          const bool past = t >= house.bank_minimum_at(0) / kPoint;
-          if (!past) continue;
-          // The race banks on reaching the target, an answer (seat 1's to
-          // seat 0) as soon as it is past it.
-          if (scores[0] + t >= house_table.units()) {
+          // Where banking is allowed (the bank minimum at each seat's
+          // score), the race banks on reaching the target, an answer (seat
+          // 1's to seat 0) as soon as it is past it.
+          const auto may_bank = [&](int seat) { return t * kPoint >= house.bank_minimum_at(scores[seat] * kPoint); };
+          if (may_bank(0) && scores[0] + t >= house_table.units()) {
             EXPECT_TRUE(house_table.banks(0, scores, t, kind)) << t;
           }
-          if (scores[1] + t > house_table.units()) {
+          if (may_bank(1) && scores[1] + t > house_table.units()) {
             EXPECT_TRUE(house_table.answer_banks(0, scores, 0, t, kind)) << t;
           }
         }

@@ -78,7 +78,12 @@ void print_cycle(const Rules& rules, const TableWin& table) {
   const std::vector<double> gains = deviation_gains(rules, table);
   std::cout << "  switching alone to its best reply, from the start, each seat gains:" << std::scientific
             << std::setprecision(2);
-  for (double gain : gains) std::cout << " " << gain;
+  for (double gain : gains) {
+    if (std::isnan(gain))
+      std::cout << " unknown (its best reply's passes cycled)";
+    else
+      std::cout << " " << gain;
+  }
   std::cout << "\n";
 }
 

@@ -97,7 +97,8 @@ class TableWinSolver {
         if (i % kTuplesAStep == kTuplesAStep - 1) progress.advance(kTuplesAStep);
       }
       ++out_.passes;
-      if (rules_.dice == 2 && history.cycles_after(decisions_hash())) {
+      // A pass within the tolerance ends the solve: it is never a cycle.
+      if (rules_.dice == 2 && change > kTableWinTolerance && history.cycles_after(decisions_hash())) {
         out_.cycle = TableWin::Cycle{history.returns(), flipped_, change};
         break;
       }
@@ -391,7 +392,9 @@ std::vector<double> deviation_gains(const Rules& rules, const TableWin& table) {
     std::vector<Decision> others(std::size_t(table.seats()), table.decision());
     others[std::size_t(seat)] = nullptr;
     const TableWin reply = solve_table_win(rules, table.seats(), others);
-    gains.push_back(reply.value(0, start)[std::size_t(seat)] - table.value(0, start)[std::size_t(seat)]);
+    // A reply whose passes cycled is no best reply: its gain is not known.
+    gains.push_back(reply.cycle ? std::nan("")
+                                : reply.value(0, start)[std::size_t(seat)] - table.value(0, start)[std::size_t(seat)]);
   }
   return gains;
 }

@@ -382,7 +382,7 @@ bool play_next_turn(const Scoring& scoring, const Policy* const* seats, const Tu
   int units;
   if (kWholeTurns && !chase) [[likely]] {
     // The other seat's units (read by optimal_win's sampler only, at two
-    // seats; s ^ 1 stays within the table at any seat count).
+    // seats; s ^ 1 stays within g.units at any seat count).
     units = samplers[s]->turn_units(scoring, policy, s, g.units[s], g.units[s ^ 1], rng);
   } else {
     const int banked = g.units[s] * kPoint;

@@ -196,6 +196,13 @@ class TenkGameImpl final : public TenkGame {
   // fixed (a table of nothing but the solved play is the solve itself).
   TableOdds table_solve_odds(const Table& table, TableOdds odds) const {
     const int n = static_cast<int>(table.seats.size());
+    odds.not_compared.push_back(
+        "place, turns and first turns at a table that plays the table solve: the solve "
+        "gives who wins only");
+    if (const std::optional<std::string> why = cut_changes_winners(std::nullopt)) {
+      odds.not_compared.push_back("win and tie: " + *why);
+      return odds;
+    }
     std::vector<std::optional<FixedSeat>> fixed;
     bool all_solved = true;
     for (int strategy : table.seats) {
@@ -204,7 +211,7 @@ class TenkGameImpl final : public TenkGame {
       if (policy.table) {
         fixed.push_back(policy.table->fixed_seat());
       } else if (!policy.chase) {
-        odds.not_compared.push_back("win, tie, place and turns: \"" + strategies_[strategy].name +
+        odds.not_compared.push_back("win and tie: \"" + strategies_[strategy].name +
                                     "\" plays its last turn without chase, which the table solve does not follow");
         return odds;
       } else {
@@ -216,13 +223,6 @@ class TenkGameImpl final : public TenkGame {
     const TableWin& solve = all_solved ? *policies_[table.seats[0]].table : *mixed;
     odds.win.assign(solve.start().win.begin(), solve.start().win.begin() + n);
     odds.tie = solve.tie();
-    odds.not_compared.push_back(
-        "place, turns and first turns at a table that plays the table solve: the solve "
-        "gives who wins only");
-    if (const std::optional<std::string> why = cut_changes_winners(std::nullopt)) {
-      odds.win.clear();
-      odds.not_compared.push_back("win and tie: " + *why);
-    }
     return odds;
   }
 
@@ -313,7 +313,7 @@ void describe(std::ostream& out) {
       << "    turns (about 2 s a table of six at 10000; under IV.5 only the first seat's first turn);\n"
       << "    solve tenk): about 0.2 s per pair of heuristics at target 10000 (check configs/tenk_seed000.json:\n"
       << "    42 pairs in 8 s); optimal_win: solved once in about 5 s at 10000 (growing as the cube of the\n"
-      << "    target), cached, then about 3 s per pair it plays in; optimal_win with \"seats\": 3 (target 2,000 or\n"
+      << "    target), cached, then about 3 s per pair it plays in; optimal_win with \"seats\": 3 (target 2,150 or\n"
       << "    less): solved when first played or checked, about 3 s at target 1,000 and 70 s at 2,000, and tables\n"
       << "    with it compared by who wins\n";
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <numeric>
+#include <stdexcept>
 
 #include "config/json_input.h"
 #include "engine/peak_memory.h"
@@ -134,6 +135,7 @@ class AnswerChains {
 
   // Whether answer i of reacher's answerers banks at turn total t, kind.
   bool banks(int reacher, int i, const int* scores, int t, int kind) const {
+    if (!keep_) throw std::logic_error("tenk: answer decisions of a table solved without keep_decisions");
     const Answer& a = answer(reacher, i, scores);
     if (t > a.top) return true;
     return a.decisions[std::size_t(t - 1) * throws_.landings.count() + kind] != 0;
