@@ -16,6 +16,7 @@
 #include "config/json_input.h"
 #include "engine/rng.h"
 #include "games/tenk/tenk.h"
+#include "games/tenk/tenk_strategies.h"
 #include "games/tenk/tenk_win.h"
 #include "math/stats.h"
 
@@ -160,27 +161,17 @@ TEST(TenkTableWin, UnderTheHouseRuleNoSeatGainsBySwitchingToBankAt) {
     }
 }
 
-// A policy that plays by its tables: bank_at `points` (chase on).
-Policy bank_at_policy(const Rules& rules, int points) {
-  Policy policy(rules);
-  for (int regime = 0; regime < kRegimes; ++regime)
-    for (int pending = 0; pending < kDiceSlots; ++pending)
-      for (int dice = 1; dice <= rules.dice; ++dice)
-        for (int slot = 0; slot < policy.slots(); ++slot)
-          policy.set_throws(regime, pending, dice, slot * kPoint, slot * kPoint < points);
-  return policy;
-}
-
 // The engine's games (play_game) of a table of three, the solved play in
 // the seats `solved` marks, bank_at 350 in the others: every seat's wins and
 // the ties against the table solve with those seats fixed (the solved seats
 // keep the equilibrium's decisions, race and answers).
 void expect_play_agrees(const Rules& rules, std::array<bool, 3> solved, std::uint64_t seed) {
   const Scoring scoring(rules);
-  Policy solved_policy(rules), fixed_policy = bank_at_policy(rules, 350);
-  solved_policy.plays_to_win = true;
-  solved_policy.table_seats = 3;
-  solved_policy.table = std::make_shared<const TableWin>(solve_table_win(scoring, 3, {}, true));
+  Solutions solutions(scoring);
+  const auto compile = [&](const json& spec) { return compile_strategy(JsonNode(spec, "test"), scoring, solutions); };
+  Policy solved_policy = compile({{"family", "optimal_win"}, {"seats", 3}});
+  const Policy fixed_policy = compile({{"family", "bank_at"}, {"total", 350}});
+  solutions.attach_win(solved_policy);
   const Policy* seats[3];
   std::vector<std::optional<FixedSeat>> fixed;
   for (int k = 0; k < 3; ++k) {

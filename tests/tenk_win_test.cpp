@@ -266,25 +266,14 @@ TEST(TenkWin, Seed003AgreesWithValueIteration) {
 }
 
 // Every byte of a solution as the cache stores it (values, then policy),
-// but the stats of the solve, which differ from run to run.
-struct SolutionBytes {
-  std::string bytes;
-  template <class T>
-  void operator()(const T& value) {
-    if constexpr (std::is_trivially_copyable_v<T>) {
-      bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
-    } else {
-      bytes.append(std::to_string(value.size()) + ":");
-      if (!value.empty()) bytes.append(reinterpret_cast<const char*>(value.data()), value.size() * sizeof value[0]);
-    }
-  }
-};
+// but the stats of the solve, which differ from run to run, and then the
+// values of taken-over positions (IV.5), which the cache does not keep.
 std::string solution_bytes(WinSolution solution) {
   solution.stats = WinSolveStats{};
-  SolutionBytes out;
-  WinSolution::transfer(solution, out);
-  for (const WinValue& v : solution.handed_values) out(v);
-  return out.bytes;
+  std::string bytes = win_solution_bytes(solution);
+  bytes.append(reinterpret_cast<const char*>(solution.handed_values.data()),
+               solution.handed_values.size() * sizeof(WinValue));
+  return bytes;
 }
 
 // The pairs of one score sum are solved in parallel and their decisions

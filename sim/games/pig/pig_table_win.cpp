@@ -9,14 +9,11 @@
 
 #include "config/json_input.h"
 #include "engine/progress.h"
+#include "math/score_tuples.h"
 
 namespace dicesim::pig {
 
-std::size_t TableWin::tuple(const int* scores) const {
-  std::size_t index = 0;
-  for (int k = seats_; k-- > 0;) index = index * std::size_t(goal_) + std::size_t(scores[k]);
-  return index;
-}
+std::size_t TableWin::tuple(const int* scores) const { return encode_tuple(scores, seats_, goal_); }
 
 bool TableWin::holds(int mover, const int* scores, int total) const {
   const std::size_t bit = state(mover, scores) * std::size_t(goal_) + std::size_t(total);
@@ -78,7 +75,7 @@ class TableWinSolver {
 
   TableWin solve() {
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<std::size_t> order = tuples_from_high_sums();
+    const std::vector<std::size_t> order = tuples_from_high_sums(out_.seats_, rules_.goal);
     // Progress (and a stop request) is seen every kTuplesAStep tuples: a pass
     // at goal 100 and three seats takes seconds.
     constexpr std::size_t kTuplesAStep = 4096;
@@ -214,31 +211,11 @@ class TableWinSolver {
     int scores[kMostTableSeats] = {};
     for (int mover = 0; mover < seats; ++mover)
       for (std::size_t tuple = 0; tuple < out_.tuples_; ++tuple) {
-        decode(tuple, scores);
+        decode_tuple(tuple, seats, rules_.goal, scores);
         if (scores[(mover + seats - 1) % seats] == 0)
           targets.states.push_back(std::size_t(mover) * out_.tuples_ + tuple);
       }
     return targets;
-  }
-
-  std::vector<std::size_t> tuples_from_high_sums() const {
-    const int seats = out_.seats_, goal = rules_.goal;
-    std::vector<std::vector<std::size_t>> by_sum(std::size_t(seats * (goal - 1) + 1));
-    std::vector<int> scores(std::size_t(seats), 0);
-    for (std::size_t t = 0; t < out_.tuples_; ++t) {
-      decode(t, scores.data());
-      int sum = 0;
-      for (int s : scores) sum += s;
-      by_sum[std::size_t(sum)].push_back(t);
-    }
-    std::vector<std::size_t> order;
-    for (std::size_t sum = by_sum.size(); sum-- > 0;) order.insert(order.end(), by_sum[sum].begin(), by_sum[sum].end());
-    return order;
-  }
-
-  void decode(std::size_t tuple, int* scores) const {
-    for (int k = 0; k < out_.seats_; ++k, tuple /= std::size_t(rules_.goal))
-      scores[k] = static_cast<int>(tuple % std::size_t(rules_.goal));
   }
 
   // The n turn starts at one score tuple, solved together; returns how far
@@ -246,7 +223,7 @@ class TableWinSolver {
   double solve_tuple(std::size_t tuple) {
     const int seats = out_.seats_;
     int scores[kMostTableSeats] = {};
-    decode(tuple, scores);
+    decode_tuple(tuple, seats, rules_.goal, scores);
     std::array<SeatOdds, kMostTableSeats> before, estimate;
     for (int m = 0; m < seats; ++m) before[m] = estimate[m] = out_.values_[std::size_t(m) * out_.tuples_ + tuple];
     std::array<Affine, kMostTableSeats> turn;

@@ -122,12 +122,8 @@ class TenkGameImpl final : public TenkGame {
     odds.probability.resize(kPlace + 1);
     for (auto& measure : odds.probability) measure.resize(table.seats.size());
     if (table.seats.size() != 2) return table_odds(table, std::move(odds));
-    if (const std::optional<std::string> refused = win_solver_refusal(rules_, false)) {
-      if (!policies_[table.seats[0]].plays_to_win)
-        odds.probability[kFirstTurn][0] = in_turn_bins(turn_distribution(scoring_, policies_[table.seats[0]]));
-      odds.not_compared.push_back("win, tie, place, turns and the second seat's first turn: " + *refused);
-      return odds;
-    }
+    if (const std::optional<std::string> refused = win_solver_refusal(rules_, false))
+      return first_turn_only(table, std::move(odds), "the second seat's first turn", *refused);
     const std::unique_ptr<SeatRule> first = seat_rule(table.seats[0]), second = seat_rule(table.seats[1]);
     const GameShape shape = game_shape(scoring_, *first, *second);
     for (int seat = 0; seat < 2; ++seat) {
@@ -148,18 +144,24 @@ class TenkGameImpl final : public TenkGame {
     return odds;
   }
 
+  // Where the game is not followed (`why`): the first seat's first turn
+  // alone, which no other seat can change.
+  TableOdds first_turn_only(const Table& table, TableOdds odds, const std::string& later_seats,
+                            const std::string& why) const {
+    const Policy& first = policies_[table.seats[0]];
+    if (!first.plays_to_win) odds.probability[kFirstTurn][0] = in_turn_bins(turn_distribution(scoring_, first));
+    odds.not_compared.push_back("win, tie, place, turns and " + later_seats + ": " + why);
+    return odds;
+  }
+
   // A table of three or more seats (tenk_table.h): who wins, the turns and
   // first turns; the order of the seats that do not win is not followed.
   TableOdds table_odds(const Table& table, TableOdds odds) const {
     if (plays_table_solve(table)) return table_solve_odds(table, std::move(odds));
     std::vector<const Policy*> seats;
     for (int strategy : table.seats) seats.push_back(&policies_[strategy]);
-    if (const std::optional<std::string> refused = table_refusal(rules_, seats)) {
-      if (!seats[0]->plays_to_win)
-        odds.probability[kFirstTurn][0] = in_turn_bins(turn_distribution(scoring_, *seats[0]));
-      odds.not_compared.push_back("win, tie, place, turns and the later seats' first turns: " + *refused);
-      return odds;
-    }
+    if (const std::optional<std::string> refused = table_refusal(rules_, seats))
+      return first_turn_only(table, std::move(odds), "the later seats' first turns", *refused);
     TableOutcome outcome = evaluate_table(scoring_, seats);
     for (std::size_t seat = 0; seat < seats.size(); ++seat) {
       odds.probability[kFirstTurn][seat] = in_turn_bins(outcome.first_turn[seat]);

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
-#include <numeric>
 #include <stdexcept>
 
 #include "config/json_input.h"
@@ -12,6 +11,7 @@
 #include "engine/progress.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_win_policy.h"
+#include "math/score_tuples.h"
 
 namespace dicesim::tenk {
 namespace {
@@ -299,9 +299,7 @@ class AnswerChains {
 };
 
 std::size_t TableWin::state(int mover, const int* scores) const {
-  std::size_t index = 0;
-  for (int k = seats_; k-- > 0;) index = index * std::size_t(units_) + std::size_t(scores[k]);
-  return std::size_t(mover) * tuples_ + index;
+  return std::size_t(mover) * tuples_ + encode_tuple(scores, seats_, units_);
 }
 
 const TableWinOdds& TableWin::start() const {
@@ -424,7 +422,7 @@ class TableWinSolver {
 
   TableWin solve() {
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<std::size_t> order = tuples_from_high_sums();
+    const std::vector<std::size_t> order = tuples_from_high_sums(out_.seats_, out_.units_);
     constexpr std::size_t kTuplesAStep = 256;
     Progress progress("10,000 win-optimal table of " + std::to_string(out_.seats_) + ": score tuples", order.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
@@ -454,28 +452,10 @@ class TableWinSolver {
     }
   };
 
-  std::vector<std::size_t> tuples_from_high_sums() const {
-    const int seats = out_.seats_, units = out_.units_;
-    std::vector<std::vector<std::size_t>> by_sum(std::size_t(seats * (units - 1) + 1));
-    std::vector<int> scores(static_cast<std::size_t>(seats));
-    for (std::size_t t = 0; t < out_.tuples_; ++t) {
-      decode(t, scores.data());
-      by_sum[std::size_t(std::accumulate(scores.begin(), scores.end(), 0))].push_back(t);
-    }
-    std::vector<std::size_t> order;
-    for (std::size_t sum = by_sum.size(); sum-- > 0;) order.insert(order.end(), by_sum[sum].begin(), by_sum[sum].end());
-    return order;
-  }
-
-  void decode(std::size_t tuple, int* scores) const {
-    for (int k = 0; k < out_.seats_; ++k, tuple /= std::size_t(out_.units_))
-      scores[k] = static_cast<int>(tuple % std::size_t(out_.units_));
-  }
-
   void solve_tuple(std::size_t tuple) {
     const int seats = out_.seats_;
     int scores[kMostTableWinSeats] = {};
-    decode(tuple, scores);
+    decode_tuple(tuple, seats, out_.units_, scores);
     std::array<TableWinOdds, kMostTableWinSeats> estimate{};
     std::array<Affine, kMostTableWinSeats> turn;
     std::array<std::vector<std::uint8_t>, kMostTableWinSeats> decisions, previous;

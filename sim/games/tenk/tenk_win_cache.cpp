@@ -165,13 +165,19 @@ std::optional<WinSolution> read_win_cache(const std::string& path, const Rules& 
   return solution;
 }
 
+std::string win_solution_bytes(const WinSolution& solution) {
+  Writer write;
+  WinSolution::transfer(solution, write);
+  return std::move(write.bytes);
+}
+
 void write_win_cache(const std::string& path, const Rules& rules, const WinSolution& solution) {
   Writer write;
   write.bytes = kMagic;
   const int version = kWinSolverVersion;
   write(version);
   write(rules_key(rules));
-  WinSolution::transfer(solution, write);
+  write.bytes += win_solution_bytes(solution);
   const std::uint64_t sum = checksum(write.bytes);
   write(sum);
   std::error_code error;

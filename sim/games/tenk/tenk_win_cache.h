@@ -28,6 +28,9 @@ std::shared_ptr<const WinSolution> cached_win_solution(const Scoring& scoring, s
 
 // The file's solution if it holds these rules, intact; the reason otherwise.
 std::optional<WinSolution> read_win_cache(const std::string& path, const Rules& rules, std::string& why);
+// What the file stores of a solution (values, policy and the solve's
+// figures) after its header, as raw bytes.
+std::string win_solution_bytes(const WinSolution& solution);
 // Through write_file_atomically; a FileError says why it failed.
 void write_win_cache(const std::string& path, const Rules& rules, const WinSolution& solution);
 
