@@ -131,6 +131,27 @@ TEST(WidePayloadTable, DrawsFollowTheWeights) {
   EXPECT_LT(std::abs(stats::z_for_tail(chi.p_value)), 5) << "chi2 " << chi.statistic << " dof " << chi.dof;
 }
 
+// Each table keeps Lemire's bound, worked out once: it draws the numbers
+// uniform_below64 draws and moves the stream as far, also where a range
+// just above 2^63 rejects half the draws (and uniform_below64 divides).
+TEST(WidePayloadTable, DrawsAsUniformBelow64Does) {
+  std::vector<WidePayloadColumn> columns;
+  for (const std::vector<std::uint64_t>& weights :
+       {std::vector<std::uint64_t>{(1ull << 62) - 5, 6}, {(1ull << 61) + 7, 1ull << 60, 3}, {1, 2, 3, 4, 5}}) {
+    std::vector<std::uint32_t> payloads(weights.size());
+    std::iota(payloads.begin(), payloads.end(), 0u);
+    const WidePayloadTable table = append_payload_table(weights, payloads, columns);
+    Rng drawn = block_rng(5, 6, 7), reference = drawn;
+    for (int i = 0; i < 100'000; ++i) {
+      const std::uint64_t r = uniform_below64(reference, table.range);
+      const WidePayloadColumn& column = columns[table.offset + (r & ((1ull << table.column_bits) - 1))];
+      ASSERT_EQ(draw_payload(columns.data(), table, drawn),
+                column.payload[(r >> table.column_bits) >= column.threshold]);
+    }
+    EXPECT_TRUE(drawn == reference);
+  }
+}
+
 TEST(PayloadTable, DrawsFollowTheWeights) {
   const std::vector<std::uint64_t> weights = {1, 6, 15, 20, 15, 6, 1};
   std::vector<PayloadColumn> columns;

@@ -127,14 +127,17 @@ TEST(TenkTurnSampler, BankedPositionsMatchPlayUnderIV5) {
   EXPECT_GT(chi.dof, 3);  // positions with pending faces and fewer dice are banked
 }
 
-// The game loop for tables whose every seat draws whole turns
-// (play_game<true>, the engine's choice for them) leaves out only what
-// taken-over positions need: from the same stream it plays the same games
-// as the general loop, turn for turn, last-turn chases (thrown) included.
+// The game loops for tables whose every seat draws whole turns
+// (TurnLoop::whole and whole_by_score, whose two-seat loop is written
+// apart; the engine's choices for them) leave out only what taken-over
+// positions need: from the same stream they play the same games as the
+// general loop, turn for turn, last-turn chases (thrown) and seats that do
+// not chase included, and games cut at max_rounds.
 TEST(TenkTurnSampler, TheWholeTurnLoopPlaysTheGeneralLoopsGames) {
-  for (const Rules& rules : {preset("seed000"), preset("seed003"), rules_from({{"last_turn", true}}),
-                             rules_from({{"exact_target", true}, {"target", 2000}}),
-                             rules_from({{"high_bank_minimum", 1000}, {"high_from", 3000}})}) {
+  for (const Rules& rules :
+       {preset("seed000"), preset("seed003"), rules_from({{"last_turn", true}}),
+        rules_from({{"exact_target", true}, {"target", 2000}}),
+        rules_from({{"high_bank_minimum", 1000}, {"high_from", 3000}}), rules_from({{"max_rounds", 22}})}) {
     const Scoring scoring(rules);
     const Policy ev = compile(scoring, {{"family", "ev_heuristic"}});
     const Policy at = compile(scoring, {{"family", "bank_at"}, {"total", 400}});
@@ -142,18 +145,21 @@ TEST(TenkTurnSampler, TheWholeTurnLoopPlaysTheGeneralLoopsGames) {
     const std::unique_ptr<TurnSampler> ev_turns = TurnSampler::build(scoring, ev),
                                        at_turns = TurnSampler::build(scoring, at),
                                        no_chase_turns = TurnSampler::build(scoring, no_chase);
-    const Policy* seats[] = {&at, &ev, &no_chase};
-    const TurnSampler* samplers[] = {at_turns.get(), ev_turns.get(), no_chase_turns.get()};
-    for (int players : {2, 3}) {
+    const Policy* in_order[] = {&at, &ev, &no_chase};
+    const TurnSampler* in_order_samplers[] = {at_turns.get(), ev_turns.get(), no_chase_turns.get()};
+    const Policy* turned[] = {&no_chase, &at, &ev};
+    const TurnSampler* turned_samplers[] = {no_chase_turns.get(), at_turns.get(), ev_turns.get()};
+    const auto plays_as_the_general_loop = [&](auto lean_loop, const Policy* const* seats,
+                                               const TurnSampler* const* samplers, int players) {
       Rng lean = block_rng(17, static_cast<std::uint64_t>(players), 0), general = lean;
-      int chases = 0;
+      int chases = 0, capped = 0;
       for (int game = 0; game < 3000; ++game) {
         std::vector<int> lean_turns, general_turns;
         GameResult a, b;
-        play_game<true>(
+        play_game<decltype(lean_loop)::value>(
             scoring, seats, players, lean, a, [&](int seat, int units) { lean_turns.push_back(seat * 100000 + units); },
             samplers);
-        play_game<false>(
+        play_game<TurnLoop::general>(
             scoring, seats, players, general, b,
             [&](int seat, int units) { general_turns.push_back(seat * 100000 + units); }, samplers);
         ASSERT_EQ(lean_turns, general_turns) << rules_json(rules).dump() << " game " << game;
@@ -164,13 +170,23 @@ TEST(TenkTurnSampler, TheWholeTurnLoopPlaysTheGeneralLoopsGames) {
           ASSERT_EQ(a.place[s], b.place[s]);
         }
         ASSERT_EQ(a.capped, b.capped);
+        capped += a.capped;
         // Where the last seat did not win, someone reached the target
         // before its turn (or, with last turns, everyone else's): it chased.
         chases += (a.place[players - 1] != 1 && !a.capped) || rules.last_turn;
       }
       EXPECT_TRUE(lean == general);  // the same draws in all
       EXPECT_GT(chases, 100) << rules_json(rules).dump();
-    }
+      if (rules.max_rounds < 100) {
+        EXPECT_GT(capped, 100);
+      }
+    };
+    for (const auto& [seats, samplers] : {std::pair{in_order, in_order_samplers}, std::pair{turned, turned_samplers}})
+      for (int players : {2, 3}) {
+        plays_as_the_general_loop(std::integral_constant<TurnLoop, TurnLoop::whole>{}, seats, samplers, players);
+        plays_as_the_general_loop(std::integral_constant<TurnLoop, TurnLoop::whole_by_score>{}, seats, samplers,
+                                  players);
+      }
   }
 }
 
@@ -183,6 +199,18 @@ TEST(TenkTurnSampler, BankedScoresFarFromTheTargetShareATable) {
   EXPECT_EQ(TurnSampler::build(scoring, policy, 6000)->tables(), 6000 / kPoint + 1);  // 4000..5000 all regime 0
   const Scoring flat(rules_from({{"high_from", 10000}}));                             // one regime
   EXPECT_EQ(TurnSampler::build(flat, compile(flat, {{"family", "ev_heuristic"}}), 3000)->tables(), 3000 / kPoint + 1);
+}
+
+// A table per banked score has few columns, which leaves room for more
+// dice than the 52 bits of level that optimal_win's tables keep (fewer
+// turns left to decide); a smaller cap is kept.
+TEST(TenkTurnSampler, TablesByScoreCountMoreDiceThanFitIn52Bits) {
+  const Scoring scoring(preset("seed000"));
+  const Policy policy = compile(scoring, {{"family", "ev_heuristic"}});
+  int within_52_bits = 0;
+  for (double outcomes = 6; outcomes < std::ldexp(1.0, 52); outcomes *= 6) ++within_52_bits;
+  EXPECT_GT(TurnSampler::build(scoring, policy)->dice_budget(), within_52_bits);
+  EXPECT_EQ(TurnSampler::build(scoring, policy, TurnSampler::kWindow, within_52_bits)->dice_budget(), within_52_bits);
 }
 
 TEST(TenkTurnSampler, NoSamplerWhereTurnsDependOnMoreThanTheBankedScore) {
@@ -314,10 +342,10 @@ TEST(TenkTurnSampler, TheWholeTurnLoopPlaysTheGeneralLoopsGamesWithOptimalWin) {
       for (int game = 0; game < 3000; ++game) {
         std::vector<int> lean_turns, general_turns;
         GameResult a, b;
-        play_game<true>(
+        play_game<TurnLoop::whole>(
             win.scoring, seats, 2, lean, a, [&](int seat, int units) { lean_turns.push_back(seat * 100000 + units); },
             samplers);
-        play_game<false>(
+        play_game<TurnLoop::general>(
             win.scoring, seats, 2, general, b,
             [&](int seat, int units) { general_turns.push_back(seat * 100000 + units); }, samplers);
         ASSERT_EQ(lean_turns, general_turns) << rules_json(rules).dump() << " game " << game;

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <random>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "engine/engine.h"
@@ -214,6 +215,9 @@ double naive_sixers_rate(std::uint64_t games) {
 void add_bench_options(CLI::App* cmd, BenchOptions& options) {
   cmd->add_option("--games", options.games, "games per case (accepts 1e8)");
   cmd->add_flag("--skip-naive", options.skip_naive, "do not time the straightforward implementation");
+  cmd->add_option("--case", options.only,
+                  "time only the cases whose label contains PART (the signature is then theirs only)")
+      ->type_name("PART");
 }
 
 int run_bench(const BenchOptions& options) {
@@ -223,6 +227,11 @@ int run_bench(const BenchOptions& options) {
   std::vector<int> threads = options.threads;
   if (threads.empty()) threads = {1, available_cpus()};
   threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
+  const auto chosen = [&](const BenchCase& c) {
+    return std::string_view(c.label).find(options.only) != std::string_view::npos;
+  };
+  if (std::none_of(std::begin(kCases), std::end(kCases), chosen))
+    throw InputError("--case: no case's label contains \"" + options.only + "\"");
 
   std::map<int, double> floor;
   std::cout << "floor: pcg64 alone, draws/s";
@@ -242,6 +251,7 @@ int run_bench(const BenchOptions& options) {
   bool consistent = true;
   double first_case_rate = 0;
   for (const BenchCase& c : kCases) {
+    if (!chosen(c)) continue;
     double one_thread = 0;
     std::uint64_t first_signature = 0;
     const CaseRuns runs = case_runs(c);

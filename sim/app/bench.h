@@ -19,6 +19,7 @@ struct BenchOptions {
   std::string games = "2e7";
   std::vector<int> threads;  // default: 1 and all available CPUs (--threads: main.cpp, as every command's)
   bool skip_naive = false;
+  std::string only;  // time only the cases whose label contains this (empty: all)
 };
 
 void add_bench_options(CLI::App* cmd, BenchOptions& options);

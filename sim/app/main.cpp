@@ -323,7 +323,8 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   BenchOptions bench_options;
   CLI::App* bench_cmd = app.add_subcommand("bench", "games per second of reference configs, and a signature");
   bench_cmd->footer(
-      help_examples({"dicesim bench --games 1e6 --skip-naive", "dicesim bench --games 1e6 --threads 1 --skip-naive"}));
+      help_examples({"dicesim bench --games 1e6 --skip-naive", "dicesim bench --games 1e6 --threads 1 --skip-naive",
+                     "dicesim bench --games 1e6 --case tenk --skip-naive"}));
   add_bench_options(bench_cmd, bench_options);
   add_threads_option(bench_cmd, bench_options.threads, "thread counts to measure (default: 1 and all CPUs)");
 

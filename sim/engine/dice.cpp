@@ -142,7 +142,8 @@ WidePayloadTable append_payload_table(const std::vector<std::uint64_t>& weights,
   const auto column_bits = static_cast<std::uint32_t>(std::countr_zero(alias.size()));
   if (capacity > (UINT64_MAX >> column_bits))
     throw std::invalid_argument("append_payload_table: weights x columns must stay below 2^64");
-  const WidePayloadTable table{static_cast<std::uint32_t>(columns.size()), column_bits, capacity << column_bits};
+  const std::uint64_t range = capacity << column_bits;
+  const WidePayloadTable table{static_cast<std::uint32_t>(columns.size()), column_bits, range, (0 - range) % range};
   for (const PayloadAlias& c : alias) columns.push_back({c.threshold, {c.own, c.alias}});
   return table;
 }

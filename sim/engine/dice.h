@@ -154,6 +154,9 @@ struct WidePayloadTable {
   std::uint32_t offset = 0;
   std::uint32_t column_bits = 0;
   std::uint64_t range = 1;  // level range << column_bits
+  // Lemire's bound, 2^64 mod range, worked out once: a draw then never
+  // divides (a range near 2^64 would divide on most draws).
+  std::uint64_t reject_below = 0;
 };
 WidePayloadTable append_payload_table(const std::vector<std::uint64_t>& weights,
                                       const std::vector<std::uint32_t>& payloads,
@@ -171,9 +174,20 @@ inline std::uint32_t draw_payload(const PayloadColumn* columns, const PayloadTab
 }
 
 inline std::uint32_t draw_payload(const WidePayloadColumn* columns, const WidePayloadTable& table, Rng& rng) {
-  const std::uint64_t r = uniform_below64(rng, table.range);
+  std::uint64_t r;
+  for (;;) {  // uniform_below64, with the bound at hand
+    const unsigned __int128 product = static_cast<unsigned __int128>(rng()) * table.range;
+    r = static_cast<std::uint64_t>(product >> 64);
+    if (static_cast<std::uint64_t>(product) >= table.reject_below) [[likely]]
+      break;
+  }
   const WidePayloadColumn& column = columns[table.offset + (r & ((std::uint64_t(1) << table.column_bits) - 1))];
-  return column.payload[(r >> table.column_bits) >= column.threshold];
+  // Both payloads are loaded with the threshold and one is picked by a mask:
+  // indexing by the comparison would wait on a second load (a 10,000 turn's
+  // draw is on the game's critical path).
+  const std::uint32_t own = column.payload[0], alias = column.payload[1];
+  const std::uint32_t use_alias = -static_cast<std::uint32_t>((r >> table.column_bits) >= column.threshold);
+  return own ^ ((own ^ alias) & use_alias);
 }
 
 }  // namespace dicesim

@@ -157,7 +157,7 @@ inline TurnResult play_turn(const Scoring& scoring, const Policy& policy, int se
 // then never see the caller's generator, which can stay in registers
 // instead of being stored before every store to a counter.
 template <class Play>
-TurnResult on_copy(Rng& rng, Play play) {
+[[gnu::always_inline]] inline TurnResult on_copy(Rng& rng, Play play) {
   Rng copy = rng;
   const TurnResult turn = play(copy);
   rng = copy;
@@ -199,8 +199,10 @@ class TurnSampler {
   // 000 needs 20 MB, seed 003 would need 180 MB): the turn starts of rows
   // met later are played throw by throw.
   static constexpr std::size_t kWinBytes = std::size_t(64) << 20;
-  // The dice budget is at most the most dice whose ordered outcomes stay
-  // below 2^52 (20 fair dice): a table's level and column share one draw.
+  // The dice budget (a cap): the most dice whose ordered outcomes stay
+  // below 2^52 (20 fair dice), a table's level and column sharing one draw;
+  // the tables per banked score, with fewer columns, as many more as draw
+  // well (21 fair dice: tenk_turn_sampler.cpp).
   static constexpr int kDiceBudget = 64;
   // nullptr where the sampler does not apply (or the die is too loaded for
   // a full hand within 52 bits).
@@ -210,27 +212,55 @@ class TurnSampler {
   // A fresh turn of `seat` from `banked` points, the other's `theirs` (read
   // by optimal_win only: two seats, neither at the target).
   TurnResult play_turn(const Scoring& scoring, const Policy& policy, int seat, int banked, int theirs, Rng& rng) const {
-    const std::uint32_t entry = draw_entry(unit(seat, banked / kPoint, theirs / kPoint), rng);
+    const std::size_t unit = this->unit(seat, banked / kPoint, theirs / kPoint);
+    const std::uint32_t entry = draw_entry(unit, rng);
     if (entry == kDecideEntry) [[unlikely]]
-      return on_copy(rng, [&](Rng& copy) { return decide(scoring, policy, seat, banked, theirs, copy); });
-    // A bust's entry is 0, so its score is 0: no branch between a bust and
-    // a bank, which the processor cannot predict.
-    const int score = step_points(entry);
-    return {score, {score, step_dice(entry), step_pending(entry)}};
+      return on_copy(rng,
+                     [&](Rng& copy) { return decide(scoring, policy, seat, banked, theirs, decided_of(unit), copy); });
+    return entry_result(entry);
   }
   TurnResult play_turn(const Scoring& scoring, const Policy& policy, int banked, Rng& rng) const {
     return play_turn(scoring, policy, 0, banked, 0, rng);
   }
   // The same in units of kPoint, without the position handed on (read only
   // under IV.5), from `mine` units, the other's `theirs`.
-  int turn_units(const Scoring& scoring, const Policy& policy, int seat, int mine, int theirs, Rng& rng) const {
-    const std::uint32_t entry = draw_entry(unit(seat, mine, theirs), rng);
-    if (entry == kDecideEntry) [[unlikely]]
+  // kByScore: the caller knows the tables are per banked score (not
+  // optimal_win's), which leaves out the turn start's slot.
+  // (Inlined: a call per turn, which the compiler chose, measured slower.)
+  template <bool kByScore = false>
+  [[gnu::always_inline]] int turn_units(const Scoring& scoring, const Policy& policy, int seat, int mine, int theirs,
+                                        Rng& rng) const {
+    const std::uint32_t entry = kByScore ? by_score().draw(mine, rng) : draw_entry(unit(seat, mine, theirs), rng);
+    if (entry == kDecideEntry) [[unlikely]] {
+      const WidePayloadTable* decided = decided_of(unit(seat, mine, theirs));
       return on_copy(rng,
-                     [&](Rng& copy) { return decide(scoring, policy, seat, mine * kPoint, theirs * kPoint, copy); })
+                     [&](Rng& copy) {
+                       return decide(scoring, policy, seat, mine * kPoint, theirs * kPoint, decided, copy);
+                     })
                  .score /
              kPoint;
+    }
     return step_units(entry);
+  }
+
+  // The tables per banked score (not optimal_win's), for a loop that holds
+  // them: draw(mine) is the entry of a fresh turn from `mine` units
+  // (kDecideEntry: go on with decided_turn).
+  struct ByScore {
+    const WidePayloadTable* tables;
+    std::size_t count;
+    const WidePayloadColumn* columns;
+    std::uint32_t draw(int mine, Rng& rng) const {
+      if (std::size_t(mine) >= count) [[unlikely]]
+        return kDecideEntry;
+      return draw_payload(columns, tables[mine], rng);
+    }
+  };
+  ByScore by_score() const { return {table_at_.data(), table_at_.size(), columns_.data()}; }
+  // The rest of a fresh turn whose draw gave kDecideEntry.
+  TurnResult decided_turn(const Scoring& scoring, const Policy& policy, int seat, int banked, int theirs,
+                          Rng& rng) const {
+    return decide(scoring, policy, seat, banked, theirs, decided_of(unit(seat, banked / kPoint, theirs / kPoint)), rng);
   }
 
   int dice_budget() const { return dice_budget_; }
@@ -255,6 +285,8 @@ class TurnSampler {
 
  private:
   TurnSampler() = default;
+  static std::unique_ptr<TurnSampler> build_by_score(const Scoring& scoring, const Policy& policy, int window,
+                                                     int budget, std::uint64_t sides, bool one_draw);
   static std::unique_ptr<TurnSampler> build_win(const Scoring& scoring, const Policy& policy, int window, int budget,
                                                 std::uint64_t sides, std::size_t most_bytes);
   // The slot of a turn start: the banked units for the table policies,
@@ -270,8 +302,11 @@ class TurnSampler {
     if (seat_stride_ == 0) return unit < table_at_.size() ? &table_at_[unit] : nullptr;
     return unit < row_at_.size() && row_at_[unit] != kNoRow ? &table_at_[row_at_[unit]] : nullptr;
   }
-  const WidePayloadTable& decided(std::size_t unit) const {
-    return decided_at_[seat_stride_ == 0 ? unit : row_at_[unit]];
+  // The table of the positions its turns left to decide reach (nullptr:
+  // slot `unit` has no tables).
+  const WidePayloadTable* decided_of(std::size_t unit) const {
+    if (table(unit) == nullptr) return nullptr;
+    return &decided_at_[seat_stride_ == 0 ? unit : row_at_[unit]];
   }
   // The entry of a fresh turn from slot `unit`; kDecideEntry (the turn goes
   // on from the position a second draw gives) also where `unit` has no table.
@@ -281,12 +316,20 @@ class TurnSampler {
       return kDecideEntry;
     return draw_payload(columns_.data(), *at, rng);
   }
+  // A bust's entry is 0, so its score is 0: no branch between a bust and
+  // a bank, which the processor cannot predict.
+  static TurnResult entry_result(std::uint32_t entry) {
+    const int score = step_points(entry);
+    return {score, {score, step_dice(entry), step_pending(entry)}};
+  }
+  // A turn whose table drew "decide": the position after its last throw
+  // drawn from `decided` (nullptr: the turn start has no table, so it is
+  // thrown from the start), then throw by throw.
   [[gnu::noinline]] TurnResult decide(const Scoring& scoring, const Policy& policy, int seat, int banked, int theirs,
-                                      Rng& rng) const {
-    const std::size_t unit = this->unit(seat, banked / kPoint, theirs / kPoint);
+                                      const WidePayloadTable* decided, Rng& rng) const {
     const Position fresh{0, scoring.rules().dice, kNoPending};
-    if (table(unit) == nullptr) return tenk::play_turn(scoring, policy, seat, banked, theirs, fresh, -1, rng);
-    const std::uint32_t entry = draw_payload(decided_columns_.data(), decided(unit), rng);
+    if (decided == nullptr) return tenk::play_turn(scoring, policy, seat, banked, theirs, fresh, -1, rng);
+    const std::uint32_t entry = draw_payload(decided_columns_.data(), *decided, rng);
     const int total = step_points(entry), dice = step_dice(entry), pending = step_pending(entry);
     const Rules& rules = scoring.rules();
     const AfterThrow next = after_throw(rules, policy, seat, banked, theirs, regime_of(rules, banked), -1, total, dice,
@@ -351,13 +394,19 @@ inline bool takes_over(const Rules& rules, const Policy& policy, int seat, int b
 // when. The engine plays several side by side (play_side_by_side), one
 // turn of each in turn.
 struct GameState {
-  int units[kMaxPlayers] = {}, turns[kMaxPlayers] = {}, first_turn[kMaxPlayers] = {};
+  int units[kMaxPlayers] = {}, first_turn[kMaxPlayers] = {};
   int reached_round[kMaxPlayers];  // < 0: not reached
-  int seat = 0, round = 0;
-  int finisher = -1, best = 0;  // the first seat to reach the target; the best score at the table
-  Position handed{};            // the last banked position, for IV.5
+  int seat = 0, round = 0;         // the next turn's
+  int finisher = -1;               // the first seat to reach the target
+  Position handed{};               // the last banked position, for IV.5
   bool handed_valid = false;
   GameState() { std::fill_n(reached_round, kMaxPlayers, -1); }
+  // The best score at the table (a last turn's to beat), worked out when
+  // asked: no turn pays for it.
+  int best(int players) const { return *std::max_element(units, units + players); }
+  // The turns seat s has played: the rounds so far, and this one up to the
+  // next turn's seat.
+  int turns(int s) const { return round + (s < seat); }
 };
 
 // A turn of `seat` playing the table solve `table` (optimal_win with
@@ -369,10 +418,12 @@ TurnResult play_solved_table_turn(const Scoring& scoring, const TableWin& table,
 // Plays the next turn of game g and returns whether the game is over (then
 // finish_game gives its result). The turn's score goes to on_turn(seat,
 // units). samplers[s] (where given and not null) draws seat s's fresh
-// turns whole, except last-turn chases. kWholeTurns: every seat has a
-// sampler and no turn takes over a position (no IV.5), which leaves out
-// what only those need; chosen once per block (a table's games).
-template <bool kWholeTurns = false, class OnTurn>
+// turns whole, except last-turn chases. kLoop (chosen once per block, a
+// table's games): whole where every seat has a sampler and no turn takes
+// over a position (no IV.5), which leaves out what only those need;
+// whole_by_score where, besides, no sampler is optimal_win's.
+enum class TurnLoop { general, whole, whole_by_score };
+template <TurnLoop kLoop = TurnLoop::general, class OnTurn>
 bool play_next_turn(const Scoring& scoring, const Policy* const* seats, const TurnSampler* const* samplers, int players,
                     GameState& g, Rng& rng, OnTurn& on_turn) {
   const Rules& rules = scoring.rules();
@@ -380,14 +431,16 @@ bool play_next_turn(const Scoring& scoring, const Policy* const* seats, const Tu
   const Policy& policy = *seats[s];
   const bool chase = g.finisher >= 0 && policy.chase;
   int units;
+  constexpr bool kWholeTurns = kLoop != TurnLoop::general;
   if (kWholeTurns && !chase) [[likely]] {
     // The other seat's units (read by optimal_win's sampler only, at two
     // seats; s ^ 1 stays within g.units at any seat count).
-    units = samplers[s]->turn_units(scoring, policy, s, g.units[s], g.units[s ^ 1], rng);
+    units =
+        samplers[s]->turn_units<kLoop == TurnLoop::whole_by_score>(scoring, policy, s, g.units[s], g.units[s ^ 1], rng);
   } else {
     const int banked = g.units[s] * kPoint;
     const int theirs = players == 2 ? g.units[1 - s] * kPoint : 0;  // read by optimal_win only, at two seats
-    const int beat = g.finisher >= 0 ? g.best * kPoint : -1;
+    const int beat = g.finisher >= 0 ? g.best(players) * kPoint : -1;
     Position start{0, rules.dice, kNoPending};
     const bool takes =
         rules.continue_previous && g.handed_valid && takes_over(rules, policy, s, banked, theirs, beat, g.handed);
@@ -402,12 +455,11 @@ bool play_next_turn(const Scoring& scoring, const Policy* const* seats, const Tu
     g.handed_valid = turn.score > 0;
     units = turn.score / kPoint;
   }
-  if (g.turns[s]++ == 0) g.first_turn[s] = units;
+  if (g.round == 0) g.first_turn[s] = units;
   on_turn(s, units);
   const int total = g.units[s] += units;
-  g.best = total > g.best ? total : g.best;
-  const int target = rules.target / kPoint;
-  const bool reached = rules.exact_target ? total == target : total >= target;
+  const int score = total * kPoint;  // a multiplication, where units of the target would be a division
+  const bool reached = rules.exact_target ? score == rules.target : score >= rules.target;
   if (reached && g.reached_round[s] < 0) [[unlikely]] {
     g.reached_round[s] = g.round;
     if (g.finisher < 0) g.finisher = s;
@@ -424,19 +476,92 @@ bool play_next_turn(const Scoring& scoring, const Policy* const* seats, const Tu
 inline void finish_game(const Rules& rules, int players, const GameState& g, GameResult& out) {
   for (int s = 0; s < players; ++s) {
     out.score[s] = g.units[s] * kPoint;
-    out.turns[s] = g.turns[s];
+    out.turns[s] = g.turns(s);
     out.first_turn[s] = g.first_turn[s] * kPoint;
   }
   out.capped = g.finisher < 0;
   assign_places(rules, players, g.reached_round, out);
 }
 
+// Two seats drawing every fresh turn whole (TurnLoop::whole or
+// whole_by_score at two seats, the commonest tables): the game of
+// play_next_turn, turn for turn, with both scores and the round in
+// registers. Seat 0 never plays a last turn within a round (the round that
+// reached the target is the last); seat 1 may chase seat 0, and seat 0
+// seat 1 after the round under last_turn.
+template <bool kByScore, class OnTurn>
+void play_two_seats(const Scoring& scoring, const Policy* const* seats, const TurnSampler* const* samplers, Rng& rng,
+                    GameResult& out, OnTurn& on_turn) {
+  const Rules& rules = scoring.rules();
+  int units[2] = {0, 0}, first[2] = {0, 0}, reached_round[2] = {-1, -1};
+  int round = 0, finisher = -1;
+  // Copies of the generator and of the tables' addresses, which stay in
+  // registers: only copies of the generator reach the calls.
+  Rng local = rng;
+  const TurnSampler::ByScore tables[2] = {samplers[0]->by_score(), samplers[1]->by_score()};
+  const auto fresh = [&](int s) {
+    if constexpr (kByScore) {
+      const std::uint32_t entry = tables[s].draw(units[s], local);
+      if (entry != TurnSampler::kDecideEntry) [[likely]]
+        return step_units(entry);
+      return on_copy(local,
+                     [&](Rng& copy) {
+                       return samplers[s]->decided_turn(scoring, *seats[s], s, units[s] * kPoint, units[s ^ 1] * kPoint,
+                                                        copy);
+                     })
+                 .score /
+             kPoint;
+    } else {
+      return samplers[s]->turn_units(scoring, *seats[s], s, units[s], units[s ^ 1], local);
+    }
+  };
+  const auto last = [&](int s) {  // after the other reached the target
+    if (!seats[s]->chase) return fresh(s);
+    const int beat = std::max(units[0], units[1]) * kPoint;
+    return play_turn_apart(scoring, *seats[s], s, units[s] * kPoint, units[s ^ 1] * kPoint, {0, rules.dice, kNoPending},
+                           beat, local)
+               .score /
+           kPoint;
+  };
+  const auto play = [&](int s, int turn) {
+    if (round == 0) first[s] = turn;
+    on_turn(s, turn);
+    const int score = (units[s] += turn) * kPoint;
+    if (reached_round[s] < 0 && (rules.exact_target ? score == rules.target : score >= rules.target)) [[unlikely]] {
+      reached_round[s] = round;
+      if (finisher < 0) finisher = s;
+    }
+  };
+  int turns[2];
+  for (;;) {
+    play(0, fresh(0));
+    play(1, finisher < 0 ? fresh(1) : last(1));
+    turns[0] = turns[1] = ++round;
+    if (round == rules.max_rounds || finisher == 0) break;
+    if (finisher == 1) {
+      if (rules.last_turn) play(0, last(0)), ++turns[0];
+      break;
+    }
+  }
+  for (int s = 0; s < 2; ++s) {
+    out.score[s] = units[s] * kPoint;
+    out.turns[s] = turns[s];
+    out.first_turn[s] = first[s] * kPoint;
+  }
+  out.capped = finisher < 0;
+  assign_places(rules, 2, reached_round, out);
+  rng = local;
+}
+
 // One whole game (see play_next_turn).
-template <bool kWholeTurns = false, class OnTurn>
+template <TurnLoop kLoop = TurnLoop::general, class OnTurn>
 void play_game(const Scoring& scoring, const Policy* const* seats, int players, Rng& rng, GameResult& out,
                OnTurn on_turn, const TurnSampler* const* samplers = nullptr) {
+  if constexpr (kLoop != TurnLoop::general)
+    if (players == 2)
+      return play_two_seats<kLoop == TurnLoop::whole_by_score>(scoring, seats, samplers, rng, out, on_turn);
   GameState g;
-  while (!play_next_turn<kWholeTurns>(scoring, seats, samplers, players, g, rng, on_turn)) {
+  while (!play_next_turn<kLoop>(scoring, seats, samplers, players, g, rng, on_turn)) {
   }
   finish_game(scoring.rules(), players, g, out);
 }

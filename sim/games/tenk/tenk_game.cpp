@@ -69,30 +69,35 @@ class TenkGameImpl final : public TenkGame {
     }
     // Where every turn is drawn whole (but chases), a leaner loop: chosen
     // here, once per block.
-    bool whole_turns = !rules_.continue_previous;
-    for (int s = 0; s < seats; ++s) whole_turns = whole_turns && sampler[s];
+    bool whole_turns = !rules_.continue_previous, by_score = true;
+    for (int s = 0; s < seats; ++s) {
+      whole_turns = whole_turns && sampler[s];
+      by_score = by_score && sampler[s] && !sampler[s]->per_turn_start();
+    }
     // A local copy keeps the generator's state in registers: the compiler
     // cannot tell that the counters written below never alias it.
     Rng local = rng;
-    if (whole_turns)
-      play_games<true>(seats, policy, sampler, games, local, turn_scores, counts);
+    if (whole_turns && by_score)
+      play_games<TurnLoop::whole_by_score>(seats, policy, sampler, games, local, turn_scores, counts);
+    else if (whole_turns)
+      play_games<TurnLoop::whole>(seats, policy, sampler, games, local, turn_scores, counts);
     else
-      play_games<false>(seats, policy, sampler, games, local, turn_scores, counts);
+      play_games<TurnLoop::general>(seats, policy, sampler, games, local, turn_scores, counts);
     rng = local;
   }
 
   // `games` games at a table, one after another (side by side, the way
   // Pig plays, measured slower here: a game's state no longer fits the
-  // registers); kWholeTurns: see play_next_turn.
-  template <bool kWholeTurns>
+  // registers); kLoop: see play_next_turn.
+  template <TurnLoop kLoop>
   void play_games(int seats, const Policy* const* policy, const TurnSampler* const* sampler, std::uint64_t games,
                   Rng& rng, TableCounts::Histogram* turn_scores, TableCounts counts) const {
     const int last_score_bin = score_bins() - 1;
     const auto clamp = [](int bin, int last) { return bin < last ? bin : last; };
-    const auto on_turn = [&](int s, int units) { ++turn_scores[s][clamp(units, kTurnBins - 1)]; };
+    const auto on_turn = [turn_scores, clamp](int s, int units) { ++turn_scores[s][clamp(units, kTurnBins - 1)]; };
     GameResult result;
     for (std::uint64_t game = 0; game < games; ++game) {
-      play_game<kWholeTurns>(scoring_, policy, seats, rng, result, on_turn, sampler);
+      play_game<kLoop>(scoring_, policy, seats, rng, result, on_turn, sampler);
       int winners = 0, winner = 0;
       for (int s = 0; s < seats; ++s) {
         ++counts.histogram(kScore, s)[clamp(result.score[s] / kPoint, last_score_bin)];

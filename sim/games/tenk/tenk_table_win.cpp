@@ -586,7 +586,7 @@ TurnResult play_solved_table_turn(const Scoring& scoring, const TableWin& table,
     const bool banks = !answers ? table.banks(seat, g.units, total / kPoint, kind)
                        : rules.exact_target
                            ? score == table.units()
-                           : score > g.best && table.answer_banks(g.finisher, g.units, answer, total / kPoint, kind);
+                           : score > g.best(table.seats()) && table.answer_banks(g.finisher, g.units, answer, total / kPoint, kind);
     if (banks) return {total, {total, dice, pending}};
   }
 }
