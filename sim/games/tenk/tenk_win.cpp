@@ -480,15 +480,12 @@ class Solver {
     int kept = first;
     double best_utility = utility[offsets[first]];
     for (int k = first + 1; k < end; ++k) {
-      if (const double u = utility[offsets[k]]; u > best_utility) {
-        const Linear &chosen = from[offsets[k]], &other = from[offsets[kept]];
-        if (chosen.bust != other.bust && stability.may_move(bust_utility, u - best_utility))
-          stability.keep(chosen, other);
-        kept = k, best_utility = u;
-      } else if (const Linear& chosen = from[offsets[kept]], &other = from[offsets[k]];
-                 chosen.bust != other.bust && stability.may_move(bust_utility, best_utility - u)) {
-        stability.keep(chosen, other);
-      }
+      const double u = utility[offsets[k]];
+      const bool better = u > best_utility;  // selected without a branch: which option wins is unpredictable
+      const int chosen = better ? k : kept, other = better ? kept : k;
+      const Linear &c = from[offsets[chosen]], &o = from[offsets[other]];
+      if (c.bust != o.bust && stability.may_move(bust_utility, std::abs(u - best_utility))) stability.keep(c, o);
+      kept = chosen, best_utility = std::max(best_utility, u);
     }
   }
 
