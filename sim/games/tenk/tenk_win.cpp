@@ -110,7 +110,7 @@ bool same_linear(const Linear& a, const Linear& b) { return a.win == b.win && a.
 struct SeatScratch {
   int mine = -1, theirs = -1;   // the turn start of the last turn solved
   std::vector<Linear> landing;  // [total][kind]
-  std::vector<Stability> rows;  // [total]: where the decisions of the row stand
+  std::vector<Stability> rows;  // [total]: where the decisions of the row and the rows above it stand
   std::vector<Linear> above;    // the rows past the top, of the pass before
   std::vector<double> utility;  // [total][kind]: the landing's utility at the pass's bust value
 };
