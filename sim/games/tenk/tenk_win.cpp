@@ -110,7 +110,7 @@ bool same_linear(const Linear& a, const Linear& b) { return a.win == b.win && a.
 struct SeatScratch {
   int mine = -1, theirs = -1;   // the turn start of the last turn solved
   std::vector<Linear> landing;  // [total][kind]
-  std::vector<Stability> rows;  // [total]: where the decisions of the row stand
+  std::vector<Stability> rows;  // [total]: where the decisions of the row and the rows above it stand
   std::vector<Linear> above;    // the rows past the top, of the pass before
   std::vector<double> utility;  // [total][kind]: the landing's utility at the pass's bust value
 };
@@ -471,6 +471,42 @@ class Solver {
     }
   }
 
+  // IV.4: the scan of the options [first, end) of a group again, for the
+  // bounds of `stability`: each option compared with the best before it,
+  // a comparison close enough to a tie to move a bound narrows them (most
+  // that come close are of the same bust chance, which moves none).
+  static void narrow_by_parts(int first, int end, const Linear* from, const double* utility, const int* offsets,
+                              double bust_utility, Stability& stability) {
+    int kept = first;
+    double best_utility = utility[offsets[first]];
+    for (int k = first + 1; k < end; ++k) {
+      const double u = utility[offsets[k]];
+      const bool better = u > best_utility;  // selected without a branch: which option wins is unpredictable
+      const int chosen = better ? k : kept, other = better ? kept : k;
+      const Linear &c = from[offsets[chosen]], &o = from[offsets[other]];
+      if (c.bust != o.bust && stability.may_move(bust_utility, std::abs(u - best_utility))) stability.keep(c, o);
+      kept = chosen, best_utility = std::max(best_utility, u);
+    }
+  }
+
+  // IV.4: the part kept of the options [first, end) of a group, the first
+  // of the highest utility, and in `closest` how close a comparison of an
+  // option with the best before it came to a tie: only a group with one
+  // that may move the bounds of a Stability is scanned again for them
+  // (narrow_by_parts), most have none.
+  static int best_part(int first, int end, const double* utility, const int* offsets, double& closest) {
+    int kept = first;
+    double best = utility[offsets[first]];
+    closest = std::numeric_limits<double>::infinity();
+    for (int k = first + 1; k < end; ++k) {
+      const double u = utility[offsets[k]];
+      closest = std::min(closest, std::abs(u - best));
+      kept = u > best ? k : kept;
+      best = std::max(best, u);
+    }
+    return kept;
+  }
+
   // The value of a throw from state s at total t, its outcomes landing in
   // `from` (a landing row at the throw's total, offsets adding the points).
   // The parts kept under IV.4 are recorded for the seat's policy.
@@ -483,23 +519,22 @@ class Solver {
         value.add(group_probability_[g], from[offsets[kept_option(seat, mine, theirs, t, g)]]);
       return value;
     }
+    if (!rules_.partial_set_aside) {  // one option a group
+      for (int g = first_group_[s]; g < first_group_[s + 1]; ++g)
+        value.add(group_probability_[g], from[offsets[first_option_[g]]]);
+      return value;
+    }
     for (int g = first_group_[s]; g < first_group_[s + 1]; ++g) {
       const int first = first_option_[g], end = first_option_[g + 1];
       if (end - first == 1) {
         value.add(group_probability_[g], from[offsets[first]]);
         continue;
       }
-      int kept = first;  // partial setting aside: the best part to keep
-      double best_utility = utility[offsets[first]];
-      for (int k = first + 1; k < end; ++k) {
-        if (const double u = utility[offsets[k]]; u > best_utility) {
-          if (stability.may_move(bust_utility, u - best_utility)) stability.keep(from[offsets[k]], from[offsets[kept]]);
-          kept = k, best_utility = u;
-        } else if (stability.may_move(bust_utility, best_utility - u)) {
-          stability.keep(from[offsets[kept]], from[offsets[k]]);
-        }
-      }
+      double closest;
+      const int kept = best_part(first, end, utility, offsets, closest);
       value.add(group_probability_[g], from[offsets[kept]]);
+      if (stability.may_move(bust_utility, closest))
+        narrow_by_parts(first, end, from, utility, offsets, bust_utility, stability);
       work.kept_parts[seat][std::size_t(t) * group_probability_.size() + g] = kept - first;
     }
     return value;
@@ -840,7 +875,11 @@ class Solver {
         utilities_of(t);
         continue;
       }
-      keep = false, row = Stability{};
+      // A row is kept only while every row above it is, so it may stand
+      // for them all: starting from the interval of the rows above, a
+      // comparison that cannot narrow it is skipped (may_move) from the
+      // first throw on, and the intervals met are the same.
+      keep = false, row = t == top ? Stability{} : mine_work.rows[t + 1];
       Linear* go = &throwing[std::size_t(t) * states];
       const Linear* from = &landing[std::size_t(t) * kinds];
       for (int s = 0; s < states; ++s)
