@@ -583,10 +583,10 @@ TurnResult play_solved_table_turn(const Scoring& scoring, const TableWin& table,
     if (!may_bank(rules, own * kPoint, total, step_hot(step))) continue;
     const int kind = table.kind(dice, pending, step_hot(step));
     // An answer must beat the best score (or, to an exact target, hit it).
-    const bool banks = !answers ? table.banks(seat, g.units, total / kPoint, kind)
-                       : rules.exact_target
-                           ? score == table.units()
-                           : score > g.best(table.seats()) && table.answer_banks(g.finisher, g.units, answer, total / kPoint, kind);
+    const bool banks = !answers             ? table.banks(seat, g.units, total / kPoint, kind)
+                       : rules.exact_target ? score == table.units()
+                                            : score > g.best(table.seats()) &&
+                                                  table.answer_banks(g.finisher, g.units, answer, total / kPoint, kind);
     if (banks) return {total, {total, dice, pending}};
   }
 }
