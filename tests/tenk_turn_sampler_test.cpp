@@ -149,6 +149,8 @@ TEST(TenkTurnSampler, TheWholeTurnLoopPlaysTheGeneralLoopsGames) {
     const TurnSampler* in_order_samplers[] = {at_turns.get(), ev_turns.get(), no_chase_turns.get()};
     const Policy* turned[] = {&no_chase, &at, &ev};
     const TurnSampler* turned_samplers[] = {no_chase_turns.get(), at_turns.get(), ev_turns.get()};
+    const Policy* last_seat_stays[] = {&ev, &no_chase, &at};  // at two seats, the second does not chase
+    const TurnSampler* last_seat_stays_samplers[] = {ev_turns.get(), no_chase_turns.get(), at_turns.get()};
     const auto plays_as_the_general_loop = [&](auto lean_loop, const Policy* const* seats,
                                                const TurnSampler* const* samplers, int players) {
       Rng lean = block_rng(17, static_cast<std::uint64_t>(players), 0), general = lean;
@@ -181,7 +183,8 @@ TEST(TenkTurnSampler, TheWholeTurnLoopPlaysTheGeneralLoopsGames) {
         EXPECT_GT(capped, 100);
       }
     };
-    for (const auto& [seats, samplers] : {std::pair{in_order, in_order_samplers}, std::pair{turned, turned_samplers}})
+    for (const auto& [seats, samplers] : {std::pair{in_order, in_order_samplers}, std::pair{turned, turned_samplers},
+                                          std::pair{last_seat_stays, last_seat_stays_samplers}})
       for (int players : {2, 3}) {
         plays_as_the_general_loop(std::integral_constant<TurnLoop, TurnLoop::whole>{}, seats, samplers, players);
         plays_as_the_general_loop(std::integral_constant<TurnLoop, TurnLoop::whole_by_score>{}, seats, samplers,
