@@ -215,8 +215,7 @@ class TurnSampler {
     const std::size_t unit = this->unit(seat, banked / kPoint, theirs / kPoint);
     const std::uint32_t entry = draw_entry(unit, rng);
     if (entry == kDecideEntry) [[unlikely]]
-      return on_copy(rng,
-                     [&](Rng& copy) { return decide(scoring, policy, seat, banked, theirs, decided_of(unit), copy); });
+      return on_copy(rng, [&](Rng& copy) { return decided_turn(scoring, policy, seat, banked, theirs, copy); });
     return entry_result(entry);
   }
   TurnResult play_turn(const Scoring& scoring, const Policy& policy, int banked, Rng& rng) const {
@@ -231,15 +230,8 @@ class TurnSampler {
   [[gnu::always_inline]] int turn_units(const Scoring& scoring, const Policy& policy, int seat, int mine, int theirs,
                                         Rng& rng) const {
     const std::uint32_t entry = kByScore ? by_score().draw(mine, rng) : draw_entry(unit(seat, mine, theirs), rng);
-    if (entry == kDecideEntry) [[unlikely]] {
-      const WidePayloadTable* decided = decided_of(unit(seat, mine, theirs));
-      return on_copy(rng,
-                     [&](Rng& copy) {
-                       return decide(scoring, policy, seat, mine * kPoint, theirs * kPoint, decided, copy);
-                     })
-                 .score /
-             kPoint;
-    }
+    if (entry == kDecideEntry) [[unlikely]]
+      return decided_units(scoring, policy, seat, mine, theirs, rng);
     return step_units(entry);
   }
 
@@ -261,6 +253,14 @@ class TurnSampler {
   TurnResult decided_turn(const Scoring& scoring, const Policy& policy, int seat, int banked, int theirs,
                           Rng& rng) const {
     return decide(scoring, policy, seat, banked, theirs, decided_of(unit(seat, banked / kPoint, theirs / kPoint)), rng);
+  }
+  // The same in units, from `mine` units, on a copy of the generator (so
+  // that the caller's stays in registers).
+  int decided_units(const Scoring& scoring, const Policy& policy, int seat, int mine, int theirs, Rng& rng) const {
+    return on_copy(rng,
+                   [&](Rng& copy) { return decided_turn(scoring, policy, seat, mine * kPoint, theirs * kPoint, copy); })
+               .score /
+           kPoint;
   }
 
   int dice_budget() const { return dice_budget_; }
@@ -504,13 +504,7 @@ void play_two_seats(const Scoring& scoring, const Policy* const* seats, const Tu
       const std::uint32_t entry = tables[s].draw(units[s], local);
       if (entry != TurnSampler::kDecideEntry) [[likely]]
         return step_units(entry);
-      return on_copy(local,
-                     [&](Rng& copy) {
-                       return samplers[s]->decided_turn(scoring, *seats[s], s, units[s] * kPoint, units[s ^ 1] * kPoint,
-                                                        copy);
-                     })
-                 .score /
-             kPoint;
+      return samplers[s]->decided_units(scoring, *seats[s], s, units[s], units[s ^ 1], local);
     } else {
       return samplers[s]->turn_units(scoring, *seats[s], s, units[s], units[s ^ 1], local);
     }
