@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <map>
 #include <numeric>
 
@@ -94,7 +97,7 @@ TEST(WidePayloadTable, EveryPayloadGetsExactlyItsWeight) {
   for (const std::vector<std::uint64_t>& weights : cases) {
     std::vector<std::uint32_t> payloads;
     for (std::size_t i = 0; i < weights.size(); ++i) payloads.push_back(static_cast<std::uint32_t>(100 + i));
-    std::vector<WidePayloadColumn> columns(2);
+    WideColumns columns(2);
     const WidePayloadTable table = append_payload_table(weights, payloads, columns);
     const std::uint64_t width = std::uint64_t(1) << table.column_bits;
     ASSERT_GE(width, weights.size());
@@ -112,15 +115,87 @@ TEST(WidePayloadTable, EveryPayloadGetsExactlyItsWeight) {
       EXPECT_TRUE(mass[payloads[i]] == static_cast<unsigned __int128>(width) * weights[i]) << i;
     EXPECT_EQ(level_range, std::accumulate(weights.begin(), weights.end(), std::uint64_t(0)));
   }
-  std::vector<WidePayloadColumn> columns;
+  WideColumns columns;
   EXPECT_THROW(append_payload_table({1ull << 63, 1, 1}, {1, 2, 3}, columns), std::invalid_argument);  // x 4 columns
   EXPECT_THROW(append_payload_table({1ull << 63, 1ull << 63}, {1, 2}, columns), std::invalid_argument);
+  EXPECT_THROW(append_payload_table({1ull << 60, 1}, {1, 2}, columns, 4), std::invalid_argument);  // x 16 columns
+}
+
+// Padded to more columns than its entries need (tables that share a
+// range), a table still gives each payload exactly its weight.
+TEST(WidePayloadTable, PaddedColumnsKeepEveryWeight) {
+  const std::vector<std::uint64_t> weights = {5, 3, 1ull << 40};
+  WideColumns columns;
+  const WidePayloadTable table = append_payload_table(weights, {7, 8, 9}, columns, 6);
+  ASSERT_EQ(table.column_bits, 6u);
+  ASSERT_EQ(columns.size(), 64u);
+  const std::uint64_t level_range = table.range >> table.column_bits;
+  std::map<std::uint32_t, unsigned __int128> mass;
+  for (const WidePayloadColumn& column : columns) {
+    mass[column.payload[0]] += column.threshold;
+    mass[column.payload[1]] += level_range - column.threshold;
+  }
+  for (std::uint32_t i = 0; i < 3; ++i)
+    EXPECT_TRUE(mass[7 + i] == static_cast<unsigned __int128>(64) * weights[i]) << i;
+  // Fewer bits than the entries need change nothing.
+  EXPECT_EQ(append_payload_table(weights, {7, 8, 9}, columns, 1).column_bits, 2u);
+}
+
+// Tables whose weights share one sum draw through SameLevels as each
+// draws alone (the same payloads, the stream moved as far): one column, a
+// few, many, and a sum just above 2^62, where two columns reject nearly half
+// the draws.
+TEST(SameLevels, DrawsAsEachTableDrawsAlone) {
+  constexpr std::uint64_t k6to21 = 21936950640377856ull;
+  const std::vector<std::vector<std::uint64_t>> cases = {
+      {k6to21}, {k6to21 - 7, 7}, {k6to21 / 3, k6to21 / 3, k6to21 - 2 * (k6to21 / 3)}, {(1ull << 62) + 3, 1}};
+  for (const std::vector<std::uint64_t>& base : cases) {
+    const std::uint64_t levels = std::accumulate(base.begin(), base.end(), std::uint64_t(0));
+    const SameLevels same(levels);
+    EXPECT_EQ(same.levels(), levels);
+    WideColumns columns;
+    std::vector<WidePayloadTable> tables;
+    // The same sum split over more entries: 1 to 40 columns' worth.
+    for (std::size_t entries : {base.size(), base.size() + 2, std::size_t(40)}) {
+      std::vector<std::uint64_t> weights = base;
+      while (weights.size() < entries) {
+        std::sort(weights.begin(), weights.end());
+        const std::uint64_t half = weights.back() / 2;
+        weights.back() -= half;
+        weights.push_back(half);
+      }
+      std::vector<std::uint32_t> payloads(weights.size());
+      std::iota(payloads.begin(), payloads.end(), 0u);
+      if (weights.size() > 1 && (levels >> (64 - std::bit_width(weights.size() - 1))) != 0) continue;  // too wide
+      tables.push_back(append_payload_table(weights, payloads, columns));
+    }
+    ASSERT_FALSE(tables.empty());
+    for (const WidePayloadTable& table : tables) {
+      Rng alone = block_rng(3, 1, 4), shared = alone;
+      for (int i = 0; i < 20'000; ++i)
+        ASSERT_EQ(same.draw_payload(columns.data(), {table.offset, table.column_bits}, shared),
+                  draw_payload(columns.data(), table, alone))
+            << "levels " << levels << " bits " << table.column_bits << " draw " << i;
+      EXPECT_TRUE(alone == shared);
+    }
+  }
+}
+
+// Blocks of 2 MiB or more are aligned for huge pages; smaller ones and
+// growth across the threshold keep their contents.
+TEST(WideColumns, LargeBlocksAreAlignedToHugePages) {
+  std::vector<std::uint64_t, HugePageAllocator<std::uint64_t>> bits;
+  for (std::uint64_t i = 0; i < (std::uint64_t(3) << 20) / 8; ++i) bits.push_back(i * 7);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(bits.data()) % HugePageAllocator<std::uint64_t>::kHugePage, 0u);
+  for (std::uint64_t i = 0; i < bits.size(); i += 4099) ASSERT_EQ(bits[i], i * 7);
+  const std::vector<std::uint64_t, HugePageAllocator<std::uint64_t>> small(10, 5);
+  EXPECT_EQ(small[9], 5u);
 }
 
 TEST(WidePayloadTable, DrawsFollowTheWeights) {
   constexpr std::uint64_t k6to20 = 3656158440062976ull;
   const std::vector<std::uint64_t> weights = {k6to20 / 2, k6to20 / 3, k6to20 / 6 - 1000, 1000};
-  std::vector<WidePayloadColumn> columns;
+  WideColumns columns;
   const WidePayloadTable table = append_payload_table(weights, {0, 1, 2, 3}, columns);
   std::vector<std::int64_t> counts(weights.size(), 0);
   Rng rng = block_rng(7, 3, 0);
@@ -135,7 +210,7 @@ TEST(WidePayloadTable, DrawsFollowTheWeights) {
 // uniform_below64 draws and moves the stream as far, also where a range
 // just above 2^63 rejects half the draws (and uniform_below64 divides).
 TEST(WidePayloadTable, DrawsAsUniformBelow64Does) {
-  std::vector<WidePayloadColumn> columns;
+  WideColumns columns;
   for (const std::vector<std::uint64_t>& weights :
        {std::vector<std::uint64_t>{(1ull << 62) - 5, 6}, {(1ull << 61) + 7, 1ull << 60, 3}, {1, 2, 3, 4, 5}}) {
     std::vector<std::uint32_t> payloads(weights.size());

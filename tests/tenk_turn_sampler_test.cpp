@@ -295,6 +295,18 @@ TEST(TenkTurnSampler, OptimalWinTurnsFollowTheExactDistributionOfEachTurnStart) 
   }
 }
 
+// optimal_win's tables too count more dice than fit in 52 bits of level
+// where each draws well: their levels are shared (SameLevels), not
+// multiplied by each table's columns first.
+TEST(TenkTurnSampler, OptimalWinTablesCountMoreDiceThanFitIn52Bits) {
+  const SolvedWin win(short_game(preset("seed000"), 2000));
+  int within_52_bits = 0;
+  for (double outcomes = 6; outcomes < std::ldexp(1.0, 52); outcomes *= 6) ++within_52_bits;
+  EXPECT_GT(TurnSampler::build(win.scoring, win.policy)->dice_budget(), within_52_bits);
+  EXPECT_EQ(TurnSampler::build(win.scoring, win.policy, TurnSampler::kWindow, within_52_bits)->dice_budget(),
+            within_52_bits);
+}
+
 // Past its bytes the sampler builds no more tables: the turn starts of the
 // rows met later are played throw by throw, exactly too.
 TEST(TenkTurnSampler, OptimalWinTurnStartsWithoutATableStayExact) {

@@ -105,13 +105,13 @@ struct PayloadAlias {
   std::uint32_t own, alias;  // payloads
 };
 std::uint64_t payload_alias(const std::vector<std::uint64_t>& weights, const std::vector<std::uint32_t>& payloads,
-                            std::uint64_t max_capacity, std::vector<PayloadAlias>& out) {
+                            std::uint64_t max_capacity, std::vector<PayloadAlias>& out, std::size_t least_width = 1) {
   unsigned __int128 sum = 0;
   for (std::uint64_t w : weights) sum += w;
   if (weights.empty() || weights.size() != payloads.size() || sum == 0 || sum > max_capacity)
     throw std::invalid_argument("append_payload_table: a table needs payloads and weights summing to 1.." +
                                 std::to_string(max_capacity));
-  std::size_t width = 1;
+  std::size_t width = least_width;
   while (width < weights.size()) width *= 2;
   std::vector<std::uint64_t> padded = weights;
   padded.resize(width, 0);
@@ -135,10 +135,12 @@ PayloadTable append_payload_table(const std::vector<std::uint64_t>& weights, con
 }
 
 WidePayloadTable append_payload_table(const std::vector<std::uint64_t>& weights,
-                                      const std::vector<std::uint32_t>& payloads,
-                                      std::vector<WidePayloadColumn>& columns) {
+                                      const std::vector<std::uint32_t>& payloads, WideColumns& columns,
+                                      std::uint32_t least_column_bits) {
   std::vector<PayloadAlias> alias;
-  const std::uint64_t capacity = payload_alias(weights, payloads, UINT64_MAX, alias);
+  if (least_column_bits >= 32) throw std::invalid_argument("append_payload_table: too many columns");
+  const std::uint64_t capacity =
+      payload_alias(weights, payloads, UINT64_MAX, alias, std::size_t(1) << least_column_bits);
   const auto column_bits = static_cast<std::uint32_t>(std::countr_zero(alias.size()));
   if (capacity > (UINT64_MAX >> column_bits))
     throw std::invalid_argument("append_payload_table: weights x columns must stay below 2^64");
@@ -150,12 +152,12 @@ WidePayloadTable append_payload_table(const std::vector<std::uint64_t>& weights,
 
 namespace {
 
-template <class Column>
-auto append_weighted_payloads(const PayloadWeights& weight_of, std::vector<Column>& columns) {
+template <class Columns, class... Least>
+auto append_weighted_payloads(const PayloadWeights& weight_of, Columns& columns, Least... least) {
   std::vector<std::uint64_t> weights;
   std::vector<std::uint32_t> payloads;
   for (const auto& [payload, weight] : weight_of) payloads.push_back(payload), weights.push_back(weight);
-  return append_payload_table(weights, payloads, columns);
+  return append_payload_table(weights, payloads, columns, least...);
 }
 
 }  // namespace
@@ -164,8 +166,9 @@ PayloadTable append_payload_table(const PayloadWeights& weight_of, std::vector<P
   return append_weighted_payloads(weight_of, columns);
 }
 
-WidePayloadTable append_payload_table(const PayloadWeights& weight_of, std::vector<WidePayloadColumn>& columns) {
-  return append_weighted_payloads(weight_of, columns);
+WidePayloadTable append_payload_table(const PayloadWeights& weight_of, WideColumns& columns,
+                                      std::uint32_t least_column_bits) {
+  return append_weighted_payloads(weight_of, columns, least_column_bits);
 }
 
 }  // namespace dicesim

@@ -8,6 +8,7 @@
 #include <map>
 #include <vector>
 
+#include "engine/huge_pages.h"
 #include "engine/rng.h"
 
 namespace dicesim {
@@ -150,6 +151,9 @@ struct WidePayloadColumn {
   std::uint64_t threshold;
   std::uint32_t payload[2];
 };
+// Columns of many tables together: large (10,000's optimal_win, tens of
+// MiB), so on huge pages.
+using WideColumns = std::vector<WidePayloadColumn, HugePageAllocator<WidePayloadColumn>>;
 struct WidePayloadTable {
   std::uint32_t offset = 0;
   std::uint32_t column_bits = 0;
@@ -159,9 +163,12 @@ struct WidePayloadTable {
   std::uint64_t reject_below = 0;
 };
 WidePayloadTable append_payload_table(const std::vector<std::uint64_t>& weights,
-                                      const std::vector<std::uint32_t>& payloads,
-                                      std::vector<WidePayloadColumn>& columns);
-WidePayloadTable append_payload_table(const PayloadWeights& weight_of, std::vector<WidePayloadColumn>& columns);
+                                      const std::vector<std::uint32_t>& payloads, WideColumns& columns,
+                                      std::uint32_t least_column_bits = 0);
+// least_column_bits: at least that many columns' bits (padded), so that
+// tables of the same weight sum share a range.
+WidePayloadTable append_payload_table(const PayloadWeights& weight_of, WideColumns& columns,
+                                      std::uint32_t least_column_bits = 0);
 
 inline std::uint32_t draw_payload(const PayloadColumn* columns, const PayloadTable& table, Rng& rng) {
   std::uint64_t bits;
@@ -173,21 +180,77 @@ inline std::uint32_t draw_payload(const PayloadColumn* columns, const PayloadTab
   return column.payload[level >= column.threshold];
 }
 
-inline std::uint32_t draw_payload(const WidePayloadColumn* columns, const WidePayloadTable& table, Rng& rng) {
-  std::uint64_t r;
+// A wide table's draw: the number drawn below its range (its column in the
+// low column_bits bits, the level above), then the payload of that column
+// and level.
+inline std::uint64_t draw_below(const WidePayloadTable& table, Rng& rng) {
   for (;;) {  // uniform_below64, with the bound at hand
     const unsigned __int128 product = static_cast<unsigned __int128>(rng()) * table.range;
-    r = static_cast<std::uint64_t>(product >> 64);
     if (static_cast<std::uint64_t>(product) >= table.reject_below) [[likely]]
-      break;
+      return static_cast<std::uint64_t>(product >> 64);
   }
-  const WidePayloadColumn& column = columns[table.offset + (r & ((std::uint64_t(1) << table.column_bits) - 1))];
+}
+inline std::uint32_t pick_payload(const WidePayloadColumn& column, std::uint64_t level) {
   // Both payloads are loaded with the threshold and one is picked by a mask:
   // indexing by the comparison would wait on a second load (a 10,000 turn's
   // draw is on the game's critical path).
   const std::uint32_t own = column.payload[0], alias = column.payload[1];
-  const std::uint32_t use_alias = -static_cast<std::uint32_t>((r >> table.column_bits) >= column.threshold);
+  const std::uint32_t use_alias = -static_cast<std::uint32_t>(level >= column.threshold);
   return own ^ ((own ^ alias) & use_alias);
 }
+inline std::uint32_t draw_payload(const WidePayloadColumn* columns, const WidePayloadTable& table, Rng& rng) {
+  const std::uint64_t r = draw_below(table, rng);
+  return pick_payload(columns[table.offset + (r & ((std::uint64_t(1) << table.column_bits) - 1))],
+                      r >> table.column_bits);
+}
+
+// Where a table's columns start, for tables drawn with one SameLevels: 8
+// bytes, where a WidePayloadTable takes 24.
+struct TableStart {
+  std::uint32_t offset = 0;
+  std::uint32_t column_bits = 0;
+};
+
+// Draws from wide tables whose weights all sum to `levels` (a 10,000 turn
+// sampler's: sides^budget), the same draws as draw_payload of each. With
+// P = rng() x levels, rng() x (levels << bits) is P << bits: the level is
+// P's high word and the column the top `bits` bits of its low word. So the
+// product does not wait on which table it is for: in a loop whose next
+// table depends on the last draw, only the column's load does.
+class SameLevels {
+ public:
+  SameLevels() = default;
+  explicit SameLevels(std::uint64_t levels) : levels_(levels) {
+    // Every bits for which levels << bits stays below 2^64.
+    for (std::uint32_t bits = 0; bits < 64 && (bits == 0 || (levels >> (64 - bits)) == 0); ++bits) {
+      const std::uint64_t range = levels << bits;
+      reject_below_[bits] = (0 - range) % range;
+    }
+  }
+  std::uint64_t levels() const { return levels_; }
+  // The product's words for a table of `bits` column bits (Lemire's
+  // rejection of draw_below, on the shifted low word).
+  struct Product {
+    std::uint64_t low, high;
+  };
+  Product draw(std::uint32_t bits, Rng& rng) const {
+    for (;;) {
+      const unsigned __int128 p = static_cast<unsigned __int128>(rng()) * levels_;
+      const auto low = static_cast<std::uint64_t>(p);
+      if ((low << bits) >= reject_below_[bits]) [[likely]]
+        return {low, static_cast<std::uint64_t>(p >> 64)};
+    }
+  }
+  // The column of a table of `bits` column bits (0 for a single column).
+  static std::uint64_t column(Product p, std::uint32_t bits) { return (p.low >> 1) >> (63 - bits); }
+  std::uint32_t draw_payload(const WidePayloadColumn* columns, TableStart table, Rng& rng) const {
+    const Product p = draw(table.column_bits, rng);
+    return pick_payload(columns[table.offset + column(p, table.column_bits)], p.high);
+  }
+
+ private:
+  std::uint64_t levels_ = 1;
+  std::array<std::uint64_t, 64> reject_below_{};  // [column bits]: 2^64 mod (levels << bits)
+};
 
 }  // namespace dicesim

@@ -186,23 +186,26 @@ inline TurnResult play_turn_apart(const Scoring& scoring, const Policy& policy, 
 // its sampler has a table per turn start, built from the solved decisions
 // the turn can meet below the window (kWinWindow: what after_throw answers
 // at every turn total and landing there), one table per distinct row of
-// those, all built when the strategy first plays (seed 000: 2,547 rows for
-// 80,000 turn starts, 20 MB, about 0.3 s).
+// those, all built when the strategy first plays (seed 000: 1,803 rows for
+// 80,000 turn starts, 14 MB, about 0.25 s). Every table's weights sum to
+// sides^budget, so the tables of a turn start share their levels
+// (SameLevels): the number drawn does not wait on which table it is for.
 class TurnSampler {
  public:
   static constexpr int kWindow = 3000;  // measured: 2000 was no faster (more turns left to decide)
   // optimal_win's window (the least of it and `window`): measured at seed
-  // 000, 1,000 and 2,000 were slower (more turns left to decide; more
-  // tables, which leave the caches), 3,000 slower still (7,111 tables, 64 MB).
-  static constexpr int kWinWindow = 1500;
+  // 000 (0.7.0, 10^6 games' time less the build's), 1,150, 1,350 and 1,500
+  // were 2 to 7% slower, 1,000 and 2,000 slower still: a wider window
+  // leaves fewer turns to decide but has more tables, which leave the caches.
+  static constexpr int kWinWindow = 1250;
   // optimal_win's tables stop growing past this many bytes (win_bytes; seed
-  // 000 needs 20 MB, seed 003 would need 180 MB): the turn starts of rows
-  // met later are played throw by throw.
+  // 000 needs 14 MB): the turn starts of rows met later are played throw by
+  // throw.
   static constexpr std::size_t kWinBytes = std::size_t(64) << 20;
-  // The dice budget (a cap): the most dice whose ordered outcomes stay
-  // below 2^52 (20 fair dice), a table's level and column sharing one draw;
-  // the tables per banked score, with fewer columns, as many more as draw
-  // well (21 fair dice: tenk_turn_sampler.cpp).
+  // The dice budget (a cap): at least the most dice whose ordered outcomes
+  // stay below 2^52 (20 fair dice), a table's level and up to 4,096 columns
+  // sharing one draw; as many more as every table draws well with (21 fair
+  // dice for the presets: tenk_turn_sampler.cpp).
   static constexpr int kDiceBudget = 64;
   // nullptr where the sampler does not apply (or the die is too loaded for
   // a full hand within 52 bits).
@@ -237,18 +240,21 @@ class TurnSampler {
 
   // The tables per banked score (not optimal_win's), for a loop that holds
   // them: draw(mine) is the entry of a fresh turn from `mine` units
-  // (kDecideEntry: go on with decided_turn).
+  // (kDecideEntry: go on with decided_turn). They share one range and
+  // number of columns, so the number drawn does not wait on which table:
+  // only the column's load does.
   struct ByScore {
-    const WidePayloadTable* tables;
+    const WidePayloadColumn* const* columns_at;  // [mine]: its table's first column
     std::size_t count;
-    const WidePayloadColumn* columns;
+    WidePayloadTable shape;  // the range and column_bits of every table
     std::uint32_t draw(int mine, Rng& rng) const {
       if (std::size_t(mine) >= count) [[unlikely]]
         return kDecideEntry;
-      return draw_payload(columns, tables[mine], rng);
+      const std::uint64_t r = draw_below(shape, rng);
+      return pick_payload(columns_at[mine][r & ((std::uint64_t(1) << shape.column_bits) - 1)], r >> shape.column_bits);
     }
   };
-  ByScore by_score() const { return {table_at_.data(), table_at_.size(), columns_.data()}; }
+  ByScore by_score() const { return {columns_at_.data(), columns_at_.size(), by_score_shape_}; }
   // The rest of a fresh turn whose draw gave kDecideEntry.
   TurnResult decided_turn(const Scoring& scoring, const Policy& policy, int seat, int banked, int theirs,
                           Rng& rng) const {
@@ -270,7 +276,8 @@ class TurnSampler {
   // The bytes of the tables and of the indices of them per turn start.
   std::size_t bytes() const {
     return (columns_.size() + decided_columns_.size()) * sizeof(WidePayloadColumn) +
-           (table_at_.size() + decided_at_.size()) * sizeof(WidePayloadTable) + row_at_.size() * sizeof(std::uint16_t);
+           table_at_.size() * sizeof(TableStart) + decided_at_.size() * sizeof(WidePayloadTable) +
+           row_at_.size() * sizeof(std::uint16_t);
   }
 
   // A table's entries: 0 a bust; kBankEntry | the Step word of the banked
@@ -285,10 +292,13 @@ class TurnSampler {
 
  private:
   TurnSampler() = default;
+  // columns_at_ points into columns_: a copy would read the original's.
+  TurnSampler(const TurnSampler&) = delete;
+  TurnSampler& operator=(const TurnSampler&) = delete;
   static std::unique_ptr<TurnSampler> build_by_score(const Scoring& scoring, const Policy& policy, int window,
                                                      int budget, std::uint64_t sides, bool one_draw);
   static std::unique_ptr<TurnSampler> build_win(const Scoring& scoring, const Policy& policy, int window, int budget,
-                                                std::uint64_t sides, std::size_t most_bytes);
+                                                std::uint64_t sides, std::size_t most_bytes, bool one_draw);
   // The slot of a turn start: the banked units for the table policies,
   // (seat, mine, theirs) for optimal_win.
   std::size_t unit(int seat, int mine, int theirs) const {
@@ -298,7 +308,7 @@ class TurnSampler {
     return std::size_t(seat) * seat_stride_ + std::size_t(mine) * mine_stride_ + std::size_t(theirs);
   }
   // The tables of slot `unit`, nullptr where it has none.
-  const WidePayloadTable* table(std::size_t unit) const {
+  const TableStart* table(std::size_t unit) const {
     if (seat_stride_ == 0) return unit < table_at_.size() ? &table_at_[unit] : nullptr;
     return unit < row_at_.size() && row_at_[unit] != kNoRow ? &table_at_[row_at_[unit]] : nullptr;
   }
@@ -311,10 +321,10 @@ class TurnSampler {
   // The entry of a fresh turn from slot `unit`; kDecideEntry (the turn goes
   // on from the position a second draw gives) also where `unit` has no table.
   std::uint32_t draw_entry(std::size_t unit, Rng& rng) const {
-    const WidePayloadTable* at = table(unit);
+    const TableStart* at = table(unit);
     if (at == nullptr) [[unlikely]]
       return kDecideEntry;
-    return draw_payload(columns_.data(), *at, rng);
+    return levels_.draw_payload(columns_.data(), *at, rng);
   }
   // A bust's entry is 0, so its score is 0: no branch between a bust and
   // a bank, which the processor cannot predict.
@@ -329,6 +339,11 @@ class TurnSampler {
                                       const WidePayloadTable* decided, Rng& rng) const {
     const Position fresh{0, scoring.rules().dice, kNoPending};
     if (decided == nullptr) return tenk::play_turn(scoring, policy, seat, banked, theirs, fresh, -1, rng);
+    // optimal_win's decisions are a cache miss away, like the position
+    // drawn: start loading them first (the positions lie mostly between a
+    // third of the window and twice it).
+    if (policy.win)
+      policy.win->policy.prefetch_banks(seat, banked / kPoint, theirs / kPoint, win_window_ / 3, win_window_ * 2);
     const std::uint32_t entry = draw_payload(decided_columns_.data(), *decided, rng);
     const int total = step_points(entry), dice = step_dice(entry), pending = step_pending(entry);
     const Rules& rules = scoring.rules();
@@ -341,12 +356,19 @@ class TurnSampler {
   int dice_budget_ = 0;
   int tables_ = 0;                                 // distinct ones: scores far from the target share theirs
   std::size_t seat_stride_ = 0, mine_stride_ = 0;  // see unit()
-  std::vector<WidePayloadColumn> columns_, decided_columns_;
+  int win_window_ = 0;                             // optimal_win's window, in units
+  WideColumns columns_, decided_columns_;
   // The table policies: [banked units], each banked score's tables, copied
   // there so that a turn's draw waits on one load fewer. optimal_win:
   // [row], each distinct row's, and row_at_[unit(...)] the row of a turn
   // start (2 bytes, not 32: the turn starts of a game stay in the caches).
-  std::vector<WidePayloadTable> table_at_, decided_at_;
+  std::vector<TableStart> table_at_;
+  std::vector<WidePayloadTable> decided_at_;
+  SameLevels levels_;  // every table_at_ table's weights sum to sides^budget
+  // The table policies' tables, padded to one number of columns, share
+  // this range too: ByScore.
+  std::vector<const WidePayloadColumn*> columns_at_;  // [banked units]
+  WidePayloadTable by_score_shape_;
   std::vector<std::uint16_t> row_at_;
   static constexpr std::uint16_t kNoRow = 0xffff;  // a turn start without a table
 };
@@ -517,11 +539,13 @@ void play_two_seats(const Scoring& scoring, const Policy* const* seats, const Tu
                .score /
            kPoint;
   };
+  // A seat plays only before it reaches the target (the round that
+  // reaches it is the last, and the other seat's last turn ends the game).
+  const int target_units = rules.target / kPoint;
   const auto play = [&](int s, int turn) {
-    if (round == 0) first[s] = turn;
     on_turn(s, turn);
-    const int score = (units[s] += turn) * kPoint;
-    if (reached_round[s] < 0 && (rules.exact_target ? score == rules.target : score >= rules.target)) [[unlikely]] {
+    units[s] += turn;
+    if (rules.exact_target ? units[s] == target_units : units[s] >= target_units) [[unlikely]] {
       reached_round[s] = round;
       if (finisher < 0) finisher = s;
     }
@@ -531,6 +555,7 @@ void play_two_seats(const Scoring& scoring, const Policy* const* seats, const Tu
     play(0, fresh(0));
     play(1, finisher < 0 ? fresh(1) : last(1));
     turns[0] = turns[1] = ++round;
+    if (round == 1) first[0] = units[0], first[1] = units[1];  // the first round's turns, from 0
     if (round == rules.max_rounds || finisher == 0) break;
     if (finisher == 1) {
       if (rules.last_turn) play(0, last(0)), ++turns[0];

@@ -15,8 +15,8 @@ namespace dicesim::tenk {
 namespace {
 
 // 12 bits of a 64-bit draw pick a column (up to 4096 entries per table),
-// the other 52 the level (the tables per banked score take more dice where
-// they fit: build_by_score).
+// the other 52 the level: the fewest dice a sampler counts (build() takes
+// more where every table draws well).
 constexpr int kColumnBits = 12;
 constexpr std::uint64_t kMaxOutcomes = std::uint64_t(1) << (64 - kColumnBits);
 
@@ -60,6 +60,9 @@ class TurnEndingsOf {
           most_units_ = std::max(most_units_, step_units(step));
         }
   }
+
+  // What every turn's weights sum to: sides^budget.
+  std::uint64_t outcomes() const { return power_[budget_]; }
 
   TurnEndings operator()(const Policy& policy, int seat, int banked, int theirs) const {
     const Rules& rules = scoring_.rules();
@@ -138,26 +141,33 @@ class TurnEndingsOf {
   int most_units_ = 0;                                               // the most units of one throw
 };
 
+TableStart start_of(const WidePayloadTable& table) { return {table.offset, table.column_bits}; }
+
 // More than 4096 entries (none of the presets comes near) would leave too
 // few bits for the level: such turns are played throw by throw.
 bool fits(const TurnEndings& turn) {
   return std::max(turn.ending.size(), turn.decided.size()) <= (std::size_t(1) << kColumnBits);
 }
 
-// Whether a table of these weights, padded to a power of two columns,
-// draws well from one 64-bit number: its weights' sum times its columns
-// below 2^64, and at most one draw in 32 rejected (Lemire's bound, 2^64 mod
-// that range). Measured on ev_heuristic's tables: 22 dice reject 8.7% of
-// draws and ran slower than 21 dice (1.0%), which leave a quarter fewer
-// turns to decide than 20.
-bool draws_well(const PayloadWeights& weights) {
+// The bits of a table's columns: its entries padded to a power of two.
+std::uint32_t column_bits(const PayloadWeights& weights) {
+  return weights.size() <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(weights.size() - 1));
+}
+
+// Whether a table of these weights, padded to a power of two columns (at
+// least 2^least_bits), draws well from one 64-bit number: its weights' sum
+// times its columns below 2^64, and at most one draw in 32 rejected
+// (Lemire's bound, 2^64 mod that range). Measured on ev_heuristic's tables:
+// 22 dice reject 8.7% of draws and ran slower than 21 dice (1.0%), which
+// leave a quarter fewer turns to decide than 20.
+bool draws_well(const PayloadWeights& weights, std::uint32_t least_bits = 0, bool any_rejection = false) {
   if (weights.empty()) return true;
   unsigned __int128 range = 0;
   for (const auto& [entry, weight] : weights) range += weight;
-  range <<= std::bit_width(weights.size() - 1);
+  range <<= std::max(column_bits(weights), least_bits);
   if (range > UINT64_MAX) return false;
   const auto r = static_cast<std::uint64_t>(range);
-  return (0 - r) % r <= (UINT64_MAX >> 5);
+  return any_rejection || (0 - r) % r <= (UINT64_MAX >> 5);
 }
 
 }  // namespace
@@ -174,18 +184,20 @@ std::unique_ptr<TurnSampler> TurnSampler::build(const Scoring& scoring, const Po
   int budget = 0;
   for (unsigned __int128 outcomes = sides; budget < dice_budget && outcomes < kMaxOutcomes; outcomes *= sides) ++budget;
   if (budget < rules.dice) return nullptr;
-  if (policy.win) return build_win(scoring, policy, std::min(window, kWinWindow), budget, sides, win_bytes);
-  // A table per banked score has few entries (the totals banked, a bust,
-  // "decide"), which leaves room for more dice than 52 bits of level: the
-  // most that draw well (draws_well), so that fewer turns are left to decide.
+  // A table has few columns (the totals banked, a bust, "decide"), which
+  // leaves room for more dice than 52 bits of level: the most that draw
+  // well (draws_well), so that fewer turns are left to decide.
+  const auto build_at = [&](int dice, bool one_draw) {
+    return policy.win ? build_win(scoring, policy, std::min(window, kWinWindow), dice, sides, win_bytes, one_draw)
+                      : build_by_score(scoring, policy, window, dice, sides, one_draw);
+  };
   int most = budget;
   unsigned __int128 more = sides;  // sides^(most + 1)
   for (int k = 0; k < most; ++k) more *= sides;
   for (; most < dice_budget && more <= UINT64_MAX; more *= sides) ++most;
   for (int tried = most; tried > budget; --tried)
-    if (std::unique_ptr<TurnSampler> sampler = build_by_score(scoring, policy, window, tried, sides, true))
-      return sampler;
-  return build_by_score(scoring, policy, window, budget, sides, false);
+    if (std::unique_ptr<TurnSampler> sampler = build_at(tried, true)) return sampler;
+  return build_at(budget, false);
 }
 
 // The table policies' sampler: a table per banked score (shared far from
@@ -195,24 +207,48 @@ std::unique_ptr<TurnSampler> TurnSampler::build_by_score(const Scoring& scoring,
                                                          int budget, std::uint64_t sides, bool one_draw) {
   const Rules& rules = scoring.rules();
   const TurnEndingsOf endings(scoring, window, budget, sides);
-  std::unique_ptr<TurnSampler> sampler(new TurnSampler);
-  sampler->dice_budget_ = budget;
-  int far[kRegimes] = {-1, -1};  // the unit of each regime's shared tables
+  // The distinct tables first (scores far from the target share theirs, by
+  // regime), then their columns padded to the most any needs: ByScore.
+  std::vector<TurnEndings> turns;
+  std::vector<std::size_t> turn_at;  // [banked units]
+  int far[kRegimes] = {-1, -1};      // the turn of each regime's shared tables
+  std::uint32_t bits = 0;
   for (int banked = 0; banked < rules.target; banked += kPoint) {
     const bool near = rules.target - banked <= window;
     int& shared = far[regime_of(rules, banked)];
     if (near || shared < 0) {
-      const TurnEndings turn = endings(policy, 0, banked, 0);
+      TurnEndings turn = endings(policy, 0, banked, 0);
+      // (Padding only widens a range: a table that draws badly alone
+      // fails the budget at once.)
       if (!fits(turn) || (one_draw && !(draws_well(turn.ending) && draws_well(turn.decided)))) return nullptr;
-      if (!near) shared = banked / kPoint;
-      ++sampler->tables_;
-      sampler->table_at_.push_back(append_payload_table(turn.ending, sampler->columns_));
-      sampler->decided_at_.push_back(
-          turn.decided.empty() ? WidePayloadTable{} : append_payload_table(turn.decided, sampler->decided_columns_));
+      bits = std::max(bits, column_bits(turn.ending));
+      if (!near) shared = static_cast<int>(turns.size());
+      turn_at.push_back(turns.size());
+      turns.push_back(std::move(turn));
     } else {
-      sampler->table_at_.push_back(sampler->table_at_[shared]);
-      sampler->decided_at_.push_back(sampler->decided_at_[shared]);
+      turn_at.push_back(std::size_t(shared));
     }
+  }
+  if (one_draw)
+    for (const TurnEndings& turn : turns)
+      if (!draws_well(turn.ending, bits) || !draws_well(turn.decided)) return nullptr;
+  std::unique_ptr<TurnSampler> sampler(new TurnSampler);
+  sampler->dice_budget_ = budget;
+  sampler->tables_ = static_cast<int>(turns.size());
+  sampler->levels_ = SameLevels(endings.outcomes());
+  const std::uint64_t range = endings.outcomes() << bits;  // fits: append_payload_table checks
+  sampler->by_score_shape_ = {0, bits, range, (0 - range) % range};
+  std::vector<TableStart> table;
+  std::vector<WidePayloadTable> decided;
+  for (const TurnEndings& turn : turns) {
+    table.push_back(start_of(append_payload_table(turn.ending, sampler->columns_, bits)));
+    decided.push_back(turn.decided.empty() ? WidePayloadTable{}
+                                           : append_payload_table(turn.decided, sampler->decided_columns_));
+  }
+  for (const std::size_t t : turn_at) {
+    sampler->table_at_.push_back(table[t]);
+    sampler->decided_at_.push_back(decided[t]);
+    sampler->columns_at_.push_back(sampler->columns_.data() + table[t].offset);
   }
   return sampler;
 }
@@ -222,7 +258,8 @@ std::unique_ptr<TurnSampler> TurnSampler::build_by_score(const Scoring& scoring,
 // in a fixed order, so the tables, and the rows left without one once the
 // tables reach most_bytes, are the same in every run.
 std::unique_ptr<TurnSampler> TurnSampler::build_win(const Scoring& scoring, const Policy& policy, int window,
-                                                    int budget, std::uint64_t sides, std::size_t most_bytes) {
+                                                    int budget, std::uint64_t sides, std::size_t most_bytes,
+                                                    bool one_draw) {
   const Rules& rules = scoring.rules();
   const int units = policy.win->units, cap = window / kPoint;
   // Every landing a throw can leave: (dice, pending face), and hot dice.
@@ -234,6 +271,8 @@ std::unique_ptr<TurnSampler> TurnSampler::build_win(const Scoring& scoring, cons
   const TurnEndingsOf endings(scoring, window, budget, sides);
   std::unique_ptr<TurnSampler> sampler(new TurnSampler);
   sampler->dice_budget_ = budget;
+  sampler->levels_ = SameLevels(endings.outcomes());
+  sampler->win_window_ = cap;
   sampler->seat_stride_ = std::size_t(units) * units;
   sampler->mine_stride_ = units;
   sampler->row_at_.reserve(2 * sampler->seat_stride_);
@@ -251,9 +290,11 @@ std::unique_ptr<TurnSampler> TurnSampler::build_win(const Scoring& scoring, cons
         const auto [at, fresh] = row_of.try_emplace(row, kNoRow);
         if (fresh && sampler->bytes() < most_bytes && sampler->tables_ < kNoRow) {
           const TurnEndings turn = endings(policy, seat, banked, their);
-          if (!fits(turn)) return nullptr;
+          // Positions left to decide are drawn seldom: any rejection rate will do.
+          if (!fits(turn) || (one_draw && !(draws_well(turn.ending) && draws_well(turn.decided, 0, true))))
+            return nullptr;
           at->second = static_cast<std::uint16_t>(sampler->tables_++);
-          sampler->table_at_.push_back(append_payload_table(turn.ending, sampler->columns_));
+          sampler->table_at_.push_back(start_of(append_payload_table(turn.ending, sampler->columns_)));
           sampler->decided_at_.push_back(turn.decided.empty()
                                              ? WidePayloadTable{}
                                              : append_payload_table(turn.decided, sampler->decided_columns_));

@@ -9,6 +9,8 @@
 #include <iosfwd>
 #include <vector>
 
+#include "engine/huge_pages.h"
+#include "engine/prefetch.h"
 #include "games/tenk/tenk_rules.h"
 
 namespace dicesim::tenk {
@@ -111,6 +113,18 @@ class WinPolicy {
     return bit(take_offset_[state(seat, mine, theirs)] + std::size_t(h.total - 1) * (kinds_ - 1) + dp);
   }
   int top(int seat, int mine, int theirs) const { return static_cast<int>(top_[state(seat, mine, theirs)]); }
+  // Starts loading the decisions banks() reads at totals from..to (units)
+  // for this turn start: one load of the state's offset, then prefetches,
+  // which do not wait.
+  void prefetch_banks(int seat, int mine, int theirs, int from, int to) const {
+    const std::size_t s = state(seat, mine, theirs);
+    const int last = std::min(to, int(top_[s]) + 1);
+    from = std::max(from, 1);
+    if (from > last) return;
+    const std::size_t first_bit = bank_offset_[s] + std::size_t(from - 1) * kinds_;
+    const std::size_t last_bit = bank_offset_[s] + std::size_t(last) * kinds_ - 1;
+    prefetch_lines(&bits_[first_bit / 64], &bits_[last_bit / 64]);
+  }
   // IV.4: the option kept (0: the first) of `group` thrown at `total`.
   int kept_part(int seat, int mine, int theirs, int total, int group) const;
   // Reads (Self non-const) or writes every member through io(member), for
@@ -157,10 +171,10 @@ class WinPolicy {
   int units_ = 0, kinds_ = 0;
   std::size_t size_ = 0;  // bits in use
   std::vector<std::uint32_t> top_;
-  std::vector<std::uint64_t> bank_offset_, take_offset_;  // bit offsets per state
-  std::vector<std::uint64_t> bits_;
-  std::vector<std::uint32_t> part_first_, part_count_;  // per state, its runs in parts_ (IV.4)
-  std::vector<PartRun> parts_;                          // per state ordered by (group, from)
+  std::vector<std::uint64_t> bank_offset_, take_offset_;               // bit offsets per state
+  std::vector<std::uint64_t, HugePageAllocator<std::uint64_t>> bits_;  // MiBs read at random: huge pages
+  std::vector<std::uint32_t> part_first_, part_count_;                 // per state, its runs in parts_ (IV.4)
+  std::vector<PartRun> parts_;                                         // per state ordered by (group, from)
 };
 
 // Everything an optimal_win strategy plays from.
