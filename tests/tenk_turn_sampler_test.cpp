@@ -207,11 +207,17 @@ TEST(TenkTurnSampler, BankedScoresFarFromTheTargetShareATable) {
 // A table per banked score has few columns, which leaves room for more
 // dice than the 52 bits of level that optimal_win's tables keep (fewer
 // turns left to decide); a smaller cap is kept.
+// The most fair dice whose ordered outcomes stay below 2^52.
+int dice_within_52_bits() {
+  int dice = 0;
+  for (double outcomes = 6; outcomes < std::ldexp(1.0, 52); outcomes *= 6) ++dice;
+  return dice;
+}
+
 TEST(TenkTurnSampler, TablesByScoreCountMoreDiceThanFitIn52Bits) {
   const Scoring scoring(preset("seed000"));
   const Policy policy = compile(scoring, {{"family", "ev_heuristic"}});
-  int within_52_bits = 0;
-  for (double outcomes = 6; outcomes < std::ldexp(1.0, 52); outcomes *= 6) ++within_52_bits;
+  const int within_52_bits = dice_within_52_bits();
   EXPECT_GT(TurnSampler::build(scoring, policy)->dice_budget(), within_52_bits);
   EXPECT_EQ(TurnSampler::build(scoring, policy, TurnSampler::kWindow, within_52_bits)->dice_budget(), within_52_bits);
 }
@@ -300,8 +306,7 @@ TEST(TenkTurnSampler, OptimalWinTurnsFollowTheExactDistributionOfEachTurnStart) 
 // multiplied by each table's columns first.
 TEST(TenkTurnSampler, OptimalWinTablesCountMoreDiceThanFitIn52Bits) {
   const SolvedWin win(short_game(preset("seed000"), 2000));
-  int within_52_bits = 0;
-  for (double outcomes = 6; outcomes < std::ldexp(1.0, 52); outcomes *= 6) ++within_52_bits;
+  const int within_52_bits = dice_within_52_bits();
   EXPECT_GT(TurnSampler::build(win.scoring, win.policy)->dice_budget(), within_52_bits);
   EXPECT_EQ(TurnSampler::build(win.scoring, win.policy, TurnSampler::kWindow, within_52_bits)->dice_budget(),
             within_52_bits);

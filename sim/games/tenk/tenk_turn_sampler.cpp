@@ -236,12 +236,12 @@ std::unique_ptr<TurnSampler> TurnSampler::build_by_score(const Scoring& scoring,
   sampler->dice_budget_ = budget;
   sampler->tables_ = static_cast<int>(turns.size());
   sampler->levels_ = SameLevels(endings.outcomes());
-  const std::uint64_t range = endings.outcomes() << bits;  // fits: append_payload_table checks
-  sampler->by_score_shape_ = {0, bits, range, (0 - range) % range};
   std::vector<TableStart> table;
   std::vector<WidePayloadTable> decided;
   for (const TurnEndings& turn : turns) {
-    table.push_back(start_of(append_payload_table(turn.ending, sampler->columns_, bits)));
+    const WidePayloadTable appended = append_payload_table(turn.ending, sampler->columns_, bits);
+    sampler->by_score_shape_ = {0, appended.column_bits, appended.range, appended.reject_below};  // every table's
+    table.push_back(start_of(appended));
     decided.push_back(turn.decided.empty() ? WidePayloadTable{}
                                            : append_payload_table(turn.decided, sampler->decided_columns_));
   }
