@@ -118,67 +118,95 @@ TEST(WidePayloadTable, EveryPayloadGetsExactlyItsWeight) {
   WideColumns columns;
   EXPECT_THROW(append_payload_table({1ull << 63, 1, 1}, {1, 2, 3}, columns), std::invalid_argument);  // x 4 columns
   EXPECT_THROW(append_payload_table({1ull << 63, 1ull << 63}, {1, 2}, columns), std::invalid_argument);
-  EXPECT_THROW(append_payload_table({1ull << 60, 1}, {1, 2}, columns, 4), std::invalid_argument);  // x 16 columns
 }
 
-// Padded to more columns than its entries need (tables that share a
-// range), a table still gives each payload exactly its weight.
-TEST(WidePayloadTable, PaddedColumnsKeepEveryWeight) {
-  const std::vector<std::uint64_t> weights = {5, 3, 1ull << 40};
-  WideColumns columns;
-  const WidePayloadTable table = append_payload_table(weights, {7, 8, 9}, columns, 6);
-  ASSERT_EQ(table.column_bits, 6u);
-  ASSERT_EQ(columns.size(), 64u);
-  const std::uint64_t level_range = table.range >> table.column_bits;
-  std::map<std::uint32_t, unsigned __int128> mass;
-  for (const WidePayloadColumn& column : columns) {
-    mass[column.payload[0]] += column.threshold;
-    mass[column.payload[1]] += level_range - column.threshold;
+// Every code's weight, read back from a CodeTables table's words: a
+// column's own code c up to its threshold, its alias's above.
+std::vector<unsigned __int128> code_mass(const CodeTables& codes, std::uint32_t table, std::uint64_t levels) {
+  const std::uint32_t bits = codes.code_bits();
+  const std::uint64_t mask = (std::uint64_t(1) << bits) - 1;
+  std::vector<unsigned __int128> mass(std::size_t(1) << bits, 0);
+  const CodeTables::Drawer drawer = codes.drawer();
+  for (std::uint64_t c = 0; c <= mask; ++c) {
+    const std::uint64_t word = drawer.words[(std::size_t(table) << bits) | c];
+    const std::uint64_t threshold = word >> bits;
+    EXPECT_LE(threshold, levels);
+    mass[c] += threshold;
+    mass[word & mask] += levels - threshold;
   }
-  for (std::uint32_t i = 0; i < 3; ++i)
-    EXPECT_TRUE(mass[7 + i] == static_cast<unsigned __int128>(64) * weights[i]) << i;
-  // Fewer bits than the entries need change nothing.
-  EXPECT_EQ(append_payload_table(weights, {7, 8, 9}, columns, 1).column_bits, 2u);
+  return mass;
 }
 
-// Tables whose weights share one sum draw through SameLevels as each
-// draws alone (the same payloads, the stream moved as far): one column, a
-// few, many, and a sum just above 2^62, where two columns reject nearly half
-// the draws.
-TEST(SameLevels, DrawsAsEachTableDrawsAlone) {
+// A CodeTables table gives each code exactly its weight, and a draw's code
+// is the column's own exactly where the level lies below its threshold:
+// checked at the edges of every column's threshold, for tables of one code,
+// a few, and as many as fit beside a sum just below 2^55 (21 fair dice).
+TEST(CodeTables, EachCodeGetsItsWeightAndTheLevelPicksAtTheThreshold) {
   constexpr std::uint64_t k6to21 = 21936950640377856ull;
-  const std::vector<std::vector<std::uint64_t>> cases = {
-      {k6to21}, {k6to21 - 7, 7}, {k6to21 / 3, k6to21 / 3, k6to21 - 2 * (k6to21 / 3)}, {(1ull << 62) + 3, 1}};
-  for (const std::vector<std::uint64_t>& base : cases) {
-    const std::uint64_t levels = std::accumulate(base.begin(), base.end(), std::uint64_t(0));
-    const SameLevels same(levels);
-    EXPECT_EQ(same.levels(), levels);
-    WideColumns columns;
-    std::vector<WidePayloadTable> tables;
-    // The same sum split over more entries: 1 to 40 columns' worth.
-    for (std::size_t entries : {base.size(), base.size() + 2, std::size_t(40)}) {
-      std::vector<std::uint64_t> weights = base;
-      while (weights.size() < entries) {
-        std::sort(weights.begin(), weights.end());
-        const std::uint64_t half = weights.back() / 2;
-        weights.back() -= half;
-        weights.push_back(half);
+  for (const std::uint32_t bits : {0u, 1u, 5u, 9u}) {
+    ASSERT_TRUE(CodeTables::fit(k6to21, bits));
+    CodeTables codes(k6to21, bits);
+    const std::size_t width = std::size_t(1) << bits;
+    std::vector<std::vector<std::uint64_t>> tables = {{k6to21}};
+    if (width > 1) tables.push_back({k6to21 - 7, 7});
+    if (width > 2) {
+      tables.push_back({k6to21 - 7, 0, 7});
+      // Most of the weight on the highest code (a sampler's "decide"):
+      // partial columns alias the code whose bits are all set.
+      std::vector<std::uint64_t> heavy_last(width, 3);
+      heavy_last.back() = k6to21 - 3 * (width - 1);
+      tables.push_back(heavy_last);
+      std::vector<std::uint64_t> spread(width, k6to21 / width);
+      spread[1] = 0;
+      spread[width / 2] += k6to21 - std::accumulate(spread.begin(), spread.end(), std::uint64_t(0));
+      tables.push_back(spread);
+    }
+    for (const std::vector<std::uint64_t>& weights : tables) {
+      const std::uint32_t t = codes.append(weights);
+      const std::vector<unsigned __int128> mass = code_mass(codes, t, k6to21);
+      for (std::size_t c = 0; c < width; ++c)
+        EXPECT_TRUE(mass[c] == static_cast<unsigned __int128>(width) * (c < weights.size() ? weights[c] : 0))
+            << "bits " << bits << " code " << c;
+      // The level just below a column's threshold keeps its own code; at
+      // the threshold, the alias's.
+      const CodeTables::Drawer drawer = codes.drawer();
+      const std::uint64_t mask = width - 1;
+      for (std::uint64_t c = 0; c < width; ++c) {
+        const std::uint64_t word = drawer.words[(std::size_t(t) << bits) | c], threshold = word >> bits;
+        if (threshold > 0) {
+          EXPECT_EQ(drawer.pick(t, (threshold - 1) << bits | c), c);
+        }
+        if (threshold < k6to21) {
+          EXPECT_EQ(drawer.pick(t, threshold << bits | c), word & mask);
+        }
       }
-      std::vector<std::uint32_t> payloads(weights.size());
-      std::iota(payloads.begin(), payloads.end(), 0u);
-      if (weights.size() > 1 && (levels >> (64 - std::bit_width(weights.size() - 1))) != 0) continue;  // too wide
-      tables.push_back(append_payload_table(weights, payloads, columns));
     }
-    ASSERT_FALSE(tables.empty());
-    for (const WidePayloadTable& table : tables) {
-      Rng alone = block_rng(3, 1, 4), shared = alone;
-      for (int i = 0; i < 20'000; ++i)
-        ASSERT_EQ(same.draw_payload(columns.data(), {table.offset, table.column_bits}, shared),
-                  draw_payload(columns.data(), table, alone))
-            << "levels " << levels << " bits " << table.column_bits << " draw " << i;
-      EXPECT_TRUE(alone == shared);
-    }
+    EXPECT_EQ(codes.tables(), tables.size());
   }
+  EXPECT_FALSE(CodeTables::fit(k6to21, 10));  // 55 bits of threshold and 10 of code
+  EXPECT_THROW(CodeTables(k6to21, 10), std::invalid_argument);
+  CodeTables codes(100, 2);
+  EXPECT_THROW(codes.append({50, 49}), std::invalid_argument);              // not summing to the levels
+  EXPECT_THROW(codes.append({20, 20, 20, 20, 20}), std::invalid_argument);  // more weights than codes
+}
+
+// Draws follow the weights (chi-square against the exact probabilities).
+TEST(CodeTables, DrawsFollowTheWeights) {
+  constexpr std::uint64_t k6to21 = 21936950640377856ull;
+  CodeTables codes(k6to21, 3);
+  const std::vector<std::uint64_t> weights = {k6to21 / 2, k6to21 / 3, 0, k6to21 / 6 - 1000, 1000 + k6to21 % 6};
+  codes.append({k6to21});
+  const std::uint32_t t = codes.append(weights);
+  Rng rng = block_rng(5, 2, 0);
+  std::vector<std::int64_t> counts(8, 0);
+  const CodeTables::Drawer drawer = codes.drawer();
+  for (int i = 0; i < 200'000; ++i) ++counts[drawer.draw(t, rng)];
+  std::vector<double> expected(8, 0.0);
+  for (std::size_t c = 0; c < weights.size(); ++c) expected[c] = double(weights[c]) / double(k6to21);
+  const stats::ChiSquare chi = stats::chi_square(counts, expected);
+  EXPECT_LT(std::abs(stats::z_for_tail(chi.p_value)), 5);
+  EXPECT_EQ(counts[2], 0);
+  for (std::size_t c = weights.size(); c < 8; ++c) EXPECT_EQ(counts[c], 0);
 }
 
 // Blocks of 2 MiB or more are aligned for huge pages; smaller ones and

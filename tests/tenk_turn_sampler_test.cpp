@@ -204,10 +204,10 @@ TEST(TenkTurnSampler, BankedScoresFarFromTheTargetShareATable) {
   EXPECT_EQ(TurnSampler::build(flat, compile(flat, {{"family", "ev_heuristic"}}), 3000)->tables(), 3000 / kPoint + 1);
 }
 
-// A table per banked score has few columns, which leaves room for more
-// dice than the 52 bits of level that optimal_win's tables keep (fewer
-// turns left to decide); a smaller cap is kept.
-// The most fair dice whose ordered outcomes stay below 2^52.
+// The most fair dice whose ordered outcomes stay below 2^52: the fewest a
+// sampler counts. A table has few columns (a code per units banked below
+// the window), which leaves room for more dice (fewer turns left to
+// decide); a smaller cap is kept.
 int dice_within_52_bits() {
   int dice = 0;
   for (double outcomes = 6; outcomes < std::ldexp(1.0, 52); outcomes *= 6) ++dice;
@@ -220,6 +220,28 @@ TEST(TenkTurnSampler, TablesByScoreCountMoreDiceThanFitIn52Bits) {
   const int within_52_bits = dice_within_52_bits();
   EXPECT_GT(TurnSampler::build(scoring, policy)->dice_budget(), within_52_bits);
   EXPECT_EQ(TurnSampler::build(scoring, policy, TurnSampler::kWindow, within_52_bits)->dice_budget(), within_52_bits);
+}
+
+// Without IV.5 a table's code is the units banked, which the whole-turn
+// loops read as they are; under IV.5 it also holds the position left.
+TEST(TenkTurnSampler, CodesAreTheUnitsBankedWithoutIV5) {
+  const Scoring plain(preset("seed003")), kept(rules_from({{"continue_previous", true}, {"preset", "seed003"}}));
+  const json ev = {{"family", "ev_heuristic"}};
+  const Policy policy = compile(plain, ev);
+  const std::unique_ptr<TurnSampler> units = TurnSampler::build(plain, policy),
+                                     positions = TurnSampler::build(kept, compile(kept, ev));
+  ASSERT_NE(units, nullptr);
+  ASSERT_NE(positions, nullptr);
+  EXPECT_TRUE(units->whole_turns());
+  EXPECT_FALSE(positions->whole_turns());
+  Rng rng = block_rng(23, 0, 0);
+  for (int turn = 0; turn < 2000; ++turn) {
+    const int banked = (turn % 190) * kPoint;
+    Rng copy = rng;
+    const int drawn = units->turn_units(plain, policy, 0, banked / kPoint, 0, rng);
+    ASSERT_EQ(drawn * kPoint, units->play_turn(plain, policy, banked, copy).score) << "turn " << turn;
+    ASSERT_TRUE(copy == rng);
+  }
 }
 
 TEST(TenkTurnSampler, NoSamplerWhereTurnsDependOnMoreThanTheBankedScore) {
@@ -302,8 +324,8 @@ TEST(TenkTurnSampler, OptimalWinTurnsFollowTheExactDistributionOfEachTurnStart) 
 }
 
 // optimal_win's tables too count more dice than fit in 52 bits of level
-// where each draws well: their levels are shared (SameLevels), not
-// multiplied by each table's columns first.
+// where they draw well: a column per code (the window's units and
+// "decide") leaves room for the level of 21 dice.
 TEST(TenkTurnSampler, OptimalWinTablesCountMoreDiceThanFitIn52Bits) {
   const SolvedWin win(short_game(preset("seed000"), 2000));
   const int within_52_bits = dice_within_52_bits();
@@ -345,7 +367,9 @@ TEST(TenkTurnSampler, OptimalWinTurnsOfAnotherTurnStartFail) {
 }
 
 // With optimal_win at the table the lean loop and the general one draw the
-// same games, turn for turn (the sampler reads both seats' scores).
+// same games, turn for turn (the sampler reads both seats' scores): at
+// either seat, against ev_heuristic (whose seat draws by banked score) and
+// against itself.
 TEST(TenkTurnSampler, TheWholeTurnLoopPlaysTheGeneralLoopsGamesWithOptimalWin) {
   Rules last_turn = short_game(preset("seed000"), 2000);
   last_turn.last_turn = true;
@@ -354,11 +378,13 @@ TEST(TenkTurnSampler, TheWholeTurnLoopPlaysTheGeneralLoopsGamesWithOptimalWin) {
     const Policy ev = compile(win.scoring, {{"family", "ev_heuristic"}});
     const std::unique_ptr<TurnSampler> win_turns = TurnSampler::build(win.scoring, win.policy),
                                        ev_turns = TurnSampler::build(win.scoring, ev);
-    for (const bool win_first : {true, false}) {
-      const Policy* seats[] = {win_first ? &win.policy : &ev, win_first ? &ev : &win.policy};
-      const TurnSampler* samplers[] = {win_first ? win_turns.get() : ev_turns.get(),
-                                       win_first ? ev_turns.get() : win_turns.get()};
-      Rng lean = block_rng(19, win_first, 0), general = lean;
+    const std::pair<const Policy*, const TurnSampler*> win_seat{&win.policy, win_turns.get()},
+        ev_seat{&ev, ev_turns.get()};
+    for (const auto& [first, second] :
+         {std::pair{win_seat, ev_seat}, std::pair{ev_seat, win_seat}, std::pair{win_seat, win_seat}}) {
+      const Policy* seats[] = {first.first, second.first};
+      const TurnSampler* samplers[] = {first.second, second.second};
+      Rng lean = block_rng(19, seats[0] == &ev, seats[1] == &ev), general = lean;
       for (int game = 0; game < 3000; ++game) {
         std::vector<int> lean_turns, general_turns;
         GameResult a, b;

@@ -105,13 +105,13 @@ struct PayloadAlias {
   std::uint32_t own, alias;  // payloads
 };
 std::uint64_t payload_alias(const std::vector<std::uint64_t>& weights, const std::vector<std::uint32_t>& payloads,
-                            std::uint64_t max_capacity, std::vector<PayloadAlias>& out, std::size_t least_width = 1) {
+                            std::uint64_t max_capacity, std::vector<PayloadAlias>& out) {
   unsigned __int128 sum = 0;
   for (std::uint64_t w : weights) sum += w;
   if (weights.empty() || weights.size() != payloads.size() || sum == 0 || sum > max_capacity)
     throw std::invalid_argument("append_payload_table: a table needs payloads and weights summing to 1.." +
                                 std::to_string(max_capacity));
-  std::size_t width = least_width;
+  std::size_t width = 1;
   while (width < weights.size()) width *= 2;
   std::vector<std::uint64_t> padded = weights;
   padded.resize(width, 0);
@@ -135,12 +135,9 @@ PayloadTable append_payload_table(const std::vector<std::uint64_t>& weights, con
 }
 
 WidePayloadTable append_payload_table(const std::vector<std::uint64_t>& weights,
-                                      const std::vector<std::uint32_t>& payloads, WideColumns& columns,
-                                      std::uint32_t least_column_bits) {
+                                      const std::vector<std::uint32_t>& payloads, WideColumns& columns) {
   std::vector<PayloadAlias> alias;
-  if (least_column_bits >= 32) throw std::invalid_argument("append_payload_table: too many columns");
-  const std::uint64_t capacity =
-      payload_alias(weights, payloads, UINT64_MAX, alias, std::size_t(1) << least_column_bits);
+  const std::uint64_t capacity = payload_alias(weights, payloads, UINT64_MAX, alias);
   const auto column_bits = static_cast<std::uint32_t>(std::countr_zero(alias.size()));
   if (capacity > (UINT64_MAX >> column_bits))
     throw std::invalid_argument("append_payload_table: weights x columns must stay below 2^64");
@@ -152,12 +149,12 @@ WidePayloadTable append_payload_table(const std::vector<std::uint64_t>& weights,
 
 namespace {
 
-template <class Columns, class... Least>
-auto append_weighted_payloads(const PayloadWeights& weight_of, Columns& columns, Least... least) {
+template <class Columns>
+auto append_weighted_payloads(const PayloadWeights& weight_of, Columns& columns) {
   std::vector<std::uint64_t> weights;
   std::vector<std::uint32_t> payloads;
   for (const auto& [payload, weight] : weight_of) payloads.push_back(payload), weights.push_back(weight);
-  return append_payload_table(weights, payloads, columns, least...);
+  return append_payload_table(weights, payloads, columns);
 }
 
 }  // namespace
@@ -166,9 +163,27 @@ PayloadTable append_payload_table(const PayloadWeights& weight_of, std::vector<P
   return append_weighted_payloads(weight_of, columns);
 }
 
-WidePayloadTable append_payload_table(const PayloadWeights& weight_of, WideColumns& columns,
-                                      std::uint32_t least_column_bits) {
-  return append_weighted_payloads(weight_of, columns, least_column_bits);
+WidePayloadTable append_payload_table(const PayloadWeights& weight_of, WideColumns& columns) {
+  return append_weighted_payloads(weight_of, columns);
+}
+
+CodeTables::CodeTables(std::uint64_t levels, std::uint32_t code_bits)
+    : levels_(levels), range_(levels << code_bits), bits_(code_bits) {
+  if (!fit(levels, code_bits)) throw std::invalid_argument("CodeTables: levels and codes must fit 64 bits");
+  reject_below_ = (0 - range_) % range_;
+}
+
+std::uint32_t CodeTables::append(const std::vector<std::uint64_t>& weights) {
+  const std::size_t codes = std::size_t(1) << bits_;
+  unsigned __int128 sum = 0;
+  for (std::uint64_t w : weights) sum += w;
+  if (weights.size() > codes || sum != levels_)
+    throw std::invalid_argument("CodeTables: a table needs at most 2^code_bits weights summing to its levels");
+  std::vector<std::uint64_t> padded = weights;
+  padded.resize(codes, 0);
+  const std::uint32_t index = tables();
+  for (const AliasColumn& c : alias_columns(padded, levels_)) words_.push_back(c.threshold << bits_ | c.alias);
+  return index;
 }
 
 }  // namespace dicesim

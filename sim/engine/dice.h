@@ -163,12 +163,8 @@ struct WidePayloadTable {
   std::uint64_t reject_below = 0;
 };
 WidePayloadTable append_payload_table(const std::vector<std::uint64_t>& weights,
-                                      const std::vector<std::uint32_t>& payloads, WideColumns& columns,
-                                      std::uint32_t least_column_bits = 0);
-// least_column_bits: at least that many columns' bits (padded), so that
-// tables of the same weight sum share a range.
-WidePayloadTable append_payload_table(const PayloadWeights& weight_of, WideColumns& columns,
-                                      std::uint32_t least_column_bits = 0);
+                                      const std::vector<std::uint32_t>& payloads, WideColumns& columns);
+WidePayloadTable append_payload_table(const PayloadWeights& weight_of, WideColumns& columns);
 
 inline std::uint32_t draw_payload(const PayloadColumn* columns, const PayloadTable& table, Rng& rng) {
   std::uint64_t bits;
@@ -204,53 +200,62 @@ inline std::uint32_t draw_payload(const WidePayloadColumn* columns, const WidePa
                       r >> table.column_bits);
 }
 
-// Where a table's columns start, for tables drawn with one SameLevels: 8
-// bytes, where a WidePayloadTable takes 24.
-struct TableStart {
-  std::uint32_t offset = 0;
-  std::uint32_t column_bits = 0;
-};
-
-// Draws from wide tables whose weights all sum to `levels` (a 10,000 turn
-// sampler's: sides^budget), the same draws as draw_payload of each. With
-// P = rng() x levels, rng() x (levels << bits) is P << bits: the level is
-// P's high word and the column the top `bits` bits of its low word. So the
-// product does not wait on which table it is for: in a loop whose next
-// table depends on the last draw, only the column's load does.
-class SameLevels {
+// Alias tables over the codes 0 .. 2^code_bits - 1, every one with 2^code_bits
+// columns and weights summing to `levels` (a 10,000 turn sampler's:
+// sides^budget). So every table has one range: the number drawn does not
+// wait on which table it is for (in a loop whose next table depends on the
+// last draw, only the column's load does). Column c's own code is c, so a
+// column is one 64-bit word, its threshold above its alias's code: 8 bytes,
+// where a WidePayloadColumn takes 16.
+class CodeTables {
  public:
-  SameLevels() = default;
-  explicit SameLevels(std::uint64_t levels) : levels_(levels) {
-    // Every bits for which levels << bits stays below 2^64.
-    for (std::uint32_t bits = 0; bits < 64 && (bits == 0 || (levels >> (64 - bits)) == 0); ++bits) {
-      const std::uint64_t range = levels << bits;
-      reject_below_[bits] = (0 - range) % range;
-    }
+  CodeTables() = default;
+  // Throws unless fit(levels, code_bits).
+  CodeTables(std::uint64_t levels, std::uint32_t code_bits);
+  // Whether a word holds a threshold (up to levels) above code_bits bits
+  // (fewer than 32: a table's columns are counted in 32 bits).
+  static bool fit(std::uint64_t levels, std::uint32_t code_bits) {
+    return levels != 0 && code_bits < 32 && (code_bits == 0 || (levels >> (64 - code_bits)) == 0);
   }
-  std::uint64_t levels() const { return levels_; }
-  // The product's words for a table of `bits` column bits (Lemire's
-  // rejection of draw_below, on the shifted low word).
-  struct Product {
-    std::uint64_t low, high;
+  std::uint32_t code_bits() const { return bits_; }
+  std::uint64_t range() const { return range_; }  // levels << code_bits
+  // Appends a table drawing code c with probability weights[c] / levels
+  // (at most 2^code_bits weights, summing to levels) and returns its index.
+  std::uint32_t append(const std::vector<std::uint64_t>& weights);
+  std::uint32_t tables() const { return static_cast<std::uint32_t>(words_.size() >> bits_); }
+  std::size_t bytes() const { return words_.size() * sizeof(std::uint64_t); }
+
+  // What a draw reads, small enough for a loop to hold in registers.
+  struct Drawer {
+    const std::uint64_t* words;
+    std::uint64_t range, reject_below;  // Lemire's bound, 2^64 mod range, worked out once
+    std::uint32_t bits;
+    // The number drawn for any table: its column in the low code bits,
+    // its level above.
+    std::uint64_t number(Rng& rng) const {
+      for (;;) {  // uniform_below64, with the bound at hand
+        const unsigned __int128 product = static_cast<unsigned __int128>(rng()) * range;
+        if (static_cast<std::uint64_t>(product) >= reject_below) [[likely]]
+          return static_cast<std::uint64_t>(product >> 64);
+      }
+    }
+    // The code that number r gives in table `table`: the column's own
+    // where the level is below the column's threshold, else its alias's.
+    // (The level below the threshold is r with its code bits set below the
+    // word.)
+    std::uint32_t pick(std::uint32_t table, std::uint64_t r) const {
+      const std::uint64_t mask = (std::uint64_t(1) << bits) - 1;
+      const std::uint64_t word = words[(std::size_t(table) << bits) | (r & mask)];
+      return static_cast<std::uint32_t>((r | mask) < word ? r & mask : word & mask);
+    }
+    std::uint32_t draw(std::uint32_t table, Rng& rng) const { return pick(table, number(rng)); }
   };
-  Product draw(std::uint32_t bits, Rng& rng) const {
-    for (;;) {
-      const unsigned __int128 p = static_cast<unsigned __int128>(rng()) * levels_;
-      const auto low = static_cast<std::uint64_t>(p);
-      if ((low << bits) >= reject_below_[bits]) [[likely]]
-        return {low, static_cast<std::uint64_t>(p >> 64)};
-    }
-  }
-  // The column of a table of `bits` column bits (0 for a single column).
-  static std::uint64_t column(Product p, std::uint32_t bits) { return (p.low >> 1) >> (63 - bits); }
-  std::uint32_t draw_payload(const WidePayloadColumn* columns, TableStart table, Rng& rng) const {
-    const Product p = draw(table.column_bits, rng);
-    return pick_payload(columns[table.offset + column(p, table.column_bits)], p.high);
-  }
+  Drawer drawer() const { return {words_.data(), range_, reject_below_, bits_}; }
 
  private:
-  std::uint64_t levels_ = 1;
-  std::array<std::uint64_t, 64> reject_below_{};  // [column bits]: 2^64 mod (levels << bits)
+  std::uint64_t levels_ = 1, range_ = 1, reject_below_ = 0;
+  std::uint32_t bits_ = 0;
+  std::vector<std::uint64_t, HugePageAllocator<std::uint64_t>> words_;
 };
 
 }  // namespace dicesim

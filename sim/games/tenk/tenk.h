@@ -3,8 +3,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "engine/rng.h"
@@ -187,9 +189,15 @@ inline TurnResult play_turn_apart(const Scoring& scoring, const Policy& policy, 
 // the turn can meet below the window (kWinWindow: what after_throw answers
 // at every turn total and landing there), one table per distinct row of
 // those, all built when the strategy first plays (seed 000: 1,803 rows for
-// 80,000 turn starts, 14 MB, about 0.25 s). Every table's weights sum to
-// sides^budget, so the tables of a turn start share their levels
-// (SameLevels): the number drawn does not wait on which table it is for.
+// 80,000 turn starts, 0.5 MB of tables and 13 MB of positions left to
+// decide, about 0.25 s).
+//
+// A table draws a code (CodeTables): 0 a bust, the decide code (the
+// highest), else a bank of (code >> position_bits) units, which under IV.5
+// keeps the banked position's number in its low position_bits bits. Every table's
+// weights sum to sides^budget and it has a column per code, so every table
+// has one range: the number drawn does not wait on which table it is for.
+// Without IV.5 (the whole-turn loops) a code is the units banked.
 class TurnSampler {
  public:
   static constexpr int kWindow = 3000;  // measured: 2000 was no faster (more turns left to decide)
@@ -199,13 +207,13 @@ class TurnSampler {
   // leaves fewer turns to decide but has more tables, which leave the caches.
   static constexpr int kWinWindow = 1250;
   // optimal_win's tables stop growing past this many bytes (win_bytes; seed
-  // 000 needs 14 MB): the turn starts of rows met later are played throw by
-  // throw.
+  // 000 needs 13.5 MB): the turn starts of rows met later are played throw
+  // by throw.
   static constexpr std::size_t kWinBytes = std::size_t(64) << 20;
   // The dice budget (a cap): at least the most dice whose ordered outcomes
-  // stay below 2^52 (20 fair dice), a table's level and up to 4,096 columns
-  // sharing one draw; as many more as every table draws well with (21 fair
-  // dice for the presets: tenk_turn_sampler.cpp).
+  // stay below 2^52 (20 fair dice), a table's level and up to 4,096 codes
+  // sharing one draw; as many more as the tables draw well with (21 fair
+  // dice for the presets without IV.5: tenk_turn_sampler.cpp).
   static constexpr int kDiceBudget = 64;
   // nullptr where the sampler does not apply (or the die is too loaded for
   // a full hand within 52 bits).
@@ -216,46 +224,46 @@ class TurnSampler {
   // by optimal_win only: two seats, neither at the target).
   TurnResult play_turn(const Scoring& scoring, const Policy& policy, int seat, int banked, int theirs, Rng& rng) const {
     const std::size_t unit = this->unit(seat, banked / kPoint, theirs / kPoint);
-    const std::uint32_t entry = draw_entry(unit, rng);
-    if (entry == kDecideEntry) [[unlikely]]
+    const std::uint32_t code = draw_code(unit, rng);
+    if (code == decide_code_) [[unlikely]]
       return on_copy(rng, [&](Rng& copy) { return decided_turn(scoring, policy, seat, banked, theirs, copy); });
-    return entry_result(entry);
+    return entry_result(entry_of(code));
   }
   TurnResult play_turn(const Scoring& scoring, const Policy& policy, int banked, Rng& rng) const {
     return play_turn(scoring, policy, 0, banked, 0, rng);
   }
-  // The same in units of kPoint, without the position handed on (read only
-  // under IV.5), from `mine` units, the other's `theirs`.
-  // kByScore: the caller knows the tables are per banked score (not
-  // optimal_win's), which leaves out the turn start's slot.
+  // The same in units of kPoint, without the position handed on: for
+  // samplers without IV.5 (whole_turns()), whose codes are the units
+  // banked. From `mine` units, the other's `theirs`. kByScore: the caller
+  // knows the tables are per banked score (not optimal_win's), which leaves
+  // out the turn start's slot.
   // (Inlined: a call per turn, which the compiler chose, measured slower.)
   template <bool kByScore = false>
   [[gnu::always_inline]] int turn_units(const Scoring& scoring, const Policy& policy, int seat, int mine, int theirs,
                                         Rng& rng) const {
-    const std::uint32_t entry = kByScore ? by_score().draw(mine, rng) : draw_entry(unit(seat, mine, theirs), rng);
-    if (entry == kDecideEntry) [[unlikely]]
+    const std::uint32_t code = kByScore ? by_score().draw(mine, rng) : draw_code(unit(seat, mine, theirs), rng);
+    if (code == decide_code_) [[unlikely]]
       return decided_units(scoring, policy, seat, mine, theirs, rng);
-    return step_units(entry);
+    return static_cast<int>(code);
   }
 
   // The tables per banked score (not optimal_win's), for a loop that holds
-  // them: draw(mine) is the entry of a fresh turn from `mine` units
-  // (kDecideEntry: go on with decided_turn). They share one range and
-  // number of columns, so the number drawn does not wait on which table:
-  // only the column's load does.
+  // them: draw(mine) is the code of a fresh turn from `mine` units
+  // (decide_code: go on with decided_units).
   struct ByScore {
-    const WidePayloadColumn* const* columns_at;  // [mine]: its table's first column
+    const std::uint16_t* row_at;  // [mine]: its table
     std::size_t count;
-    WidePayloadTable shape;  // the range and column_bits of every table
+    CodeTables::Drawer codes;
+    std::uint32_t decide_code;
     std::uint32_t draw(int mine, Rng& rng) const {
       if (std::size_t(mine) >= count) [[unlikely]]
-        return kDecideEntry;
-      const std::uint64_t r = draw_below(shape, rng);
-      return pick_payload(columns_at[mine][r & ((std::uint64_t(1) << shape.column_bits) - 1)], r >> shape.column_bits);
+        return decide_code;
+      const std::uint64_t r = codes.number(rng);  // before the row: it does not wait on it
+      return codes.pick(row_at[mine], r);
     }
   };
-  ByScore by_score() const { return {columns_at_.data(), columns_at_.size(), by_score_shape_}; }
-  // The rest of a fresh turn whose draw gave kDecideEntry.
+  ByScore by_score() const { return {row_at_.data(), row_at_.size(), codes_.drawer(), decide_code_}; }
+  // The rest of a fresh turn whose draw gave the decide code.
   TurnResult decided_turn(const Scoring& scoring, const Policy& policy, int seat, int banked, int theirs,
                           Rng& rng) const {
     return decide(scoring, policy, seat, banked, theirs, decided_of(unit(seat, banked / kPoint, theirs / kPoint)), rng);
@@ -270,35 +278,49 @@ class TurnSampler {
   }
 
   int dice_budget() const { return dice_budget_; }
-  int tables() const { return tables_; }
+  int tables() const { return static_cast<int>(codes_.tables()); }
   // Whether the tables are per turn start (seat, mine, theirs): optimal_win.
   bool per_turn_start() const { return seat_stride_ != 0; }
+  // Whether the codes are the units banked (no IV.5): the whole-turn loops.
+  bool whole_turns() const { return !keeps_positions_; }
   // The bytes of the tables and of the indices of them per turn start.
   std::size_t bytes() const {
-    return (columns_.size() + decided_columns_.size()) * sizeof(WidePayloadColumn) +
-           table_at_.size() * sizeof(TableStart) + decided_at_.size() * sizeof(WidePayloadTable) +
-           row_at_.size() * sizeof(std::uint16_t);
+    return codes_.bytes() + decided_columns_.size() * sizeof(WidePayloadColumn) +
+           decided_at_.size() * sizeof(WidePayloadTable) + row_at_.size() * sizeof(std::uint16_t);
   }
 
-  // A table's entries: 0 a bust; kBankEntry | the Step word of the banked
-  // total and position (turn total in place of a throw's points); or
-  // kDecideEntry, whose position comes from a second draw, in the table's
-  // `decided_at_` table of Step words of positions after the last throw. The
-  // rare positions left to decide, apart, keep the first tables small enough
-  // to stay in the nearest caches.
+  // The entries of a turn's endings (TurnEndings, tenk_turn_sampler.cpp):
+  // 0 a bust; kBankEntry | the Step word of the banked total and position
+  // (turn total in place of a throw's points); or kDecideEntry, whose
+  // position comes from a second draw, in the table's `decided_at_` table of
+  // Step words of positions after the last throw. The rare positions left
+  // to decide, apart, keep the first tables small enough to stay in the
+  // nearest caches.
   static constexpr std::uint32_t kBustEntry = 0;
   static constexpr std::uint32_t kDecideEntry = 1;
   static constexpr std::uint32_t kBankEntry = 1u << 31;
 
  private:
   TurnSampler() = default;
-  // columns_at_ points into columns_: a copy would read the original's.
-  TurnSampler(const TurnSampler&) = delete;
-  TurnSampler& operator=(const TurnSampler&) = delete;
   static std::unique_ptr<TurnSampler> build_by_score(const Scoring& scoring, const Policy& policy, int window,
                                                      int budget, std::uint64_t sides, bool one_draw);
   static std::unique_ptr<TurnSampler> build_win(const Scoring& scoring, const Policy& policy, int window, int budget,
                                                 std::uint64_t sides, std::size_t most_bytes, bool one_draw);
+  // The codes of a sampler of `window` points whose tables' weights sum to
+  // `levels`; false where they do not fit a draw, or (one_draw) draw badly.
+  bool set_codes(const Rules& rules, int window, std::uint64_t levels, bool one_draw);
+  // Appends a table: its row of codes and its positions left to decide.
+  void add_row(const PayloadWeights& ending, const PayloadWeights& decided);
+  std::uint32_t code_of(std::uint32_t entry) const {
+    if (entry == kDecideEntry) return decide_code_;
+    return static_cast<std::uint32_t>(step_units(entry)) << position_bits_ | position_of_[entry >> 24 & 0x3f];
+  }
+  // (A mask, not a branch, between a bust and a bank: the processor cannot
+  // predict which.)
+  std::uint32_t entry_of(std::uint32_t code) const {
+    const std::uint32_t bank = kBankEntry | code >> position_bits_ | position_step_[code & ((1u << position_bits_) - 1)];
+    return bank & (0u - (code != 0));
+  }
   // The slot of a turn start: the banked units for the table policies,
   // (seat, mine, theirs) for optimal_win.
   std::size_t unit(int seat, int mine, int theirs) const {
@@ -307,24 +329,22 @@ class TurnSampler {
     if (std::size_t(mine) >= mine_stride_ || std::size_t(theirs) >= mine_stride_) return ~std::size_t(0);
     return std::size_t(seat) * seat_stride_ + std::size_t(mine) * mine_stride_ + std::size_t(theirs);
   }
-  // The tables of slot `unit`, nullptr where it has none.
-  const TableStart* table(std::size_t unit) const {
-    if (seat_stride_ == 0) return unit < table_at_.size() ? &table_at_[unit] : nullptr;
-    return unit < row_at_.size() && row_at_[unit] != kNoRow ? &table_at_[row_at_[unit]] : nullptr;
-  }
+  // The table of slot `unit`, kNoRow where it has none.
+  std::uint16_t row(std::size_t unit) const { return unit < row_at_.size() ? row_at_[unit] : kNoRow; }
   // The table of the positions its turns left to decide reach (nullptr:
   // slot `unit` has no tables).
   const WidePayloadTable* decided_of(std::size_t unit) const {
-    if (table(unit) == nullptr) return nullptr;
-    return &decided_at_[seat_stride_ == 0 ? unit : row_at_[unit]];
+    const std::uint16_t r = row(unit);
+    return r == kNoRow ? nullptr : &decided_at_[r];
   }
-  // The entry of a fresh turn from slot `unit`; kDecideEntry (the turn goes
-  // on from the position a second draw gives) also where `unit` has no table.
-  std::uint32_t draw_entry(std::size_t unit, Rng& rng) const {
-    const TableStart* at = table(unit);
-    if (at == nullptr) [[unlikely]]
-      return kDecideEntry;
-    return levels_.draw_payload(columns_.data(), *at, rng);
+  // The code of a fresh turn from slot `unit`; the decide code (the turn
+  // goes on from the position a second draw gives) also where `unit` has
+  // no table.
+  std::uint32_t draw_code(std::size_t unit, Rng& rng) const {
+    const std::uint16_t r = row(unit);
+    if (r == kNoRow) [[unlikely]]
+      return decide_code_;
+    return codes_.drawer().draw(r, rng);
   }
   // A bust's entry is 0, so its score is 0: no branch between a bust and
   // a bank, which the processor cannot predict.
@@ -354,21 +374,22 @@ class TurnSampler {
   }
 
   int dice_budget_ = 0;
-  int tables_ = 0;                                 // distinct ones: scores far from the target share theirs
   std::size_t seat_stride_ = 0, mine_stride_ = 0;  // see unit()
   int win_window_ = 0;                             // optimal_win's window, in units
-  WideColumns columns_, decided_columns_;
-  // The table policies: [banked units], each banked score's tables, copied
-  // there so that a turn's draw waits on one load fewer. optimal_win:
-  // [row], each distinct row's, and row_at_[unit(...)] the row of a turn
-  // start (2 bytes, not 32: the turn starts of a game stay in the caches).
-  std::vector<TableStart> table_at_;
-  std::vector<WidePayloadTable> decided_at_;
-  SameLevels levels_;  // every table_at_ table's weights sum to sides^budget
-  // The table policies' tables, padded to one number of columns, share
-  // this range too: ByScore.
-  std::vector<const WidePayloadColumn*> columns_at_;  // [banked units]
-  WidePayloadTable by_score_shape_;
+  CodeTables codes_;                               // [row]: a turn's code
+  // Under IV.5 a bank's code keeps its position, numbered densely in
+  // position_bits_ bits: position_of_[a Step's dice and pending face bits]
+  // and back, position_step_[number] (those bits in place).
+  bool keeps_positions_ = false;
+  std::uint32_t position_bits_ = 0;
+  std::array<std::uint8_t, 64> position_of_{};
+  std::array<Step, 64> position_step_{};
+  std::uint32_t decide_code_ = 0;
+  WideColumns decided_columns_;
+  std::vector<WidePayloadTable> decided_at_;  // [row]: the positions left to decide
+  // [unit(...)]: the row of a turn start (2 bytes: the turn starts of a
+  // game stay in the caches). The table policies: [banked units], scores
+  // far from the target sharing their row.
   std::vector<std::uint16_t> row_at_;
   static constexpr std::uint16_t kNoRow = 0xffff;  // a turn start without a table
 };
@@ -510,8 +531,9 @@ inline void finish_game(const Rules& rules, int players, const GameState& g, Gam
 // play_next_turn, turn for turn, with both scores and the round in
 // registers. Seat 0 never plays a last turn within a round (the round that
 // reached the target is the last); seat 1 may chase seat 0, and seat 0
-// seat 1 after the round under last_turn.
-template <bool kByScore, class OnTurn>
+// seat 1 after the round under last_turn. kByScore[s]: seat s's tables are
+// per banked score (not optimal_win's), drawn through TurnSampler::ByScore.
+template <bool kByScore0, bool kByScore1, class OnTurn>
 void play_two_seats(const Scoring& scoring, const Policy* const* seats, const TurnSampler* const* samplers, Rng& rng,
                     GameResult& out, OnTurn& on_turn) {
   const Rules& rules = scoring.rules();
@@ -521,24 +543,31 @@ void play_two_seats(const Scoring& scoring, const Policy* const* seats, const Tu
   // registers: only copies of the generator reach the calls.
   Rng local = rng;
   const TurnSampler::ByScore tables[2] = {samplers[0]->by_score(), samplers[1]->by_score()};
-  const auto fresh = [&](int s) {
-    if constexpr (kByScore) {
-      const std::uint32_t entry = tables[s].draw(units[s], local);
-      if (entry != TurnSampler::kDecideEntry) [[likely]]
-        return step_units(entry);
+  constexpr bool kByScore[2] = {kByScore0, kByScore1};
+  // seat: std::integral_constant, so that each seat's way of drawing is
+  // chosen at compile time.
+  const auto fresh = [&](auto seat) {
+    constexpr int s = decltype(seat)::value;
+    if constexpr (kByScore[s]) {
+      const std::uint32_t code = tables[s].draw(units[s], local);
+      if (code != tables[s].decide_code) [[likely]]
+        return static_cast<int>(code);  // the units banked
       return samplers[s]->decided_units(scoring, *seats[s], s, units[s], units[s ^ 1], local);
     } else {
       return samplers[s]->turn_units(scoring, *seats[s], s, units[s], units[s ^ 1], local);
     }
   };
-  const auto last = [&](int s) {  // after the other reached the target
-    if (!seats[s]->chase) return fresh(s);
+  const auto last = [&](auto seat) {  // after the other reached the target
+    constexpr int s = decltype(seat)::value;
+    if (!seats[s]->chase) return fresh(seat);
     const int beat = std::max(units[0], units[1]) * kPoint;
     return play_turn_apart(scoring, *seats[s], s, units[s] * kPoint, units[s ^ 1] * kPoint, {0, rules.dice, kNoPending},
                            beat, local)
                .score /
            kPoint;
   };
+  constexpr std::integral_constant<int, 0> kSeat0;
+  constexpr std::integral_constant<int, 1> kSeat1;
   // A seat plays only before it reaches the target (the round that
   // reaches it is the last, and the other seat's last turn ends the game).
   const int target_units = rules.target / kPoint;
@@ -552,13 +581,13 @@ void play_two_seats(const Scoring& scoring, const Policy* const* seats, const Tu
   };
   int turns[2];
   for (;;) {
-    play(0, fresh(0));
-    play(1, finisher < 0 ? fresh(1) : last(1));
+    play(0, fresh(kSeat0));
+    play(1, finisher < 0 ? fresh(kSeat1) : last(kSeat1));
     turns[0] = turns[1] = ++round;
     if (round == 1) first[0] = units[0], first[1] = units[1];  // the first round's turns, from 0
     if (round == rules.max_rounds || finisher == 0) break;
     if (finisher == 1) {
-      if (rules.last_turn) play(0, last(0)), ++turns[0];
+      if (rules.last_turn) play(0, last(kSeat0)), ++turns[0];
       break;
     }
   }
@@ -576,9 +605,16 @@ void play_two_seats(const Scoring& scoring, const Policy* const* seats, const Tu
 template <TurnLoop kLoop = TurnLoop::general, class OnTurn>
 void play_game(const Scoring& scoring, const Policy* const* seats, int players, Rng& rng, GameResult& out,
                OnTurn on_turn, const TurnSampler* const* samplers = nullptr) {
-  if constexpr (kLoop != TurnLoop::general)
-    if (players == 2)
-      return play_two_seats<kLoop == TurnLoop::whole_by_score>(scoring, seats, samplers, rng, out, on_turn);
+  if constexpr (kLoop == TurnLoop::whole_by_score)
+    if (players == 2) return play_two_seats<true, true>(scoring, seats, samplers, rng, out, on_turn);
+  if constexpr (kLoop == TurnLoop::whole)
+    if (players == 2) {  // a seat or both play optimal_win
+      if (!samplers[0]->per_turn_start())
+        return play_two_seats<true, false>(scoring, seats, samplers, rng, out, on_turn);
+      if (!samplers[1]->per_turn_start())
+        return play_two_seats<false, true>(scoring, seats, samplers, rng, out, on_turn);
+      return play_two_seats<false, false>(scoring, seats, samplers, rng, out, on_turn);
+    }
   GameState g;
   while (!play_next_turn<kLoop>(scoring, seats, samplers, players, g, rng, on_turn)) {
   }

@@ -69,9 +69,9 @@ class TenkGameImpl final : public TenkGame {
     }
     // Where every turn is drawn whole (but chases), a leaner loop: chosen
     // here, once per block.
-    bool whole_turns = !rules_.continue_previous, by_score = true;
+    bool whole_turns = true, by_score = true;
     for (int s = 0; s < seats; ++s) {
-      whole_turns = whole_turns && sampler[s];
+      whole_turns = whole_turns && sampler[s] && sampler[s]->whole_turns();  // no IV.5
       by_score = by_score && sampler[s] && !sampler[s]->per_turn_start();
     }
     // A local copy keeps the generator's state in registers: the compiler

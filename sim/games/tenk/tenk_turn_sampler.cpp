@@ -141,33 +141,30 @@ class TurnEndingsOf {
   int most_units_ = 0;                                               // the most units of one throw
 };
 
-TableStart start_of(const WidePayloadTable& table) { return {table.offset, table.column_bits}; }
+// A table of more than 4096 positions left to decide (none of the presets
+// comes near) would leave too few bits for its level: such turns are
+// played throw by throw.
+bool fits(const PayloadWeights& decided) { return decided.size() <= (std::size_t(1) << kColumnBits); }
 
-// More than 4096 entries (none of the presets comes near) would leave too
-// few bits for the level: such turns are played throw by throw.
-bool fits(const TurnEndings& turn) {
-  return std::max(turn.ending.size(), turn.decided.size()) <= (std::size_t(1) << kColumnBits);
-}
-
-// The bits of a table's columns: its entries padded to a power of two.
-std::uint32_t column_bits(const PayloadWeights& weights) {
-  return weights.size() <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(weights.size() - 1));
-}
-
-// Whether a table of these weights, padded to a power of two columns (at
-// least 2^least_bits), draws well from one 64-bit number: its weights' sum
-// times its columns below 2^64, and at most one draw in 32 rejected
-// (Lemire's bound, 2^64 mod that range). Measured on ev_heuristic's tables:
-// 22 dice reject 8.7% of draws and ran slower than 21 dice (1.0%), which
-// leave a quarter fewer turns to decide than 20.
-bool draws_well(const PayloadWeights& weights, std::uint32_t least_bits = 0, bool any_rejection = false) {
-  if (weights.empty()) return true;
-  unsigned __int128 range = 0;
-  for (const auto& [entry, weight] : weights) range += weight;
-  range <<= std::max(column_bits(weights), least_bits);
+// Whether numbers below `range` draw well from one 64-bit number: range
+// below 2^64, and at most one draw in 32 rejected (Lemire's bound, 2^64 mod
+// range) unless any_rejection. Measured on ev_heuristic's tables: 22 dice
+// reject 8.7% of draws and ran slower than 21 dice (1.0%), which leave a
+// quarter fewer turns to decide than 20.
+bool draws_well(unsigned __int128 range, bool any_rejection = false) {
   if (range > UINT64_MAX) return false;
   const auto r = static_cast<std::uint64_t>(range);
   return any_rejection || (0 - r) % r <= (UINT64_MAX >> 5);
+}
+
+// The same for a table of positions left to decide, its columns padded to
+// a power of two.
+bool draws_well(const PayloadWeights& weights, bool any_rejection) {
+  if (weights.empty()) return true;
+  unsigned __int128 sum = 0;
+  for (const auto& [entry, weight] : weights) sum += weight;
+  const std::uint32_t bits = weights.size() <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(weights.size() - 1));
+  return draws_well(sum << bits, any_rejection);
 }
 
 }  // namespace
@@ -200,55 +197,63 @@ std::unique_ptr<TurnSampler> TurnSampler::build(const Scoring& scoring, const Po
   return build_at(budget, false);
 }
 
+bool TurnSampler::set_codes(const Rules& rules, int window, std::uint64_t levels, bool one_draw) {
+  // Without IV.5 a bank keeps no position (number 0, Step bits 0).
+  keeps_positions_ = rules.continue_previous;
+  int positions = 1;
+  if (keeps_positions_) {
+    positions = 0;
+    for (int dice = 1; dice <= rules.dice; ++dice)
+      for (int pending = 0; pending < rules.pending_faces(); ++pending)
+        if (rules.reachable(dice, pending)) {
+          const Step bits = make_step(0, dice, pending, false);
+          position_of_[bits >> 24 & 0x3f] = static_cast<std::uint8_t>(positions);
+          position_step_[positions++] = bits;
+        }
+  }
+  position_bits_ = static_cast<std::uint32_t>(std::bit_width(unsigned(positions - 1)));
+  const auto bits = static_cast<std::uint32_t>(std::bit_width(std::uint32_t(window / kPoint) << position_bits_));
+  if (bits > kColumnBits || !CodeTables::fit(levels, bits)) return false;
+  if (one_draw && !draws_well(static_cast<unsigned __int128>(levels) << bits)) return false;
+  decide_code_ = (1u << bits) - 1;  // above every bank's: a bank's units stay below the window
+  codes_ = CodeTables(levels, bits);
+  return true;
+}
+
+void TurnSampler::add_row(const PayloadWeights& ending, const PayloadWeights& decided) {
+  std::vector<std::uint64_t> weights(std::size_t(1) << codes_.code_bits(), 0);
+  for (const auto& [entry, weight] : ending) {
+    if (entry_of(code_of(entry)) != entry && entry != kDecideEntry)
+      throw std::logic_error("TurnSampler: a turn's ending has no code");
+    weights.at(code_of(entry)) += weight;
+  }
+  codes_.append(weights);
+  decided_at_.push_back(decided.empty() ? WidePayloadTable{} : append_payload_table(decided, decided_columns_));
+}
+
 // The table policies' sampler: a table per banked score (shared far from
-// the target, by regime). one_draw: each table must draw well (else
-// nullptr), not merely fit 4096 columns.
+// the target, by regime). one_draw: the tables must draw well (else
+// nullptr), not merely fit.
 std::unique_ptr<TurnSampler> TurnSampler::build_by_score(const Scoring& scoring, const Policy& policy, int window,
                                                          int budget, std::uint64_t sides, bool one_draw) {
   const Rules& rules = scoring.rules();
   const TurnEndingsOf endings(scoring, window, budget, sides);
-  // The distinct tables first (scores far from the target share theirs, by
-  // regime), then their columns padded to the most any needs: ByScore.
-  std::vector<TurnEndings> turns;
-  std::vector<std::size_t> turn_at;  // [banked units]
-  int far[kRegimes] = {-1, -1};      // the turn of each regime's shared tables
-  std::uint32_t bits = 0;
+  std::unique_ptr<TurnSampler> sampler(new TurnSampler);
+  sampler->dice_budget_ = budget;
+  if (!sampler->set_codes(rules, window, endings.outcomes(), one_draw)) return nullptr;
+  int far[kRegimes] = {-1, -1};  // the row of each regime's shared tables
   for (int banked = 0; banked < rules.target; banked += kPoint) {
     const bool near = rules.target - banked <= window;
     int& shared = far[regime_of(rules, banked)];
     if (near || shared < 0) {
-      TurnEndings turn = endings(policy, 0, banked, 0);
-      // (Padding only widens a range: a table that draws badly alone
-      // fails the budget at once.)
-      if (!fits(turn) || (one_draw && !(draws_well(turn.ending) && draws_well(turn.decided)))) return nullptr;
-      bits = std::max(bits, column_bits(turn.ending));
-      if (!near) shared = static_cast<int>(turns.size());
-      turn_at.push_back(turns.size());
-      turns.push_back(std::move(turn));
+      const TurnEndings turn = endings(policy, 0, banked, 0);
+      if (!fits(turn.decided) || (one_draw && !draws_well(turn.decided, false))) return nullptr;
+      if (!near) shared = sampler->tables();
+      sampler->row_at_.push_back(static_cast<std::uint16_t>(sampler->tables()));
+      sampler->add_row(turn.ending, turn.decided);
     } else {
-      turn_at.push_back(std::size_t(shared));
+      sampler->row_at_.push_back(static_cast<std::uint16_t>(shared));
     }
-  }
-  if (one_draw)
-    for (const TurnEndings& turn : turns)
-      if (!draws_well(turn.ending, bits) || !draws_well(turn.decided)) return nullptr;
-  std::unique_ptr<TurnSampler> sampler(new TurnSampler);
-  sampler->dice_budget_ = budget;
-  sampler->tables_ = static_cast<int>(turns.size());
-  sampler->levels_ = SameLevels(endings.outcomes());
-  std::vector<TableStart> table;
-  std::vector<WidePayloadTable> decided;
-  for (const TurnEndings& turn : turns) {
-    const WidePayloadTable appended = append_payload_table(turn.ending, sampler->columns_, bits);
-    sampler->by_score_shape_ = {0, appended.column_bits, appended.range, appended.reject_below};  // every table's
-    table.push_back(start_of(appended));
-    decided.push_back(turn.decided.empty() ? WidePayloadTable{}
-                                           : append_payload_table(turn.decided, sampler->decided_columns_));
-  }
-  for (const std::size_t t : turn_at) {
-    sampler->table_at_.push_back(table[t]);
-    sampler->decided_at_.push_back(decided[t]);
-    sampler->columns_at_.push_back(sampler->columns_.data() + table[t].offset);
   }
   return sampler;
 }
@@ -271,7 +276,7 @@ std::unique_ptr<TurnSampler> TurnSampler::build_win(const Scoring& scoring, cons
   const TurnEndingsOf endings(scoring, window, budget, sides);
   std::unique_ptr<TurnSampler> sampler(new TurnSampler);
   sampler->dice_budget_ = budget;
-  sampler->levels_ = SameLevels(endings.outcomes());
+  if (!sampler->set_codes(rules, window, endings.outcomes(), one_draw)) return nullptr;
   sampler->win_window_ = cap;
   sampler->seat_stride_ = std::size_t(units) * units;
   sampler->mine_stride_ = units;
@@ -288,16 +293,12 @@ std::unique_ptr<TurnSampler> TurnSampler::build_win(const Scoring& scoring, cons
             row.push_back(static_cast<char>(
                 after_throw(rules, policy, seat, banked, their, regime, -1, total, dice, pending, hot)));
         const auto [at, fresh] = row_of.try_emplace(row, kNoRow);
-        if (fresh && sampler->bytes() < most_bytes && sampler->tables_ < kNoRow) {
+        if (fresh && sampler->bytes() < most_bytes && sampler->tables() < kNoRow) {
           const TurnEndings turn = endings(policy, seat, banked, their);
           // Positions left to decide are drawn seldom: any rejection rate will do.
-          if (!fits(turn) || (one_draw && !(draws_well(turn.ending) && draws_well(turn.decided, 0, true))))
-            return nullptr;
-          at->second = static_cast<std::uint16_t>(sampler->tables_++);
-          sampler->table_at_.push_back(start_of(append_payload_table(turn.ending, sampler->columns_)));
-          sampler->decided_at_.push_back(turn.decided.empty()
-                                             ? WidePayloadTable{}
-                                             : append_payload_table(turn.decided, sampler->decided_columns_));
+          if (!fits(turn.decided) || (one_draw && !draws_well(turn.decided, true))) return nullptr;
+          at->second = static_cast<std::uint16_t>(sampler->tables());
+          sampler->add_row(turn.ending, turn.decided);
         }
         sampler->row_at_.push_back(at->second);
       }
