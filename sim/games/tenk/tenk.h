@@ -318,7 +318,8 @@ class TurnSampler {
   // (A mask, not a branch, between a bust and a bank: the processor cannot
   // predict which.)
   std::uint32_t entry_of(std::uint32_t code) const {
-    const std::uint32_t bank = kBankEntry | code >> position_bits_ | position_step_[code & ((1u << position_bits_) - 1)];
+    const std::uint32_t bank =
+        kBankEntry | code >> position_bits_ | position_step_[code & ((1u << position_bits_) - 1)];
     return bank & (0u - (code != 0));
   }
   // The slot of a turn start: the banked units for the table policies,
