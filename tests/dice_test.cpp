@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <numeric>
+#include <utility>
 
 #include "math/stats.h"
 
@@ -194,7 +195,7 @@ TEST(CodeTables, EachCodeGetsItsWeightAndTheLevelPicksAtTheThreshold) {
 TEST(CodeTables, DrawsFollowTheWeights) {
   constexpr std::uint64_t k6to21 = 21936950640377856ull;
   CodeTables codes(k6to21, 3);
-  const std::vector<std::uint64_t> weights = {k6to21 / 2, k6to21 / 3, 0, k6to21 / 6 - 1000, 1000 + k6to21 % 6};
+  const std::vector<std::uint64_t> weights = {k6to21 / 2, k6to21 / 3, 0, k6to21 / 12, k6to21 / 12};
   codes.append({k6to21});
   const std::uint32_t t = codes.append(weights);
   Rng rng = block_rng(5, 2, 0);
@@ -207,6 +208,29 @@ TEST(CodeTables, DrawsFollowTheWeights) {
   EXPECT_LT(std::abs(stats::z_for_tail(chi.p_value)), 5);
   EXPECT_EQ(counts[2], 0);
   for (std::size_t c = weights.size(); c < 8; ++c) EXPECT_EQ(counts[c], 0);
+}
+
+// A CodeTables draw is uniform_below64 of the range (the same numbers, the
+// stream moved as far), also where nearly half the draws are rejected (a
+// range just above 2^63), and its code the column's own below the
+// threshold, else its alias's.
+TEST(CodeTables, DrawsAsUniformBelow64Does) {
+  for (const auto& [levels, bits] : {std::pair{(1ull << 62) + 3, 1u}, std::pair{21936950640377856ull, 5u}}) {
+    CodeTables codes(levels, bits);
+    std::vector<std::uint64_t> weights(std::size_t(1) << bits, levels >> bits);
+    weights[0] += levels - (levels >> bits << bits);
+    weights[1] = 0, weights[0] += levels >> bits;
+    const std::uint32_t t = codes.append(weights);
+    const CodeTables::Drawer drawer = codes.drawer();
+    EXPECT_EQ(codes.range(), levels << bits);
+    Rng drawn = block_rng(5, 6, 8), reference = drawn;
+    for (int i = 0; i < 100'000; ++i) {
+      const std::uint64_t r = uniform_below64(reference, codes.range()), mask = (1ull << bits) - 1;
+      const std::uint64_t word = drawer.words[(std::size_t(t) << bits) | (r & mask)];
+      ASSERT_EQ(drawer.draw(t, drawn), (r >> bits) < (word >> bits) ? r & mask : word & mask) << "draw " << i;
+    }
+    EXPECT_TRUE(drawn == reference);
+  }
 }
 
 // Blocks of 2 MiB or more are aligned for huge pages; smaller ones and

@@ -223,7 +223,11 @@ TEST(TenkTurnSampler, TablesByScoreCountMoreDiceThanFitIn52Bits) {
 }
 
 // Without IV.5 a table's code is the units banked, which the whole-turn
-// loops read as they are; under IV.5 it also holds the position left.
+// loops read as they are (through ByScore in the two-seat loop): the same
+// scores from the same stream as the general loop, which decodes the code.
+// Under IV.5 a code also holds the position left (building the sampler
+// checks that every ending's code decodes to it; BankedPositionsMatchPlay
+// UnderIV5 checks the positions drawn).
 TEST(TenkTurnSampler, CodesAreTheUnitsBankedWithoutIV5) {
   const Scoring plain(preset("seed003")), kept(rules_from({{"continue_previous", true}, {"preset", "seed003"}}));
   const json ev = {{"family", "ev_heuristic"}};
@@ -235,12 +239,14 @@ TEST(TenkTurnSampler, CodesAreTheUnitsBankedWithoutIV5) {
   EXPECT_TRUE(units->whole_turns());
   EXPECT_FALSE(positions->whole_turns());
   Rng rng = block_rng(23, 0, 0);
-  for (int turn = 0; turn < 2000; ++turn) {
+  for (int turn = 0; turn < 4000; ++turn) {
     const int banked = (turn % 190) * kPoint;
-    Rng copy = rng;
+    Rng general = rng, by_score = rng;
     const int drawn = units->turn_units(plain, policy, 0, banked / kPoint, 0, rng);
-    ASSERT_EQ(drawn * kPoint, units->play_turn(plain, policy, banked, copy).score) << "turn " << turn;
-    ASSERT_TRUE(copy == rng);
+    ASSERT_EQ(drawn * kPoint, units->play_turn(plain, policy, banked, general).score) << "turn " << turn;
+    ASSERT_EQ(drawn, units->turn_units<true>(plain, policy, 0, banked / kPoint, 0, by_score)) << "turn " << turn;
+    ASSERT_TRUE(general == rng);
+    ASSERT_TRUE(by_score == rng);
   }
 }
 

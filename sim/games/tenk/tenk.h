@@ -189,14 +189,15 @@ inline TurnResult play_turn_apart(const Scoring& scoring, const Policy& policy, 
 // the turn can meet below the window (kWinWindow: what after_throw answers
 // at every turn total and landing there), one table per distinct row of
 // those, all built when the strategy first plays (seed 000: 1,803 rows for
-// 80,000 turn starts, 0.5 MB of tables and 13 MB of positions left to
+// 80,000 turn starts, 0.46 MB of tables and 12.6 MB of positions left to
 // decide, about 0.25 s).
 //
 // A table draws a code (CodeTables): 0 a bust, the decide code (the
 // highest), else a bank of (code >> position_bits) units, which under IV.5
-// keeps the banked position's number in its low position_bits bits. Every table's
-// weights sum to sides^budget and it has a column per code, so every table
-// has one range: the number drawn does not wait on which table it is for.
+// keeps the banked position's number in its low position_bits bits. Every
+// table's weights sum to sides^budget and it has a column per code, so all
+// tables share one range: the number drawn does not wait on which table it
+// is for.
 // Without IV.5 (the whole-turn loops) a code is the units banked.
 class TurnSampler {
  public:
@@ -207,7 +208,7 @@ class TurnSampler {
   // leaves fewer turns to decide but has more tables, which leave the caches.
   static constexpr int kWinWindow = 1250;
   // optimal_win's tables stop growing past this many bytes (win_bytes; seed
-  // 000 needs 13.5 MB): the turn starts of rows met later are played throw
+  // 000 needs 13.3 MB): the turn starts of rows met later are played throw
   // by throw.
   static constexpr std::size_t kWinBytes = std::size_t(64) << 20;
   // The dice budget (a cap): at least the most dice whose ordered outcomes
