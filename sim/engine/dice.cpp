@@ -167,9 +167,9 @@ WidePayloadTable append_payload_table(const PayloadWeights& weight_of, WideColum
   return append_weighted_payloads(weight_of, columns);
 }
 
-CodeTables::CodeTables(std::uint64_t levels, std::uint32_t code_bits)
-    : levels_(levels), range_(levels << code_bits), bits_(code_bits) {
+CodeTables::CodeTables(std::uint64_t levels, std::uint32_t code_bits) : bits_(code_bits) {
   if (!fit(levels, code_bits)) throw std::invalid_argument("CodeTables: levels and codes must fit 64 bits");
+  range_ = levels << code_bits;
   reject_below_ = (0 - range_) % range_;
 }
 
@@ -177,12 +177,13 @@ std::uint32_t CodeTables::append(const std::vector<std::uint64_t>& weights) {
   const std::size_t codes = std::size_t(1) << bits_;
   unsigned __int128 sum = 0;
   for (std::uint64_t w : weights) sum += w;
-  if (weights.size() > codes || sum != levels_)
+  const std::uint64_t levels = range_ >> bits_;
+  if (weights.size() > codes || sum != levels)
     throw std::invalid_argument("CodeTables: a table needs at most 2^code_bits weights summing to its levels");
   std::vector<std::uint64_t> padded = weights;
   padded.resize(codes, 0);
   const std::uint32_t index = tables();
-  for (const AliasColumn& c : alias_columns(padded, levels_)) words_.push_back(c.threshold << bits_ | c.alias);
+  for (const AliasColumn& c : alias_columns(padded, levels)) words_.push_back(c.threshold << bits_ | c.alias);
   return index;
 }
 

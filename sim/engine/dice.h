@@ -179,25 +179,14 @@ inline std::uint32_t draw_payload(const PayloadColumn* columns, const PayloadTab
 // A wide table's draw: the number drawn below its range (its column in the
 // low column_bits bits, the level above), then the payload of that column
 // and level.
-inline std::uint64_t draw_below(const WidePayloadTable& table, Rng& rng) {
-  for (;;) {  // uniform_below64, with the bound at hand
-    const unsigned __int128 product = static_cast<unsigned __int128>(rng()) * table.range;
-    if (static_cast<std::uint64_t>(product) >= table.reject_below) [[likely]]
-      return static_cast<std::uint64_t>(product >> 64);
-  }
-}
-inline std::uint32_t pick_payload(const WidePayloadColumn& column, std::uint64_t level) {
-  // Both payloads are loaded with the threshold and one is picked by a mask:
-  // indexing by the comparison would wait on a second load (a 10,000 turn's
-  // draw is on the game's critical path).
-  const std::uint32_t own = column.payload[0], alias = column.payload[1];
-  const std::uint32_t use_alias = -static_cast<std::uint32_t>(level >= column.threshold);
-  return own ^ ((own ^ alias) & use_alias);
-}
 inline std::uint32_t draw_payload(const WidePayloadColumn* columns, const WidePayloadTable& table, Rng& rng) {
-  const std::uint64_t r = draw_below(table, rng);
-  return pick_payload(columns[table.offset + (r & ((std::uint64_t(1) << table.column_bits) - 1))],
-                      r >> table.column_bits);
+  const std::uint64_t r = uniform_below64(rng, table.range, table.reject_below);
+  const WidePayloadColumn& column = columns[table.offset + (r & ((std::uint64_t(1) << table.column_bits) - 1))];
+  // Both payloads are loaded with the threshold and one is picked by a mask:
+  // indexing by the comparison would wait on a second load.
+  const std::uint32_t own = column.payload[0], alias = column.payload[1];
+  const std::uint32_t use_alias = -static_cast<std::uint32_t>((r >> table.column_bits) >= column.threshold);
+  return own ^ ((own ^ alias) & use_alias);
 }
 
 // Alias tables over the codes 0 .. 2^code_bits - 1, every one with 2^code_bits
@@ -232,13 +221,7 @@ class CodeTables {
     std::uint32_t bits;
     // The number drawn for any table: its column in the low code bits,
     // its level above.
-    std::uint64_t number(Rng& rng) const {
-      for (;;) {  // uniform_below64, with the bound at hand
-        const unsigned __int128 product = static_cast<unsigned __int128>(rng()) * range;
-        if (static_cast<std::uint64_t>(product) >= reject_below) [[likely]]
-          return static_cast<std::uint64_t>(product >> 64);
-      }
-    }
+    std::uint64_t number(Rng& rng) const { return uniform_below64(rng, range, reject_below); }
     // The code that number r gives in table `table`: the column's own
     // where the level is below the column's threshold, else its alias's.
     // (The level below the threshold is r with its code bits set below the
@@ -253,7 +236,7 @@ class CodeTables {
   Drawer drawer() const { return {words_.data(), range_, reject_below_, bits_}; }
 
  private:
-  std::uint64_t levels_ = 1, range_ = 1, reject_below_ = 0;
+  std::uint64_t range_ = 1, reject_below_ = 0;  // range_ >> bits_: the levels
   std::uint32_t bits_ = 0;
   std::vector<std::uint64_t, HugePageAllocator<std::uint64_t>> words_;
 };

@@ -92,4 +92,15 @@ inline std::uint64_t uniform_below64(Rng& rng, std::uint64_t range) {
   return out;
 }
 
+// The same with Lemire's bound (2^64 mod range) worked out once, for a
+// range drawn from again and again: the same numbers, and never a division
+// (a range near 2^64 would divide on most draws).
+inline std::uint64_t uniform_below64(Rng& rng, std::uint64_t range, std::uint64_t reject_below) {
+  for (;;) {
+    const unsigned __int128 product = static_cast<unsigned __int128>(rng()) * range;
+    if (static_cast<std::uint64_t>(product) >= reject_below) [[likely]]
+      return static_cast<std::uint64_t>(product >> 64);
+  }
+}
+
 }  // namespace dicesim

@@ -148,23 +148,22 @@ bool fits(const PayloadWeights& decided) { return decided.size() <= (std::size_t
 
 // Whether numbers below `range` draw well from one 64-bit number: range
 // below 2^64, and at most one draw in 32 rejected (Lemire's bound, 2^64 mod
-// range) unless any_rejection. Measured on ev_heuristic's tables: 22 dice
-// reject 8.7% of draws and ran slower than 21 dice (1.0%), which leave a
-// quarter fewer turns to decide than 20.
-bool draws_well(unsigned __int128 range, bool any_rejection = false) {
+// range). Measured on ev_heuristic's tables: 22 dice reject 8.7% of draws
+// and ran slower than 21 dice (1.0%), which leave a quarter fewer turns to
+// decide than 20.
+bool draws_well(unsigned __int128 range) {
   if (range > UINT64_MAX) return false;
   const auto r = static_cast<std::uint64_t>(range);
-  return any_rejection || (0 - r) % r <= (UINT64_MAX >> 5);
+  return (0 - r) % r <= (UINT64_MAX >> 5);
 }
 
-// The same for a table of positions left to decide, its columns padded to
-// a power of two.
-bool draws_well(const PayloadWeights& weights, bool any_rejection) {
-  if (weights.empty()) return true;
+// The range a table of positions left to decide draws below: its weights'
+// sum times its columns, padded to a power of two (1 for no table).
+unsigned __int128 range_of(const PayloadWeights& weights) {
+  if (weights.empty()) return 1;
   unsigned __int128 sum = 0;
   for (const auto& [entry, weight] : weights) sum += weight;
-  const std::uint32_t bits = weights.size() <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(weights.size() - 1));
-  return draws_well(sum << bits, any_rejection);
+  return sum << (weights.size() <= 1 ? 0 : std::bit_width(weights.size() - 1));
 }
 
 }  // namespace
@@ -247,7 +246,7 @@ std::unique_ptr<TurnSampler> TurnSampler::build_by_score(const Scoring& scoring,
     int& shared = far[regime_of(rules, banked)];
     if (near || shared < 0) {
       const TurnEndings turn = endings(policy, 0, banked, 0);
-      if (!fits(turn.decided) || (one_draw && !draws_well(turn.decided, false))) return nullptr;
+      if (!fits(turn.decided) || (one_draw && !draws_well(range_of(turn.decided)))) return nullptr;
       if (!near) shared = sampler->tables();
       sampler->row_at_.push_back(static_cast<std::uint16_t>(sampler->tables()));
       sampler->add_row(turn.ending, turn.decided);
@@ -295,8 +294,9 @@ std::unique_ptr<TurnSampler> TurnSampler::build_win(const Scoring& scoring, cons
         const auto [at, fresh] = row_of.try_emplace(row, kNoRow);
         if (fresh && sampler->bytes() < most_bytes && sampler->tables() < kNoRow) {
           const TurnEndings turn = endings(policy, seat, banked, their);
-          // Positions left to decide are drawn seldom: any rejection rate will do.
-          if (!fits(turn.decided) || (one_draw && !draws_well(turn.decided, true))) return nullptr;
+          // Positions left to decide are drawn seldom: any rejection rate
+          // will do, within 64 bits.
+          if (!fits(turn.decided) || (one_draw && range_of(turn.decided) > UINT64_MAX)) return nullptr;
           at->second = static_cast<std::uint16_t>(sampler->tables());
           sampler->add_row(turn.ending, turn.decided);
         }
