@@ -267,12 +267,12 @@ TEST(Commands, ALockedOutputIsRefused) {
   TempDir dir;
   const std::string out = dir.file("out.h5");
   {
-    const OutputLock first(out, {});
+    const OutputFiles first({}, {{out, "the results file", true}});
     EXPECT_TRUE(std::filesystem::exists(out + ".lock"));
-    EXPECT_THROW(OutputLock(out, {}), InputError);
+    EXPECT_THROW(OutputFiles({}, {{out, "the results file", true}}), InputError);
   }
   EXPECT_FALSE(std::filesystem::exists(out + ".lock"));  // released and removed
-  const OutputLock again(out, {});
+  const OutputFiles again({}, {{out, "the results file", true}});
 
   // Two processes: the second run on the same output is refused while the first plays.
   const std::string config = dir.write("run.json", kConfig);

@@ -15,6 +15,7 @@
 #include "engine/engine.h"
 #include "engine/files.h"
 #include "engine/interrupt.h"
+#include "engine/memory_budget.h"
 #include "engine/progress.h"
 #include "games/game.h"
 #include "games/registry.h"
@@ -107,13 +108,11 @@ void require_this_version(const RunState& state, const std::string& path) {
 
 std::string describe_range(BlockRange r) { return "[" + std::to_string(r.begin) + ", " + std::to_string(r.end) + ")"; }
 
-// A saved run that this one may continue: the same run (`what` names what
-// must match), die and version, and the shard asked for (taken from the file
+// A saved run that this one may continue: the same run (config, seed, game
+// count and precision), die and version, and the shard asked for (taken from the file
 // when none is); sets the shard and its planned blocks.
-RunState saved_run_of(const std::string& path, const RunConfig& config, const std::string& what, std::string& shard,
-                      BlockRange& planned) {
-  RunState state = read_run_state(path, ReadFor::merge_or_resume);
-  if (!same_run(state.config, config)) throw InputError(path + ": was written by another " + what + " than this run");
+RunState saved_run_of(const std::string& path, const RunConfig& config, std::string& shard, BlockRange& planned) {
+  RunState state = read_run_state(path, ReadFor::merge_or_resume, &config, "this run");
   require_same_die(state.config, path, config, "this run");
   require_this_version(state, path);
   if (!shard.empty() && shard != state.shard)
@@ -129,7 +128,7 @@ RunState saved_run_of(const std::string& path, const RunConfig& config, const st
 // or a merge of neighbouring shards starting with the first) continues the
 // whole run.
 RunState resumable(const std::string& path, const RunConfig& config, std::string& shard, BlockRange& planned) {
-  RunState state = saved_run_of(path, config, "config, seed or game count", shard, planned);
+  RunState state = saved_run_of(path, config, shard, planned);
   const std::vector<BlockRange>& done = state.output.done;
   if (done.size() > 1)
     throw InputError(path +
@@ -148,29 +147,34 @@ RunState resumable(const std::string& path, const RunConfig& config, std::string
 // prefix of its own, which the stages go on from.
 RunState resumable_precision(const std::string& path, const RunConfig& config, const std::vector<TableRun>& contests,
                              std::string& shard, BlockRange& planned) {
-  RunState state = saved_run_of(path, config, "config, seed, game count or precision", shard, planned);
+  RunState state = saved_run_of(path, config, shard, planned);
   blocks_played(contests, state.output, path);
   return state;
 }
 
-// --json FILE: neither the config nor the results file, and in a directory
-// where it can be written, so that a run never ends unable to write it.
-void require_json_writable(const std::string& json_path, const std::string& results_path, const RunOptions& options) {
-  std::error_code ignored;
-  for (const std::string& other : {results_path, options.config})
-    if (json_path == other || std::filesystem::equivalent(json_path, other, ignored))
-      throw InputError(json_path + ": --json: is also " + other + "; refusing to overwrite it");
-  if (std::filesystem::is_directory(json_path)) throw InputError(json_path + ": --json: is a directory");
-  try {
-    check_temporary_creatable(json_path);
-  } catch (const FileError& e) {
-    throw InputError(json_path + ": --json: cannot write here (" + std::string(e.what()) + ")");
-  }
+// What run and check read: the config, and the file --resume continues
+// unless it is the results file itself (resumed in place: read whole, then
+// replaced through a temporary).
+std::vector<FileUse> files_read(const RunOptions& options, const std::string& results) {
+  std::vector<FileUse> reads{{options.config, "the config"}};
+  if (!options.resume.empty() && options.resume != results)
+    reads.push_back({options.resume, "the file --resume reads"});
+  return reads;
+}
+
+// What they write: the results file (locked) and the summary JSON.
+std::vector<FileUse> files_written(const RunOptions& options, const std::string& results) {
+  std::vector<FileUse> writes{{results, "the results file", true}};
+  if (!options.json_summary.empty()) writes.push_back({options.json_summary, "the summary JSON (--json)"});
+  return writes;
 }
 
 std::string output_path(const RunOptions& options, const RunConfig& config, const std::string& shard) {
   if (!options.output.empty()) return options.output;
   if (!options.resume.empty()) return options.resume;
+  if (const std::optional<std::string> why = file_name_problem(config.name))
+    throw InputError(options.config + ": its name \"" + config.name + "\" cannot name the results file (" + *why +
+                     "); give the config a \"name\", or the file with -o");
   std::string suffix;
   if (const std::size_t slash = shard.find('/'); slash != std::string::npos)
     suffix = ".shard-" + shard.substr(0, slash) + "-of-" + shard.substr(slash + 1);
@@ -326,6 +330,10 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
   progress.quiet = progress.quiet || !cluster.leader();
   const ProgressScope shown(progress);
   require_world_of_slurm_tasks(cluster);
+  // A run holds its counters once per thread, summed, as output and in the
+  // file's image (and check the exact odds): the plan costs that many.
+  const int threads = worker_threads(options);
+  memory_budget().counter_copies = threads + 3 + (check ? 1 : 0);
   const RunConfig config = load_with_overrides(options);
   const std::vector<TableRun> contests = make_table_runs(config);
   BlockRange planned = planned_range(options.shard, first_blocks(contests).back());
@@ -340,21 +348,20 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
     if (cluster.leader()) out << path << "\n";
     return kExitOk;
   }
-  std::optional<OutputLock> lock;
   // A dry run checks the options as a run does (the shard, the file to
   // resume, an output it was given), without creating results/.
+  std::optional<OutputFiles> files;
   const bool default_output = options.output.empty() && options.resume.empty();
   if (cluster.leader() && !(options.dry_run && default_output)) {
     if (default_output) std::filesystem::create_directories("results");
-    lock.emplace(path, std::vector<std::string>{options.config});
+    files.emplace(files_read(options, path), files_written(options, path));
   }
-  if (cluster.leader() && !options.json_summary.empty()) require_json_writable(options.json_summary, path, options);
   if (options.dry_run) {
     print_plan(config, out);
     return kExitOk;
   }
 
-  RunInfo info{check ? "check" : "run", worker_threads(options), cluster.size(), planned_list(planned), options.shard};
+  RunInfo info{check ? "check" : "run", threads, cluster.size(), planned_list(planned), options.shard};
   info.threads_min = cluster.min_over_ranks(info.threads);
   info.threads_max = cluster.max_over_ranks(info.threads);
   pause_for_test(options.test_pause_at, "setup");
@@ -421,8 +428,20 @@ void require_mergeable(const RunState& input, const std::string& name, const Run
   require_this_version(input, name);
 }
 
+// Adds an input's counters to the sum, refusing a count that would pass
+// 2^63 - 1: each file may be within bounds and their sum not.
+void add_counters(EngineOutput& sum, const EngineOutput& input, const std::string& name) {
+  for (std::size_t t = 0; t < sum.counters.size(); ++t)
+    for (std::size_t c = 0; c < sum.counters[t].size(); ++c)
+      if (__builtin_add_overflow(sum.counters[t][c], input.counters[t][c], &sum.counters[t][c]))
+        throw InputError(name + ": its counts added to those before it pass 2^63 - 1 (table " + std::to_string(t) +
+                         "); these files cannot be merged");
+}
+
 int merge_inputs(const MergeOptions& options, std::ostream& out) {
-  const OutputLock lock(options.output, options.inputs);
+  std::vector<FileUse> reads;
+  for (const std::string& input : options.inputs) reads.push_back({input, "an input"});
+  const OutputFiles files(reads, {{options.output, "the merged file", true}});
   // The inputs are read one at a time and added to the first, whose config
   // every other must match: memory does not grow with the number of inputs
   // (each holds its config's compiled strategies). Only their planned blocks
@@ -436,7 +455,7 @@ int merge_inputs(const MergeOptions& options, std::ostream& out) {
     throw_if_interrupted();
     pause_for_test(options.test_pause_at, "read");
     const std::string& name = options.inputs[i];
-    const RunState input = read_run_state(name, ReadFor::merge_or_resume);
+    const RunState input = read_run_state(name, ReadFor::merge_or_resume, &merged.config, first_name);
     require_mergeable(input, name, merged, first_name);
     for (std::size_t j = 0; j < i; ++j) {
       std::vector<BlockRange> both = input.planned;
@@ -446,8 +465,7 @@ int merge_inputs(const MergeOptions& options, std::ostream& out) {
     }
     planned_of.push_back(input.planned);
     EngineOutput& sum = merged.output;
-    for (std::size_t t = 0; t < sum.counters.size(); ++t)
-      for (std::size_t c = 0; c < sum.counters[t].size(); ++c) sum.counters[t][c] += input.output.counters[t][c];
+    add_counters(sum, input.output, name);
     sum.done.insert(sum.done.end(), input.output.done.begin(), input.output.done.end());
     merged.planned.insert(merged.planned.end(), input.planned.begin(), input.planned.end());
     sum.wall_seconds += input.output.wall_seconds;
@@ -516,9 +534,13 @@ int show_command(const ShowOptions& options, std::ostream& out) {
       if (std::filesystem::exists(dir)) throw InputError(options.csv_dir + ": not a directory (--csv)");
       throw FileError(options.csv_dir + ": cannot create the directory (--csv): " + error.message());
     }
-    write_text_file(dir / "run.csv", facts_csv(facts));
-    for (const SummaryTable& table : tables) write_text_file(dir / (table.name + ".csv"), summary_csv(table));
-    if (checks) write_text_file(dir / "checks.csv", checks_csv(*checks));
+    std::vector<std::pair<std::filesystem::path, std::string>> csv{{dir / "run.csv", facts_csv(facts)}};
+    for (const SummaryTable& table : tables) csv.emplace_back(dir / (table.name + ".csv"), summary_csv(table));
+    if (checks) csv.emplace_back(dir / "checks.csv", checks_csv(*checks));
+    std::vector<FileUse> writes;
+    for (const auto& [file, text] : csv) writes.push_back({file.string(), "a CSV file (--csv)"});
+    const OutputFiles files({{options.file, "the results file shown"}}, writes);
+    for (const auto& [file, text] : csv) write_text_file(file, text);
     out << "wrote " << tables.size() + 1 + (checks ? 1 : 0) << " CSV files to " << options.csv_dir << "\n";
     return kExitOk;
   }

@@ -25,6 +25,7 @@ struct RunOptions {
   std::string precision;     // a win-rate half-width overriding the config's precision.rate, when given
   std::string shard;         // "K/N", or empty
   std::string resume;        // a results file to continue
+  std::string memory_limit;  // --memory-limit SIZE (engine/memory_budget.h); "": the machine's memory
   std::string json_summary;  // --json FILE: the summary JSON (summary.h), written after the results file
   double checkpoint_every = 0;
   ProgressSettings progress;  // --quiet, --progress-every: of the games and of the exact solves

@@ -20,6 +20,7 @@
 #include "config/json_input.h"
 #include "config/suggest.h"
 #include "engine/cluster.h"
+#include "engine/memory_budget.h"
 #include "games/game.h"
 #include "games/registry.h"
 #include "git_revision.h"  // generated at build time
@@ -70,6 +71,27 @@ void add_threads_option(CLI::App* cmd, Threads& threads, const std::string& desc
   cmd->add_option("--threads", threads, description)->check(CLI::Range(1, kMaxThreads));
 }
 
+// The memory a command may hold (engine/memory_budget.h): "8G", "512M"; by
+// default the machine's.
+void add_memory_option(CLI::App* cmd, std::string& limit) {
+  cmd->add_option("--memory-limit", limit,
+                  "refuse, before allocating, a plan estimated to need more memory than this (e.g. 8G, 512M; "
+                  "default: the machine's memory)")
+      ->type_name("SIZE");
+}
+
+// Starts the command's memory budget: the limit given, or the machine's.
+void start_memory_budget(const std::string& limit) {
+  std::uint64_t bytes = machine_memory_bytes();
+  if (!limit.empty()) {
+    const std::optional<std::uint64_t> parsed = parse_memory(limit);
+    if (!parsed)
+      throw InputError("--memory-limit: expected a size such as 8G, 512M or 1e9 (bytes), got \"" + limit + "\"");
+    bytes = *parsed;
+  }
+  memory_budget().start(bytes);
+}
+
 void add_run_options(CLI::App* cmd, RunOptions& options) {
   cmd->add_option("config", options.config, "JSON config (see configs/README.md)")->required();
   cmd->add_option("-o,--output", options.output, "results file (default results/<name>.h5)");
@@ -84,6 +106,7 @@ void add_run_options(CLI::App* cmd, RunOptions& options) {
                   "play each table until the 95% half-width of its win rates is at most this (e.g. 0.002), "
                   "--games at most; overrides the config's precision.rate");
   add_threads_option(cmd, options.threads, "worker threads per process (default: the CPUs it may use)");
+  add_memory_option(cmd, options.memory_limit);
   cmd->add_option("--shard", options.shard, "play only shard K of N (K/N, 1-based); merge the files afterwards");
   cmd->add_option("--checkpoint-every", options.checkpoint_every,
                   "rewrite the results file (marked incomplete) every SECONDS")
@@ -301,6 +324,8 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   merge_cmd->add_option("inputs", merge_options.inputs, "results files of the shards")->required();
   merge_cmd->add_option("-o,--output", merge_options.output, "the merged results file")->required();
   merge_cmd->add_flag("--quiet", merge_options.quiet, "print only errors and the final line naming the file");
+  std::string memory_limit;
+  add_memory_option(merge_cmd, memory_limit);
   merge_cmd->add_option("--test-pause-at", merge_options.test_pause_at, "test only: wait at read for a signal")
       ->check(CLI::IsMember({"read"}))
       ->group("");
@@ -310,6 +335,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   show_cmd->footer(help_examples(
       {"dicesim show results/sixers.h5", "dicesim show pig.h5 --csv pig-tables", "dicesim show pig.h5 --json"}));
   show_cmd->add_option("file", show_options.file, "results file (complete or not, a shard or a merge)")->required();
+  add_memory_option(show_cmd, memory_limit);
   CLI::Option* json_flag =
       show_cmd->add_flag("--json", show_options.json, "print the facts and the summary tables as JSON");
   show_cmd->add_option("--csv", show_options.csv_dir, "write the summary tables as CSV files into this directory")
@@ -320,6 +346,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   validate_cmd->footer(help_examples(
       {"dicesim validate configs/sixers.json configs/pig_one_die.json", "dicesim validate configs/tenk_seed000.json"}));
   validate_cmd->add_option("configs", validate_configs, "config files")->required();
+  add_memory_option(validate_cmd, memory_limit);
   BenchOptions bench_options;
   CLI::App* bench_cmd = app.add_subcommand("bench", "games per second of reference configs, and a signature");
   bench_cmd->footer(
@@ -351,6 +378,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   // them, as an error (nothing was done).
   if (app.get_subcommands().empty()) return usage_error(app);
   if (solve_cmd->parsed() && solve_cmd->get_subcommands().empty()) return usage_error(*solve_cmd);
+  start_memory_budget(run_cmd->parsed() || check_cmd->parsed() ? run_options.memory_limit : memory_limit);
   if (run_cmd->parsed() || check_cmd->parsed()) {
     const StopOnSignals stop_on_signals;  // for the whole command: setup, play, exact solve, writing
     return run_command(run_options, check_cmd->parsed(), cluster, std::cout);
@@ -396,6 +424,9 @@ int main(int argc, char** argv) {
   try {
     return dicesim::checked_stdout(dicesim::main_checked(argc, argv, cluster));
   } catch (const dicesim::InputError& e) {
+    std::cerr << e.what() << "\n";
+    return cluster.abort(dicesim::kExitBadInput);
+  } catch (const dicesim::MemoryRefused& e) {  // a plan past --memory-limit: bad input, refused before allocating
     std::cerr << e.what() << "\n";
     return cluster.abort(dicesim::kExitBadInput);
   } catch (const std::exception& e) {

@@ -236,8 +236,11 @@ json win_json(const Rules& rules, const WinSolution& solution, const std::option
 void print_win(const TenkGame& game, const SolveOptions& options) {
   const Scoring& scoring = game.scoring();
   // The CSV's path is checked (and held) before the solve, which takes seconds to minutes.
-  std::optional<OutputLock> csv_lock;
-  if (!options.policy_csv.empty()) csv_lock.emplace(options.policy_csv, std::vector<std::string>{options.config});
+  std::optional<OutputFiles> csv_file;
+  if (!options.policy_csv.empty())
+    csv_file.emplace(std::vector<FileUse>{{options.config, "the config"},
+                                          {win_cache_path(scoring.rules()), "the solved game's cache"}},
+                     std::vector<FileUse>{{options.policy_csv, "--policy-csv", true}});
   Solutions solutions(scoring);
   const std::shared_ptr<const WinSolution> solution = solutions.win_solution();
   const std::optional<HeadStart> head = head_start(*solution);

@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "app/exit_codes.h"
+#include "engine/memory_budget.h"
 #include "plan/run_config.h"
 #include "results/text_columns.h"
 
@@ -58,12 +59,24 @@ void print_plan(const RunConfig& config, std::ostream& out) {
   table_rows.print(out);
   out << "\n"
       << (config.precision ? "at most " : "") << group_thousands(config.plan.tables.size() * config.games)
-      << " games in all; nothing played (--dry-run)\n";
+      << " games in all; nothing played (--dry-run)\n"
+      << "memory: " << memory_estimate_text() << "\n";
+}
+
+std::string memory_estimate_text() {
+  const MemoryBudget& budget = memory_budget();
+  const auto [what, bytes] = budget.largest();
+  std::string text = "about " + memory_text(budget.estimate()) + " at most (limit " + memory_text(budget.limit()) +
+                     ", --memory-limit)";
+  if (bytes > 0) text += "; the most for " + what + ": " + memory_text(bytes);
+  return text;
 }
 
 int validate_command(const std::vector<std::string>& configs, std::ostream& out, std::ostream& err) {
   int failed = 0;
+  const std::uint64_t limit = memory_budget().limit();
   for (const std::string& file : configs) {
+    memory_budget().start(limit);  // each config costed on its own
     RunConfig config;
     const std::vector<std::string> errors = config_errors(file, config);
     for (const std::string& message : errors) err << message << "\n";
@@ -75,7 +88,7 @@ int validate_command(const std::vector<std::string>& configs, std::ostream& out,
     out << file << ": valid: " << config.entry->name << ", "
         << count_of(config.game->strategies().size(), "strategy", "strategies") << ", "
         << count_of(tables, "table", "tables") << ", " << (config.precision ? "at most " : "")
-        << group_thousands(tables * config.games) << " games\n";
+        << group_thousands(tables * config.games) << " games; memory " << memory_estimate_text() << "\n";
   }
   if (configs.size() > 1 && failed > 0) err << failed << " of " << configs.size() << " configs have errors\n";
   return failed > 0 ? kExitBadInput : kExitOk;

@@ -18,4 +18,8 @@ int validate_command(const std::vector<std::string>& configs, std::ostream& out,
 // family and parameters, every table with its games, and the totals.
 void print_plan(const RunConfig& config, std::ostream& out);
 
+// "about 41.3 MiB at most (limit 23.47 GiB, --memory-limit); the most for
+// <what>: <bytes>": the memory the command's plan was costed at.
+std::string memory_estimate_text();
+
 }  // namespace dicesim

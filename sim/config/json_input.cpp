@@ -439,6 +439,16 @@ bool has_control_character(std::string_view text) {
   return false;
 }
 
+std::optional<std::string> file_name_problem(std::string_view name) {
+  if (name.empty()) return "it is empty";
+  if (name.size() > kMaxFileNameBytes) return "it is longer than " + std::to_string(kMaxFileNameBytes) + " bytes";
+  if (name.front() == '.') return "it starts with \".\" (a hidden file)";
+  if (name.front() == '-') return "it starts with \"-\" (read as an option by other commands)";
+  if (name.find_first_of("/\\") != std::string_view::npos) return "it holds a slash";
+  if (has_control_character(name)) return "it holds control characters";
+  return std::nullopt;
+}
+
 std::optional<std::uint64_t> parse_count(std::string_view text) {
   // Mantissa digits and a decimal exponent, evaluated exactly in integers.
   std::size_t i = 0;

@@ -144,6 +144,14 @@ inline std::size_t errors_so_far() {
 // or C1 (U+0080 to U+009F).
 bool has_control_character(std::string_view text);
 
+// The one rule for a file name dicesim makes from data (a config's "name",
+// or its file's stem, in results/<name>.h5): why `name` cannot be one (empty,
+// longer than kMaxFileNameBytes, starting with "." (hidden) or "-" (an
+// option to the next command), holding "/", "\\" or a control character),
+// or nullopt.
+constexpr std::size_t kMaxFileNameBytes = 200;
+std::optional<std::string> file_name_problem(std::string_view name);
+
 // "got ..." text for error messages: the offending value, shortened.
 std::string describe(const json& value);
 

@@ -7,12 +7,14 @@
 #include <unordered_map>
 
 #include "config/suggest.h"
+#include "engine/memory_budget.h"
 
 namespace dicesim {
 namespace {
 
-// The most tables one group of sets may stand for.
+// The most tables one group of sets, and a whole config, may stand for.
 constexpr std::size_t kMaxGroups = 1'000'000;
+constexpr std::size_t kMaxTables = kMaxGroups;
 
 // "2 to 8", "1 or 2"
 std::string seat_range(const TableLimits& limits) {
@@ -105,8 +107,10 @@ std::string unfillable_message(const std::vector<std::vector<int>>& options) {
 
 class Planner {
  public:
-  Planner(const Game& game, const GameEntry& entry) : strategies_(game.strategies()), entry_(entry), game_(game) {
+  Planner(const Game& game, const GameEntry& entry)
+      : strategies_(game.strategies()), entry_(entry), game_(game), bins_(game.measure_bins()) {
     for (std::size_t s = 0; s < strategies_.size(); ++s) {
+      longest_name_ = std::max(longest_name_, strategies_[s].name.size());
       index_of_name_[strategies_[s].name] = int(s);
       if (!strategies_[s].set.empty()) sets_[strategies_[s].set].push_back(int(s));
     }
@@ -185,6 +189,22 @@ class Planner {
     return out;
   }
 
+  // Before `tables` tables of `seats` are planned at `node`: refuses them
+  // past kMaxTables in all, and charges the memory they will hold (their
+  // counters, as many copies as a run keeps, and the plan's own entry: its
+  // key of the seats' names, its seats, its index entry) to the budget.
+  void charge(const JsonNode& node, std::uint64_t tables, int seats) {
+    if (tables > kMaxTables - std::min(kMaxTables, plan.tables.size()))
+      node.fail("makes " + std::to_string(tables) + " tables, past the " + std::to_string(kMaxTables) +
+                " a config may play (with the " + std::to_string(plan.tables.size()) + " planned before it)");
+    const std::uint64_t counters =
+        TableCounts::size(seats, bins_) * sizeof(std::int64_t) * std::uint64_t(memory_budget().counter_copies);
+    const std::uint64_t key = 16 + std::uint64_t(seats) * (longest_name_ + 3);
+    const std::uint64_t entry = sizeof(PlannedTable) + 2 * key + 2 * seats * sizeof(int) + 64;
+    memory_budget().charge(tables * (counters + entry),
+                           node.file() + ": " + node.path() + " (" + std::to_string(tables) + " tables)");
+  }
+
   // Fails at `where` unless strategy s can sit at a table of `seats`
   // (Game::fewest_seats, most_seats); `advice` follows the reason.
   void check_seats(int s, std::size_t seats, const JsonNode& where, const std::string& advice = "") const {
@@ -205,6 +225,8 @@ class Planner {
   std::map<std::pair<std::vector<int>, bool>, int> index_;  // (seats, sequential) -> table: each table once
   std::unordered_map<std::string, int> index_of_name_;
   std::map<std::string, std::vector<int>> sets_;
+  std::vector<int> bins_;         // of the game's measures: a table's counters
+  std::size_t longest_name_ = 0;  // of the strategies: a table's key
 };
 
 // A list of strategy names and set names.
@@ -313,6 +335,7 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
     if (limits.min_seats > 1)
       culprit(contests, "distributions")
           .fail(seats_message(entry) + ": set \"distributions\": false (a distribution plays each strategy alone)");
+    planner.charge(culprit(contests, "distributions"), std::uint64_t(count), 1);
     for (int s = 0; s < count; ++s) {
       planner.check_seats(s, 1, culprit(contests, "distributions"),
                           ": set \"distributions\": false (a distribution plays each strategy alone)");
@@ -334,6 +357,8 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
     if (!blind) refuse_blind(contests, "headtohead", entry, "\"sequential\" (both seatings)");
     if (!pairs) contests.at("headtohead").fail(seats_message(entry));
     for (int s : *members) planner.check_seats(s, 2, contests.at("headtohead"));
+    const std::uint64_t n = members->size();
+    planner.charge(contests.at("headtohead"), n * (n - std::min<std::uint64_t>(n, 1)) / 2, 2);
     for (std::size_t i = 0; i < members->size(); ++i)
       for (std::size_t j = i + 1; j < members->size(); ++j) add_blind_pair((*members)[i], (*members)[j]);
   });
@@ -342,6 +367,8 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
     if (!members) return;
     if (!pairs) contests.at("sequential").fail(seats_message(entry));
     for (int s : *members) planner.check_seats(s, 2, contests.at("sequential"));
+    const std::uint64_t n = members->size();
+    planner.charge(contests.at("sequential"), n * (n - std::min<std::uint64_t>(n, 1)), 2);
     for (int a : *members)
       for (int b : *members)
         if (a != b) add_ordered_pair(a, b);
@@ -359,6 +386,7 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
         if (!pairs) rectangle.fail(seats_message(entry));
         for (const std::vector<int>* side : {&players, &opponents})
           for (int s : *side) planner.check_seats(s, 2, rectangle);
+        planner.charge(rectangle, std::uint64_t(players.size()) * opponents.size() * (sequential ? 2 : 1), 2);
         for (int p : players)
           for (int o : opponents) {
             if (p == o) continue;
@@ -383,7 +411,9 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
         refuse_blind(contests, key, entry, "\"sequential_tables\"");
       for (const JsonNode& group : groups->elements())
         independently([&] {
-          for (std::vector<int>& seats : planner.groups(group))
+          std::vector<std::vector<int>> seatings = planner.groups(group);
+          planner.charge(group, seatings.size(), int(group.elements().size()));
+          for (std::vector<int>& seats : seatings)
             (sequential ? plan.sequential_tables : plan.nway).push_back(planner.table(std::move(seats), sequential));
         });
     });

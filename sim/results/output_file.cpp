@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include "config/json_input.h"
 #include "engine/files.h"
@@ -15,64 +16,126 @@
 namespace dicesim {
 namespace {
 
-[[noreturn]] void refuse(const std::string& path, const std::string& why) { throw InputError(path + ": " + why); }
+[[noreturn]] void refuse(const FileUse& file, const std::string& why) {
+  throw InputError(file.path + ": " + file.what + ": " + why);
+}
 
-std::string cannot_write(const std::string& why) { return "cannot write the results file here (" + why + ")"; }
+std::string cannot_write(const std::string& why) { return "cannot write it here (" + why + ")"; }
 std::string cannot_write(int error) { return cannot_write(std::string(std::strerror(error))); }
 
-// Only a missing file or a regular file may become the results file: the
-// rename that completes a write would replace a device, a FIFO or a symbolic
-// link by a plain file.
-void require_replaceable(const std::string& path) {
+// Only a missing file or a regular file may be written: the rename that
+// completes a write would replace a device, a FIFO or a symbolic link by a
+// plain file. A name with control characters is refused as every file name
+// dicesim makes is (config/json_input.h, file_name_problem).
+void require_replaceable(const FileUse& file) {
+  if (file.path.empty()) refuse(file, "an empty file name");
+  if (has_control_character(file.path)) refuse(file, "the name has control characters");
   struct stat st;
-  if (::lstat(path.c_str(), &st) != 0) {
-    if (errno != ENOENT) refuse(path, cannot_write(errno));
+  if (::lstat(file.path.c_str(), &st) != 0) {
+    if (errno != ENOENT) refuse(file, cannot_write(errno));
     return;
   }
-  if (S_ISDIR(st.st_mode)) refuse(path, "is a directory, not a results file");
+  if (S_ISDIR(st.st_mode)) refuse(file, "is a directory");
   if (!S_ISREG(st.st_mode))
-    refuse(path, "exists and is not a regular file (a symbolic link, device, FIFO or socket); refusing to replace it");
+    refuse(file, "exists and is not a regular file (a symbolic link, device, FIFO or socket); refusing to replace it");
 }
+
+// What identifies a file: its device and inode where it exists (hard links
+// and links to it are the same file), and its name resolved through the
+// links of its directories (a file not yet there).
+struct Identity {
+  std::optional<std::pair<dev_t, ino_t>> inode;
+  std::filesystem::path resolved;
+
+  explicit Identity(const std::string& path) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0) inode = std::make_pair(st.st_dev, st.st_ino);
+    std::error_code ignored;
+    resolved = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ignored), ignored);
+    if (resolved.empty()) resolved = std::filesystem::absolute(path, ignored).lexically_normal();
+  }
+  bool same(const Identity& other) const {
+    if (inode && other.inode) return *inode == *other.inode;
+    return resolved == other.resolved;
+  }
+};
+
+std::string described(const FileUse& file) { return file.what + " " + file.path; }
 
 }  // namespace
 
-OutputLock::OutputLock(const std::string& path, const std::vector<std::string>& inputs) : lock_path_(path + ".lock") {
-  require_replaceable(path);
-  for (const std::string& input : inputs) {
-    std::error_code ignored;
-    if (std::filesystem::equivalent(path, input, ignored))
-      refuse(path, "is the input " + input + "; refusing to overwrite it");
+OutputFiles::OutputFiles(const std::vector<FileUse>& given_reads, const std::vector<FileUse>& writes) {
+  std::vector<FileUse> reads;  // "": no file (a preset instead of a config)
+  for (const FileUse& file : given_reads)
+    if (!file.path.empty()) reads.push_back(file);
+  // Every name the command creates: each file written and the lock of each
+  // locked one (temporaries have unpredictable names, created exclusively).
+  std::vector<FileUse> created;
+  for (const FileUse& file : writes) {
+    require_replaceable(file);
+    created.push_back(file);
+    if (file.locked) created.push_back({file.path + ".lock", "the lock of " + described(file)});
   }
-  // The longest name the write creates is its temporary, longer than the
+  std::vector<Identity> read_ids, created_ids;
+  for (const FileUse& file : reads) read_ids.emplace_back(file.path);
+  for (const FileUse& file : created) created_ids.emplace_back(file.path);
+  for (std::size_t w = 0; w < created.size(); ++w) {
+    for (std::size_t r = 0; r < reads.size(); ++r)
+      if (created_ids[w].same(read_ids[r]))
+        refuse(created[w], "is also " + described(reads[r]) + ", which this command reads; refusing to overwrite it");
+    for (std::size_t other = 0; other < w; ++other)
+      if (created_ids[w].same(created_ids[other]))
+        refuse(created[w], "is also " + described(created[other]) + "; every file written needs a name of its own");
+  }
+  // The longest name a write creates is its temporary, longer than the
   // lock's: a name too long for the file system fails here, before the run.
-  try {
-    check_temporary_creatable(path);
-  } catch (const FileError& e) {
-    refuse(path, cannot_write(e.what()));
-  }
-  // The lock file may be removed by its holder between our open and our
-  // flock: then we hold a lock on a name nobody sees, so try again.
-  for (;;) {
-    fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd_ < 0) refuse(path, cannot_write(errno));
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      const int error = errno;
-      ::close(fd_);
-      if (error == EWOULDBLOCK)
-        refuse(path, "another dicesim is writing this results file (it holds " + lock_path_ + ")");
-      refuse(path, cannot_write(error));
+  for (const FileUse& file : writes) try {
+      check_temporary_creatable(file.path);
+    } catch (const FileError& e) {
+      refuse(file, cannot_write(e.what()));
     }
-    struct stat held, named;
-    if (::fstat(fd_, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
-        held.st_ino == named.st_ino)
-      return;
-    ::close(fd_);
+  try {
+    for (const FileUse& file : writes)
+      if (file.locked) lock(file);
+  } catch (...) {
+    release();  // the locks taken before the one refused
+    throw;
   }
 }
 
-OutputLock::~OutputLock() {
-  ::unlink(lock_path_.c_str());  // before the unlock, so that a waiting dicesim retries on a fresh file
-  ::close(fd_);
+void OutputFiles::lock(const FileUse& file) {
+  const std::string lock_path = file.path + ".lock";
+  // The lock file may be removed by its holder between our open and our
+  // flock: then we hold a lock on a name nobody sees, so try again.
+  for (;;) {
+    const int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0) refuse(file, cannot_write(errno));
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int error = errno;
+      ::close(fd);
+      if (error == EWOULDBLOCK) refuse(file, "another dicesim is writing this file (it holds " + lock_path + ")");
+      refuse(file, cannot_write(error));
+    }
+    struct stat held, named;
+    if (::fstat(fd, &held) == 0 && ::stat(lock_path.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+        held.st_ino == named.st_ino) {
+      lock_paths_.push_back(lock_path);
+      fds_.push_back(fd);
+      return;
+    }
+    ::close(fd);
+  }
+}
+
+OutputFiles::~OutputFiles() { release(); }
+
+void OutputFiles::release() {
+  for (std::size_t i = 0; i < fds_.size(); ++i) {
+    ::unlink(lock_paths_[i].c_str());  // before the unlock, so that a waiting dicesim retries on a fresh file
+    ::close(fds_[i]);
+  }
+  fds_.clear();
+  lock_paths_.clear();
 }
 
 }  // namespace dicesim

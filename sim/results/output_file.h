@@ -1,6 +1,9 @@
-// Where a command writes its results file: checked before anything is played,
-// and locked for as long as the command runs, so that no two dicesim write
-// the same file at once.
+// The files a command writes, checked together before anything is played:
+// no file written is a file read, or another file written (the same file
+// under any name, or the same name), each may be replaced (a missing or
+// regular file, in a directory where a temporary can be created), and the
+// results files are locked for as long as the command runs, so that no two
+// dicesim write the same file at once.
 #pragma once
 
 #include <string>
@@ -8,22 +11,37 @@
 
 namespace dicesim {
 
-class OutputLock {
+// A file a command reads or writes, and what it is to the command ("the
+// config", "--json"), for the one-line refusal.
+struct FileUse {
+  std::string path;
+  std::string what;
+  bool locked = false;  // a results file: held through `<path>.lock` (flock) while the command runs
+};
+
+// One rule for every command that writes. Refuses (InputError) before any
+// work:
+// - a path written that is one of the paths read, another path written, or
+//   the lock `<path>.lock` of a locked one: the same file under any name
+//   (device and inode), or the same name once resolved;
+// - a path written that exists and is not a regular file (a directory,
+//   device, FIFO, socket or symbolic link), has control characters in its
+//   name, or lies where no temporary can be created or its temporary's name
+//   would be too long;
+// - a locked path that another dicesim holds.
+// The locks are released, and their files removed, when it is destroyed.
+class OutputFiles {
  public:
-  // Refuses (InputError) a path that exists and is not a regular file (a
-  // directory, device, FIFO, socket or symbolic link), a path that is one of
-  // `inputs` (the config being read, a merge's inputs: the same file under
-  // any name), a path in a directory where no file can be created or whose
-  // temporary name would be too long, and a path that another dicesim holds: it locks `<path>.lock`
-  // (flock), which it removes when done.
-  OutputLock(const std::string& path, const std::vector<std::string>& inputs);
-  ~OutputLock();
-  OutputLock(const OutputLock&) = delete;
-  OutputLock& operator=(const OutputLock&) = delete;
+  OutputFiles(const std::vector<FileUse>& reads, const std::vector<FileUse>& writes);
+  ~OutputFiles();
+  OutputFiles(const OutputFiles&) = delete;
+  OutputFiles& operator=(const OutputFiles&) = delete;
 
  private:
-  std::string lock_path_;
-  int fd_ = -1;
+  void lock(const FileUse& file);
+  void release();
+  std::vector<std::string> lock_paths_;
+  std::vector<int> fds_;
 };
 
 }  // namespace dicesim

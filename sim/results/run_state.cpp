@@ -221,7 +221,7 @@ void require_readable_version(const std::vector<std::int64_t>& version, const st
                      std::to_string(kFormatMajor) + " only (older ones have no content checksum); show still reads it");
 }
 
-RunState read_state(const std::string& path, ReadFor reader) {
+RunState read_state(const std::string& path, ReadFor reader, const RunConfig* same_as, const std::string& what) {
   h5::Reader file(path);
   if (!file.has_attribute("/", "format") || !file.has_attribute("/", "format_version") || !file.exists("/engine"))
     throw InputError(path + ": not a dicesim results file");
@@ -251,6 +251,9 @@ RunState read_state(const std::string& path, ReadFor reader) {
   const std::int64_t games = file.int_attribute("/", "games");
   if (games < 1 || static_cast<std::uint64_t>(games) > kMaxGames) throw InputError(path + ": games out of range");
   state.shard = file.string_attribute("/engine", "shard");
+  if (same_as &&
+      !(document == same_as->document && seed == same_as->seed && static_cast<std::uint64_t>(games) == same_as->games))
+    throw InputError(path + ": not from the same run as " + what + " (the config, seed or game count differ)");
   EngineChecksum sum(document, seed, static_cast<std::uint64_t>(games), state.shard);
   file.int64_slabs("/engine/counters", kMostCountersUnplanned,
                    [&](const std::vector<std::int64_t>& slab) { sum.add(slab); });
@@ -324,10 +327,10 @@ RunState read_state(const std::string& path, ReadFor reader) {
 
 }  // namespace
 
-RunState read_run_state(const std::string& path, ReadFor reader) {
+RunState read_run_state(const std::string& path, ReadFor reader, const RunConfig* same_as, const std::string& what) {
   require_regular_file(path);
   try {
-    return read_state(path, reader);
+    return read_state(path, reader, same_as, what);
   } catch (const h5::Error& e) {
     throw InputError(path + ": unreadable or truncated results file (" + e.what() + ")");
   }

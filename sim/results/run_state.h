@@ -73,8 +73,12 @@ enum class ReadFor { show, merge_or_resume };
 // Every dataset is read through the guarded path of h5::Reader, its shape
 // checked against the format or the plan before anything is allocated, and
 // the checksums (the file's content from format 3.0, /engine in every
-// format) are checked before the stored config is planned.
-RunState read_run_state(const std::string& path, ReadFor reader);
+// format) are checked before the stored config is planned. With `same_as`
+// (merge, resume), a file whose stored config, seed or game count differ
+// from its is refused before its config is planned (which can cost seconds
+// and memory for a forged one); `what` names same_as in the message.
+RunState read_run_state(const std::string& path, ReadFor reader, const RunConfig* same_as = nullptr,
+                        const std::string& what = "");
 
 // Blocks [begin, end) of shard K of N (1-based) of total blocks.
 BlockRange shard_range(std::uint64_t total_blocks, std::uint64_t k, std::uint64_t n);

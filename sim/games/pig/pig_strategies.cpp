@@ -83,6 +83,7 @@ int read_hold_at(const JsonNode& at, const Rules& rules) {
 int read_table_seats(const JsonNode& node, const StrategyFamily& family, const Rules& rules) {
   const int seats = static_cast<int>(named(family.parameters, "seats").read_integer(node));
   if (const std::string why = table_win_refusal(rules, seats); !why.empty()) node.fail(why);
+  charge_table_win(rules, seats, node.file() + ": " + node.path() + " (solved when first played)");
   return seats;
 }
 

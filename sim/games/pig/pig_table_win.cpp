@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "config/json_input.h"
+#include "engine/memory_budget.h"
 #include "engine/progress.h"
 #include "math/score_tuples.h"
 
@@ -54,6 +55,12 @@ std::string table_win_refusal(const Rules& rules, int seats) {
            std::to_string(bytes >> 20) + " MiB (every seat's score at every turn start), more than the " +
            std::to_string(kMostTableWinBytes >> 20) + " MiB allowed";
   return {};
+}
+
+void charge_table_win(const Rules& rules, int seats, const std::string& what) {
+  memory_budget().charge_once(
+      "pig table " + std::to_string(rules.dice) + " " + std::to_string(rules.goal) + " " + std::to_string(seats),
+      table_win_bytes(rules, seats), what);
 }
 
 // One solve: the tables it fills, and the turn of one seat as an affine
@@ -348,6 +355,7 @@ bool PassHistory::cycles_after(std::uint64_t decisions_hash) {
 
 TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decision>& fixed) {
   if (const std::string why = table_win_refusal(rules, seats); !why.empty()) throw InputError(why);
+  if (fixed.empty()) charge_table_win(rules, seats, "Pig's win-optimal table of " + std::to_string(seats) + " seats");
   TableWin table = TableWinSolver(rules, seats, fixed).solve();
   if (!table.cycle) return table;
   // The values of a cycling pass mix two sets of decisions: the last pass's

@@ -106,6 +106,9 @@ class TableWin {
 std::uint64_t table_win_bytes(const Rules& rules, int seats);
 // Why a table of `seats` cannot be solved under these rules (seat count, memory), or empty.
 std::string table_win_refusal(const Rules& rules, int seats);
+// Charges the memory budget (engine/memory_budget.h) for the table solve of
+// `seats` once, before it is solved: `what` asked for it.
+void charge_table_win(const Rules& rules, int seats, const std::string& what);
 
 // Solves the table; `fixed[k]`, where given and set, plays seat k instead of
 // optimising. Throws InputError where table_win_refusal says why.

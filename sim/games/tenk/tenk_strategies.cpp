@@ -168,8 +168,12 @@ Policy compile_strategy(const JsonNode& spec, const Scoring& scoring, Solutions&
     const int seats = seats_node ? static_cast<int>(named(family.parameters, "seats").read_integer(*seats_node)) : 2;
     if (seats == 2) {
       if (const std::optional<std::string> why = win_solver_refusal(scoring.rules(), true)) family_node.fail(*why);
+      charge_win_solve(scoring.rules(), spec.file() + ": " + spec.path() + " (solved once, or read from its cache)");
     } else if (const std::optional<std::string> why = table_win_refusal(scoring.rules(), seats, true)) {
       seats_node->fail(*why);
+    } else {
+      charge_table_win(scoring.rules(), seats, true,
+                       seats_node->file() + ": " + seats_node->path() + " (solved when first played)");
     }
     policy = Policy(scoring.rules());
     policy.plays_to_win = true;

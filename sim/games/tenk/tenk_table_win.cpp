@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "config/json_input.h"
+#include "engine/memory_budget.h"
 #include "engine/peak_memory.h"
 #include "engine/progress.h"
 #include "games/tenk/tenk.h"
@@ -371,7 +372,14 @@ std::uint64_t table_win_bytes(const Rules& rules, int seats, bool keep_decisions
   const double answers = double(AnswerChains::count(rules, seats));
   const double kinds = 8 * kDiceSlots;
   double bytes = states * sizeof(TableWinOdds) + answers * span * (sizeof(TableWinOdds) + sizeof(double));
-  if (keep_decisions) bytes += states * (units + span) * kinds + answers * (units + span) * kinds;
+  // Kept decisions: a state's turn runs from its seat's score to the target
+  // (half the target's units on average over the states) or to the bank
+  // minimum past it, a byte per total and landing, in a vector of its own
+  // (its header and the allocator's); an answer's, to the horizon.
+  const double past = units_up(std::max(rules.bank_minimum, rules.high_bank_minimum)) + 1;
+  const double vector_bytes = sizeof(std::vector<std::uint8_t>) + 16;
+  if (keep_decisions)
+    bytes += states * (((units + 1) / 2 + past) * kinds + vector_bytes) + answers * (units + span) * kinds;
   return static_cast<std::uint64_t>(std::min(1e19, bytes));
 }
 
@@ -395,6 +403,12 @@ std::optional<std::string> table_win_refusal(const Rules& rules, int seats, bool
            "the " +
            std::to_string(kMostTableWinBytes >> 20) + " MiB allowed";
   return std::nullopt;
+}
+
+void charge_table_win(const Rules& rules, int seats, bool keep_decisions, const std::string& what) {
+  memory_budget().charge_once(
+      "tenk table " + rules_json(rules).dump() + std::to_string(seats) + (keep_decisions ? "k" : ""),
+      table_win_bytes(rules, seats, keep_decisions), what);
 }
 
 // The race: score tuples from high sums to low, the n turn starts of one
@@ -594,6 +608,10 @@ TurnResult play_solved_table_turn(const Scoring& scoring, const TableWin& table,
 TableWin solve_table_win(const Scoring& scoring, int seats, const std::vector<std::optional<FixedSeat>>& fixed,
                          bool keep_decisions) {
   if (const auto why = table_win_refusal(scoring.rules(), seats, keep_decisions)) throw InputError(*why);
+  const bool any_fixed = std::any_of(fixed.begin(), fixed.end(), [](const auto& seat) { return seat.has_value(); });
+  if (!any_fixed)
+    charge_table_win(scoring.rules(), seats, keep_decisions,
+                     "10,000's win-optimal table of " + std::to_string(seats) + " seats");
   return TableWinSolver(scoring, seats, fixed, keep_decisions).solve();
 }
 

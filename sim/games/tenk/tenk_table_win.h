@@ -135,6 +135,9 @@ class TableWin {
 std::uint64_t table_win_bytes(const Rules& rules, int seats, bool keep_decisions = false);
 // Why these rules or seats cannot be solved, in one line; nullopt if they can.
 std::optional<std::string> table_win_refusal(const Rules& rules, int seats, bool keep_decisions = false);
+// Charges the memory budget (engine/memory_budget.h) for the table solve
+// once, before it is solved: `what` asked for it.
+void charge_table_win(const Rules& rules, int seats, bool keep_decisions, const std::string& what);
 
 // Solves the table; fixed[k], where given and set, plays seat k. Throws
 // InputError (table_win_refusal) before allocating. Progress on stderr

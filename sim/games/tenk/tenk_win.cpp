@@ -17,6 +17,7 @@
 #include <string>
 #include <tuple>
 
+#include "engine/memory_budget.h"
 #include "engine/peak_memory.h"
 #include "engine/progress.h"
 #include "math/race.h"
@@ -41,6 +42,13 @@ constexpr int kCheapTurnsUnits = 4000 / kPoint;
 
 WinSolution::WinSolution(const Rules& rules)
     : units_(rules.target / kPoint), values_(std::size_t(2) * units_ * units_) {}
+
+bool WinSolution::consistent(int units) const {
+  if (units_ != units || values_.size() != std::size_t(2) * units * units) return false;
+  return std::all_of(values_.begin(), values_.end(), [](const WinValue& v) {
+    return v.win >= 0 && v.tie >= 0 && v.win + v.tie <= 1 + 1e-9;  // also false for NaN
+  });
+}
 
 bool PolicyRule::banks(int, int mine, int, int t, int kind) const {
   const int banked = mine * kPoint, total = t * kPoint;
@@ -1032,6 +1040,10 @@ std::uint64_t win_solver_bytes(const Rules& rules) {
   return bytes;
 }
 
+void charge_win_solve(const Rules& rules, const std::string& what) {
+  memory_budget().charge_once("tenk win " + rules_json(rules).dump(), win_solver_bytes(rules), what);
+}
+
 std::optional<std::string> win_solver_refusal(const Rules& rules, bool playing_to_win) {
   const int most = playing_to_win ? kMostWinTarget : kMostEvaluatedTarget;
   const std::string target = "target " + std::to_string(rules.target) + ": ";
@@ -1056,6 +1068,7 @@ void require_within_limits(const Rules& rules, bool playing_to_win) {
 
 WinSolution solve_win(const Scoring& scoring, bool keep_handed) {
   require_within_limits(scoring.rules(), true);
+  charge_win_solve(scoring.rules(), "10,000's two-player win-optimal solve");
   Solver solver(scoring, nullptr, nullptr);
   if (keep_handed) solver.keep_handed();
   WinSolution solution = solver.solve();

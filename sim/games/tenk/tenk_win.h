@@ -71,6 +71,10 @@ class WinSolution {
                          landings.of(h.dice, h.pending, false)];
   }
 
+  // Whether a solution read back (the cache) has a value, a probability,
+  // for every turn start of `units`: what at() may read.
+  bool consistent(int units) const;
+
   template <class Self, class Io>
   static void transfer(Self& self, Io& io) {
     io(self.units_), io(self.values_), io(self.stats.positions), io(self.stats.turn_states),
@@ -100,6 +104,9 @@ constexpr int kMostEvaluatedTarget = 50000;
 constexpr std::uint64_t kMostWinBytes = std::uint64_t(4) << 30;
 // What a solve or an evaluation holds, from the rules alone.
 std::uint64_t win_solver_bytes(const Rules& rules);
+// Charges the memory budget (engine/memory_budget.h) for the two-player
+// solve once, before it is solved (or read from its cache): `what` asked.
+void charge_win_solve(const Rules& rules, const std::string& what);
 // Why solve_win (optimal_win) or evaluate_win and game_shape (playing_to_win
 // false) cannot take these rules, in one line naming the rule and the limit;
 // nullopt within the limits.

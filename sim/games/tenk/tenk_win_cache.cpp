@@ -157,7 +157,9 @@ std::optional<WinSolution> read_win_cache(const std::string& path, const Rules& 
   }
   WinSolution solution(rules);
   WinSolution::transfer(solution, read);
-  if (!read.ok || read.at != payload.size() || !solution.policy.consistent(solution.units(), Landings(rules).count())) {
+  const int units = rules.target / kPoint;  // as WinSolution(rules) has
+  if (!read.ok || read.at != payload.size() || !solution.consistent(units) ||
+      !solution.policy.consistent(units, Landings(rules).count())) {
     why = "damaged (inconsistent sizes)";
     return std::nullopt;
   }

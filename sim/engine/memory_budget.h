@@ -1,0 +1,61 @@
+// The memory a command may hold (--memory-limit) and what it expects to
+// hold. Every plan costs what it will allocate before allocating it (a
+// config's strategies, its tables and their counters, solver tables) and
+// charges it here; a charge past the limit is refused with one line naming
+// what asked for it (a file and JSON path, or a solver), before anything of
+// it is allocated. `validate` and `run --dry-run` print the estimate.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace dicesim {
+
+// A charge past the limit: the message names what asked, its cost and the limit.
+struct MemoryRefused : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::uint64_t machine_memory_bytes();          // MemTotal, or the cgroup's limit where lower
+std::uint64_t resident_bytes();                // the process's resident memory now (VmRSS)
+std::uint64_t heap_bytes_in_use();             // bytes malloc has handed out and not taken back (glibc)
+std::string memory_text(std::uint64_t bytes);  // "12.3 MiB", "1.50 GiB"
+// "8G", "512M", "1.5G", "64K", or a plain count of bytes ("1e9"); 0 and anything else: nullopt.
+std::optional<std::uint64_t> parse_memory(std::string_view text);
+
+class MemoryBudget {
+ public:
+  // A command starts here: the limit, and what the process holds already.
+  void start(std::uint64_t limit);
+  // Adds what `what` will hold, before it is allocated; MemoryRefused when
+  // the estimate would pass the limit (nothing is added then).
+  void charge(std::uint64_t bytes, const std::string& what);
+  // charge(), once per key: a solve that several strategies (and the
+  // solver itself) ask for is costed once.
+  void charge_once(const std::string& key, std::uint64_t bytes, const std::string& what);
+  std::uint64_t estimate() const { return baseline_ + charged_; }
+  std::uint64_t charged() const { return charged_; }
+  std::uint64_t limit() const { return limit_; }
+  // The largest charge and what asked for it, for the printed estimate.
+  std::pair<std::string, std::uint64_t> largest() const;
+
+  // How many copies of a run's counters are held at once (one per thread,
+  // their sum, the output, the file's image, the exact odds of check).
+  int counter_copies = 4;
+
+ private:
+  std::uint64_t limit_ = UINT64_MAX;  // none until a command starts
+  std::uint64_t baseline_ = 0;
+  std::uint64_t charged_ = 0;
+  std::map<std::string, std::uint64_t> by_what_;
+  std::map<std::string, bool> once_;
+};
+
+// The process's one budget.
+MemoryBudget& memory_budget();
+
+}  // namespace dicesim

@@ -1,0 +1,144 @@
+// The memory model (engine/memory_budget.h): every plan is costed before it
+// is allocated, the estimate that validate and --dry-run print is within a
+// factor of 2 of what the run really holds at its peak, for every game and
+// every solver a config can start, and a plan past --memory-limit is refused
+// with one line naming the JSON path that asks for it.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "app/exit_codes.h"
+#include "engine/memory_budget.h"
+#include "test_util.h"
+
+namespace dicesim {
+namespace {
+
+using testing::dicesim;
+using testing::TempDir;
+
+// "memory: about 41.3 MiB at most" (or GiB) of a dry run, in bytes.
+double printed_estimate(const std::string& out) {
+  static const std::regex pattern("about ([0-9.]+) (MiB|GiB) at most");
+  std::smatch m;
+  if (!std::regex_search(out, m, pattern)) return -1;
+  return std::stod(m[1]) * (m[2] == "GiB" ? 1024.0 * 1024 * 1024 : 1024.0 * 1024);
+}
+
+// The run's peak resident memory (GNU time's %M, in KiB), in bytes.
+double measured_peak(const std::string& out) {
+  static const std::regex pattern("peak-kib ([0-9]+)");
+  std::smatch m;
+  if (!std::regex_search(out, m, pattern)) return -1;
+  return std::stod(m[1]) * 1024;
+}
+
+struct Case {
+  const char* config;
+  const char* games;
+  const char* what;  // the game and the solver it starts, for the failure message
+};
+
+const Case kCases[] = {
+    {"configs/sixers.json", "2e5", "Sixers: thresholds, optimal_mean, target_aware, 52 tables"},
+    {"configs/sixers_optimal_win.json", "2e4", "Sixers: the win-optimal solver"},
+    {"configs/pig_one_die.json", "2e4", "Pig: hold values and the two-player optimal_win solve"},
+    {"configs/pig_three_players.json", "2e4", "Pig: the three-seat table solve"},
+    {"configs/battle_simultaneous.json", "2e4", "Dice Battle: the LP equilibrium"},
+    {"configs/tenk_seed000.json", "2e4", "10,000: fixed totals, the AI, the one-turn optimum"},
+    {"configs/tenk_optimal_win.json", "2e3", "10,000: the two-player win solve"},
+    {"configs/tenk_three_players.json", "2e3", "10,000: the three-seat table solve"},
+    {"configs/tenk_bank_sweep.json", "1e3", "10,000: a sweep of bank totals, round robin"},
+};
+
+TEST(Memory, TheEstimateIsWithinAFactorOfTwoOfThePeakForEveryGameAndSolver) {
+  TempDir dir;
+  const std::string env = "DICESIM_CACHE_DIR=" + dir.file("cache") + " ";
+  for (const Case& c : kCases) {
+    const std::string config = testing::source_path(c.config);
+    const std::string options = std::string(" --games ") + c.games + " --threads 2 -o " + dir.file("out.h5");
+    const auto planned = testing::run_shell(env + DICESIM_BINARY + " run " + config + options + " --dry-run");
+    ASSERT_EQ(planned.code, kExitOk) << c.config << ": " << planned.out;
+    const auto played = testing::run_shell(env + "/usr/bin/time -f 'peak-kib %M' " + DICESIM_BINARY + " run " + config +
+                                           options + " --quiet");
+    ASSERT_EQ(played.code, kExitOk) << c.config << ": " << played.out;
+    const double estimate = printed_estimate(planned.out), peak = measured_peak(played.out);
+    ASSERT_GT(estimate, 0) << planned.out;
+    ASSERT_GT(peak, 0) << played.out;
+    EXPECT_LE(estimate, 2 * peak) << c.what << " (" << c.config << "): estimate " << estimate / (1 << 20)
+                                  << " MiB, peak " << peak / (1 << 20) << " MiB";
+    EXPECT_GE(estimate, peak / 2) << c.what << " (" << c.config << "): estimate " << estimate / (1 << 20)
+                                  << " MiB, peak " << peak / (1 << 20) << " MiB";
+    std::filesystem::remove(dir.file("out.h5"));
+  }
+}
+
+// One line, exit 2, naming the file and the JSON path of what asks too much.
+void expect_refused_at(const testing::CommandResult& result, const std::string& where) {
+  EXPECT_EQ(result.code, kExitBadInput) << result.out;
+  EXPECT_NE(result.out.find(where), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("--memory-limit"), std::string::npos) << result.out;
+  EXPECT_EQ(std::count(result.out.begin(), result.out.end(), '\n'), 1) << result.out;
+}
+
+TEST(Memory, EightSeatTablesOfTenThousandAreRefusedBeforeTheirCounters) {
+  TempDir dir;
+  const std::string config = dir.write("eight.json", R"J({"game": "tenk", "games": 1000,
+    "strategies": [{"name": "bank", "family": "bank_at", "total": {"from": 300, "to": 700, "step": 50}, "set": "b"}],
+    "contests": {"distributions": false, "nway": [["b", "b", "b", "b", "b", "b", "b", "b"]]}})J");
+  // 9 strategies in 8 seats: 362,880 tables, whose counters alone would need tens of GiB.
+  for (const std::string command : {"validate " + config, "run --dry-run " + config})
+    expect_refused_at(dicesim(command + " --memory-limit 2G"), "/contests/nway/0");
+}
+
+TEST(Memory, RoundRobinPairsAreCountedAndCappedBeforeAnyIsPlanned) {
+  TempDir dir;
+  const std::string config = dir.write("pairs.json", R"J({"game": "tenk", "games": 1000,
+    "strategies": [{"name": "bank{total}", "family": "bank_at", "total": {"from": 50, "to": 101250, "step": 50}}],
+    "contests": {"distributions": false, "sequential": true}})J");
+  const auto result = dicesim("validate " + config);
+  EXPECT_EQ(result.code, kExitBadInput) << result.out;
+  EXPECT_NE(result.out.find("/contests/sequential: makes 4098600 tables, past the 1000000"), std::string::npos)
+      << result.out;
+}
+
+TEST(Memory, AStrategySweepIsChargedBeforeItIsCompiled) {
+  TempDir dir;
+  const std::string config = dir.write("sweep.json", R"J({"game": "tenk", "games": 1000,
+    "strategies": [{"name": "bank{total}", "family": "bank_at", "total": {"from": 50, "to": 400000, "step": 50}}]})J");
+  expect_refused_at(dicesim("validate " + config + " --memory-limit 300M"), "/strategies/0");
+}
+
+TEST(Memory, ValidateAndDryRunPrintTheEstimateAndTheLimit) {
+  const std::string config = testing::source_path("configs/pig_one_die.json");
+  const auto validated = dicesim("validate " + config + " --memory-limit 4G");
+  EXPECT_EQ(validated.code, kExitOk) << validated.out;
+  EXPECT_NE(validated.out.find("(limit 4.00 GiB, --memory-limit)"), std::string::npos) << validated.out;
+  const auto planned = dicesim("run --dry-run " + config);
+  EXPECT_GT(printed_estimate(planned.out), 0) << planned.out;
+  for (const char* bad : {"0", "-1G", "lots", "1X"})
+    EXPECT_EQ(dicesim("validate " + config + " --memory-limit " + bad).code, kExitBadInput) << bad;
+}
+
+TEST(Memory, SizesParse) {
+  EXPECT_EQ(parse_memory("8G"), std::uint64_t(8) << 30);
+  EXPECT_EQ(parse_memory("512M"), std::uint64_t(512) << 20);
+  EXPECT_EQ(parse_memory("1e9"), std::uint64_t(1000000000));
+  EXPECT_EQ(parse_memory("1.5G"), std::uint64_t(3) << 29);
+  for (const char* bad : {"", "0", "-1", "G", "8Q", "nan", "inf", "1e30"}) EXPECT_FALSE(parse_memory(bad)) << bad;
+}
+
+TEST(Memory, AChargePastTheLimitIsRefusedAndNotAdded) {
+  MemoryBudget budget;
+  budget.start(budget.estimate() + (std::uint64_t(64) << 20) + resident_bytes());
+  budget.charge(std::uint64_t(32) << 20, "a");
+  EXPECT_THROW(budget.charge(std::uint64_t(1) << 30, "b"), MemoryRefused);
+  EXPECT_EQ(budget.charged(), std::uint64_t(32) << 20);
+  budget.charge_once("k", 1 << 20, "c");
+  budget.charge_once("k", 1 << 20, "c");
+  EXPECT_EQ(budget.charged(), std::uint64_t(33) << 20);
+}
+
+}  // namespace
+}  // namespace dicesim
