@@ -59,10 +59,10 @@ TEST(Memory, TheEstimateIsWithinAFactorOfTwoOfThePeakForEveryGameAndSolver) {
     const std::string config = testing::source_path(c.config);
     const std::string options = std::string(" --games ") + c.games + " --threads 2 -o " + dir.file("out.h5");
     const auto planned = testing::run_shell(env + DICESIM_BINARY + " run " + config + options + " --dry-run");
-    ASSERT_EQ(planned.code, kExitOk) << c.config << ": " << planned.out;
+    ASSERT_EQ(planned.exit_code, kExitOk) << c.config << ": " << planned.out;
     const auto played = testing::run_shell(env + "/usr/bin/time -f 'peak-kib %M' " + DICESIM_BINARY + " run " + config +
                                            options + " --quiet");
-    ASSERT_EQ(played.code, kExitOk) << c.config << ": " << played.out;
+    ASSERT_EQ(played.exit_code, kExitOk) << c.config << ": " << played.out;
     const double estimate = printed_estimate(planned.out), peak = measured_peak(played.out);
     ASSERT_GT(estimate, 0) << planned.out;
     ASSERT_GT(peak, 0) << played.out;
@@ -76,7 +76,7 @@ TEST(Memory, TheEstimateIsWithinAFactorOfTwoOfThePeakForEveryGameAndSolver) {
 
 // One line, exit 2, naming the file and the JSON path of what asks too much.
 void expect_refused_at(const testing::CommandResult& result, const std::string& where) {
-  EXPECT_EQ(result.code, kExitBadInput) << result.out;
+  EXPECT_EQ(result.exit_code, kExitBadInput) << result.out;
   EXPECT_NE(result.out.find(where), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("--memory-limit"), std::string::npos) << result.out;
   EXPECT_EQ(std::count(result.out.begin(), result.out.end(), '\n'), 1) << result.out;
@@ -85,40 +85,50 @@ void expect_refused_at(const testing::CommandResult& result, const std::string& 
 TEST(Memory, EightSeatTablesOfTenThousandAreRefusedBeforeTheirCounters) {
   TempDir dir;
   const std::string config = dir.write("eight.json", R"J({"game": "tenk", "games": 1000,
-    "strategies": [{"name": "bank", "family": "bank_at", "total": {"from": 300, "to": 700, "step": 50}, "set": "b"}],
+    "strategies": [{"family": "bank_at", "total": {"from": 300, "to": 700, "step": 50}, "set": "b"}],
     "contests": {"distributions": false, "nway": [["b", "b", "b", "b", "b", "b", "b", "b"]]}})J");
   // 9 strategies in 8 seats: 362,880 tables, whose counters alone would need tens of GiB.
-  for (const std::string command : {"validate " + config, "run --dry-run " + config})
+  for (const std::string& command : std::vector<std::string>{"validate " + config, "run --dry-run " + config})
     expect_refused_at(dicesim(command + " --memory-limit 2G"), "/contests/nway/0");
 }
 
 TEST(Memory, RoundRobinPairsAreCountedAndCappedBeforeAnyIsPlanned) {
   TempDir dir;
-  const std::string config = dir.write("pairs.json", R"J({"game": "tenk", "games": 1000,
-    "strategies": [{"name": "bank{total}", "family": "bank_at", "total": {"from": 50, "to": 101250, "step": 50}}],
-    "contests": {"distributions": false, "sequential": true}})J");
+  // Six sweeps of 201 bank totals: 1,206 strategies, 1,453,230 ordered pairs.
+  std::string strategies;
+  for (const char* name : {"a", "b", "c", "d", "e", "f"})
+    strategies += std::string(strategies.empty() ? "" : ", ") + R"J({"name": ")J" + name +
+                  R"J({total}", "family": "bank_at", "total": {"from": 0, "to": 10000, "step": 50}})J";
+  const std::string config =
+      dir.write("pairs.json", R"J({"game": "tenk", "games": 1000, "strategies": [)J" + strategies +
+                                  R"J(], "contests": {"distributions": false, "sequential": true}})J");
   const auto result = dicesim("validate " + config);
-  EXPECT_EQ(result.code, kExitBadInput) << result.out;
-  EXPECT_NE(result.out.find("/contests/sequential: makes 4098600 tables, past the 1000000"), std::string::npos)
+  EXPECT_EQ(result.exit_code, kExitBadInput) << result.out;
+  EXPECT_NE(result.out.find("/contests/sequential: makes 1453230 tables, past the 1000000"), std::string::npos)
       << result.out;
 }
 
 TEST(Memory, AStrategySweepIsChargedBeforeItIsCompiled) {
   TempDir dir;
+  // 201 bank totals of some 150 KiB each: past a limit of 30 MiB once the first two are measured, and
+  // their 20,100 pairs (counters of 2 GiB) within 3 GiB.
   const std::string config = dir.write("sweep.json", R"J({"game": "tenk", "games": 1000,
-    "strategies": [{"name": "bank{total}", "family": "bank_at", "total": {"from": 50, "to": 400000, "step": 50}}]})J");
-  expect_refused_at(dicesim("validate " + config + " --memory-limit 300M"), "/strategies/0");
+    "strategies": [{"family": "bank_at", "total": {"from": 0, "to": 10000, "step": 50}}],
+    "contests": {"distributions": false, "headtohead": true}})J");
+  const auto refused = dicesim("validate " + config + " --memory-limit 30M");
+  expect_refused_at(refused, "/strategies/0 (199 more strategies of the sweep)");
+  EXPECT_EQ(dicesim("validate " + config + " --memory-limit 3G").exit_code, kExitOk);
 }
 
 TEST(Memory, ValidateAndDryRunPrintTheEstimateAndTheLimit) {
   const std::string config = testing::source_path("configs/pig_one_die.json");
   const auto validated = dicesim("validate " + config + " --memory-limit 4G");
-  EXPECT_EQ(validated.code, kExitOk) << validated.out;
+  EXPECT_EQ(validated.exit_code, kExitOk) << validated.out;
   EXPECT_NE(validated.out.find("(limit 4.00 GiB, --memory-limit)"), std::string::npos) << validated.out;
   const auto planned = dicesim("run --dry-run " + config);
   EXPECT_GT(printed_estimate(planned.out), 0) << planned.out;
   for (const char* bad : {"0", "-1G", "lots", "1X"})
-    EXPECT_EQ(dicesim("validate " + config + " --memory-limit " + bad).code, kExitBadInput) << bad;
+    EXPECT_EQ(dicesim("validate " + config + " --memory-limit " + bad).exit_code, kExitBadInput) << bad;
 }
 
 TEST(Memory, SizesParse) {

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "engine/memory_budget.h"
 #include "games/tenk/tenk_table_win.h"
 #include "games/tenk/tenk_win_cache.h"
 
@@ -169,6 +170,9 @@ Policy compile_strategy(const JsonNode& spec, const Scoring& scoring, Solutions&
     if (seats == 2) {
       if (const std::optional<std::string> why = win_solver_refusal(scoring.rules(), true)) family_node.fail(*why);
       charge_win_solve(scoring.rules(), spec.file() + ": " + spec.path() + " (solved once, or read from its cache)");
+      // Its whole-turn tables, built when first played, stop growing at kWinBytes.
+      memory_budget().charge_once("tenk win tables " + rules_json(scoring.rules()).dump(), TurnSampler::kWinBytes,
+                                  spec.file() + ": " + spec.path() + " (its turn tables, at most)");
     } else if (const std::optional<std::string> why = table_win_refusal(scoring.rules(), seats, true)) {
       seats_node->fail(*why);
     } else {
