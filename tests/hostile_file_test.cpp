@@ -1,8 +1,11 @@
 // Results files from elsewhere (issue 27): damaged, forged, or not files at
 // all. show, merge and --resume read each or refuse it with one line naming
 // it (exit 2): never a crash, a hang, a huge allocation or a stale lock.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -11,8 +14,11 @@
 
 #include "app/commands.h"
 #include "app/exit_codes.h"
+#include "engine/table.h"
 #include "results/h5.h"
+#include "results/results_layout.h"
 #include "results/run_state.h"
+#include "strategies/sweep.h"
 #include "test_util.h"
 
 namespace dicesim {
@@ -95,7 +101,7 @@ class HostileFile : public ::testing::Test {
     std::filesystem::copy_file(from, dir.file(name), std::filesystem::copy_options::overwrite_existing);
     return dir.file(name);
   }
-  std::string old_file(const std::string& name) const {  // format 2.0: variable-length strings, no content checksum
+  std::string old_file(const std::string& name) const {  // format 2.0: refused before any string is read
     return copy_of(testing::source_path("tests/format_1_1/same_run_0_2_0.h5"), name);
   }
   TempDir dir;
@@ -150,25 +156,20 @@ TEST_F(HostileFile, AChangedReportedNumberIsAChecksumMismatch) {
 }
 
 // A stored config that planning would refuse, or take long over: the
-// checksums are checked first, in today's files and in older ones (format
-// 2.0, whose /engine checksum covers the config).
+// checksums are checked first.
 TEST_F(HostileFile, TheChecksumIsCheckedBeforeTheStoredConfigIsPlanned) {
   const std::string forged = R"J({"game": "battle", "seed": 1, "games": 100, "strategies": [], "no such key": 1})J";
   const std::string today = copy_of(good, "today.h5");
   set_string_attribute(today, "config", forged, false);
   expect_refused(dicesim("show " + today), today, "checksum mismatch");
-  const std::string old = old_file("old.h5");
-  set_string_attribute(old, "config", forged, true);
-  expect_refused(dicesim("show " + old), old, "checksum mismatch");
 }
 
 // A forged dataset declaring 2^31 counters (no data stored) is refused at
-// once, never allocated: in today's files (the content checksum reads
-// nothing the file cannot hold) and in files of format 2.0.
+// once, never allocated (the content checksum reads nothing the file cannot
+// hold).
 TEST_F(HostileFile, AHugeDeclaredDatasetIsRefusedAtOnce) {
-  const auto forge = [&](const std::string& name, bool chunked, bool old_format) {
+  const auto forge = [&](const std::string& name, bool chunked) {
     const std::string path = copy_of(good, name);
-    if (old_format) set_int_attribute(path, "format_version", {2, 0});
     const h5::Handle file = open_for_writing(path);
     H5Ldelete(file.get(), "/engine/counters", H5P_DEFAULT);
     const hsize_t huge = hsize_t(1) << 31, chunk = 1 << 16;
@@ -185,15 +186,13 @@ TEST_F(HostileFile, AHugeDeclaredDatasetIsRefusedAtOnce) {
                        H5Dclose, "counters");
     return path;
   };
-  for (const bool old_format : {false, true})
-    for (const bool chunked : {false, true}) {
-      const std::string path =
-          forge(std::string(old_format ? "old" : "new") + (chunked ? "_chunked" : "") + ".h5", chunked, old_format);
-      const auto start = std::chrono::steady_clock::now();
-      const auto shown = dicesim("show " + path);
-      expect_refused(shown, path, "/engine/counters");
-      EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
-    }
+  for (const bool chunked : {false, true}) {
+    const std::string path = forge(std::string("new") + (chunked ? "_chunked" : "") + ".h5", chunked);
+    const auto start = std::chrono::steady_clock::now();
+    const auto shown = dicesim("show " + path);
+    expect_refused(shown, path, "/engine/counters");
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  }
 }
 
 // A FIFO (or anything but a regular file) is refused before it is opened:
@@ -224,21 +223,12 @@ TEST_F(HostileFile, AFailedMergeLeavesNoLockFile) {
   EXPECT_FALSE(std::filesystem::exists(out + ".lock"));
 }
 
-// Odd attributes of an older file (no content checksum to catch them): exit
-// 2 with the file named, never an internal error.
+// Odd attributes: exit 2 with the file named, never an internal error.
 TEST_F(HostileFile, OddAttributesAreRefusedWithTheFileNamed) {
-  for (const char* name : {"command", "threads", "program_version"}) {
-    const std::string path = old_file(std::string("no_") + name + ".h5");
-    H5Adelete(open_for_writing(path).get(), name);
-    expect_refused(dicesim("show " + path), path, name);
-  }
-  const std::string scalar = old_file("scalar.h5");
+  const std::string scalar = copy_of(good, "scalar.h5");
   set_int_attribute(scalar, "format_version", {2});
   expect_refused(dicesim("show " + scalar), scalar, "format_version");
-  const std::string text = old_file("text.h5");
-  set_string_attribute(text, "threads", "two", true);
-  expect_refused(dicesim("show " + text), text, "threads");
-  // In today's files, the content checksum sees any of these first.
+  // The content checksum sees any other first.
   const std::string today = copy_of(good, "today.h5");
   H5Adelete(open_for_writing(today).get(), "command");
   expect_refused(dicesim("show " + today), today, "checksum mismatch");
@@ -255,13 +245,57 @@ TEST_F(HostileFile, ShowJsonRefusesAFileNameThatIsNotUtf8) {
   EXPECT_EQ(dicesim("show \"$(printf 'bad\\377.h5')\"", dir.path().string()).exit_code, 0);
 }
 
-// merge and resume write what they read into a new file: they read today's
-// format only, whose strings are fixed-length and whose content is checked.
-TEST_F(HostileFile, MergeAndResumeReadTodaysFormatOnly) {
+// Files of format 2.0 and older hold variable-length strings, on which a
+// flipped byte crashed libhdf5 inside show (H5HG_read): every reader refuses
+// them on their version, before any string is read, damaged or not.
+TEST_F(HostileFile, FilesBeforeFormat3AreRefusedBeforeAnyStringIsRead) {
   const std::string old = old_file("old.h5");
-  expect_refused(dicesim("merge " + old + " -o " + dir.file("m.h5")), old,
-                 "format_version 2.0: merge and resume read files of format 3 only");
-  EXPECT_EQ(dicesim("show " + old).exit_code, 0);
+  const std::string why = "written in results format 2.0, which this dicesim no longer reads; rerun the config";
+  expect_refused(dicesim("merge " + old + " -o " + dir.file("m.h5")), old, why);
+  expect_refused(dicesim("show " + old), old, why);
+  const std::string bytes = read_bytes(old);
+  const std::string path = dir.file("flipped_old.h5");
+  for (std::size_t at = 0; at < bytes.size(); at += 61) {
+    std::string flipped = bytes;
+    flipped[at] = static_cast<char>(flipped[at] ^ 0x5a);
+    write_bytes(path, flipped);
+    try {
+      std::ostringstream out;
+      show_command({path, false, ""}, out);
+      ADD_FAILURE() << "byte " << at << ": a file of format 2.0 was shown";
+    } catch (const InputError&) {
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "byte " << at << ": " << e.what();
+    }
+  }
+}
+
+// A results file held open for writing by HDF5 (which then holds an
+// exclusive flock on it) is said to be so, not unreadable or truncated.
+TEST_F(HostileFile, AFileHeldOpenForWritingIsSaidToBe) {
+  const int fd = ::open(good.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+  expect_refused(dicesim("show " + good), good, "is held open for writing by another program (HDF5 file locking)");
+  ::close(fd);
+  EXPECT_EQ(dicesim("show " + good).exit_code, 0);
+}
+
+// The layout the Python package checks its reads against is the one
+// `dicesim schema --results-layout` prints, with the reader's own bounds.
+TEST_F(HostileFile, TheShippedResultsLayoutIsWhatDicesimSchemaPrints) {
+  const auto printed = dicesim("schema --results-layout");
+  ASSERT_EQ(printed.exit_code, 0) << printed.out;
+  EXPECT_TRUE(printed.out == read_bytes(testing::source_path("scripts/analysis/dicesim_analysis/results_layout.json")))
+      << "the shipped layout differs from `dicesim schema --results-layout`: run build/dicesim schema "
+         "--results-layout > scripts/analysis/dicesim_analysis/results_layout.json";
+  const json layout = json::parse(printed.out);
+  EXPECT_EQ(layout.at("format_version"), json::array({kFormatMajor, kFormatMinor}));
+  EXPECT_EQ(layout.at("oldest_readable_major"), kOldestReadableMajor);
+  EXPECT_EQ(layout.at("bounds").at("strategies"), kMaxStrategies);
+  EXPECT_EQ(layout.at("bounds").at("seats"), kMaxSeats);
+  EXPECT_EQ(layout.at("bounds").at("measures"), kMaxMeasures);
+  EXPECT_EQ(layout.at("bounds").at("inflation"), kMostInflation);
 }
 
 // A variable-length string in a file of format 3 is refused before it is read.

@@ -25,6 +25,7 @@
 #include "games/registry.h"
 #include "git_revision.h"  // generated at build time
 #include "plan/config_schema.h"
+#include "results/results_layout.h"
 #include "results/summary.h"
 
 #ifndef DICESIM_VERSION
@@ -311,11 +312,17 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   list_cmd->footer(help_examples({"dicesim list", "dicesim list | grep -A3 '^pig'"}));
   CLI::App* schema_cmd = app.add_subcommand(
       "schema", "the JSON Schema of configs (configs/schema.json), or with --summary of show --json and run --json");
-  schema_cmd->footer(
-      help_examples({"dicesim schema", "dicesim schema | diff - configs/schema.json", "dicesim schema --summary"}));
-  bool summary_schema_wanted = false;
-  schema_cmd->add_flag("--summary", summary_schema_wanted,
-                       "the schema of the summary JSON (scripts/analysis/dicesim_analysis/summary_schema.json)");
+  schema_cmd->footer(help_examples({"dicesim schema", "dicesim schema | diff - configs/schema.json",
+                                    "dicesim schema --summary", "dicesim schema --results-layout"}));
+  bool summary_schema_wanted = false, results_layout_wanted = false;
+  CLI::Option* summary_flag =
+      schema_cmd->add_flag("--summary", summary_schema_wanted,
+                           "the schema of the summary JSON (scripts/analysis/dicesim_analysis/summary_schema.json)");
+  schema_cmd
+      ->add_flag("--results-layout", results_layout_wanted,
+                 "the results file's layout and bounds as its readers check them "
+                 "(scripts/analysis/dicesim_analysis/results_layout.json)")
+      ->excludes(summary_flag);
   MergeOptions merge_options;
   CLI::App* merge_cmd = app.add_subcommand("merge", "add up shard files of one run into one results file");
   merge_cmd->footer(help_examples({"dicesim run configs/pig_one_die.json --games 1e4 --shard 1/2 -o pig-1.h5",
@@ -390,7 +397,12 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   if (show_cmd->parsed()) return show_command(show_options, std::cout);
   if (validate_cmd->parsed()) return validate_command(validate_configs, std::cout, std::cerr);
   if (list_cmd->parsed()) list_games(std::cout);
-  if (schema_cmd->parsed()) std::cout << (summary_schema_wanted ? summary_schema() : config_schema()).dump(2) << "\n";
+  if (schema_cmd->parsed()) {
+    const ordered_json schema = results_layout_wanted   ? results_layout()
+                                : summary_schema_wanted ? summary_schema()
+                                                        : config_schema();
+    std::cout << schema.dump(2) << "\n";
+  }
   if (bench_cmd->parsed()) return run_bench(bench_options);
   return kExitOk;
 }

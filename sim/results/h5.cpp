@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "engine/files.h"
+#include "results/results_layout.h"
 #include "results/sha256.h"
 
 namespace dicesim::h5 {
@@ -24,14 +25,6 @@ const bool kQuietErrors = [] {
 
 void check(herr_t status, const std::string& what) {
   if (status < 0) throw Error("HDF5: " + what);
-}
-
-// Variable-length strings: read from files before format 3.0 only.
-Handle variable_string_type() {
-  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
-  check(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
-  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
-  return type;
 }
 
 // Fixed-length UTF-8 strings of `size` bytes, padded with NULs.
@@ -405,8 +398,6 @@ void Writer::attribute(const std::string& object, const std::string& name, const
 
 namespace {
 
-// deflate inflates at most about 1032:1; a little more for HDF5's chunks.
-constexpr hsize_t kMostInflation = 1100;
 // Values read at once when a dataset is streamed.
 constexpr hsize_t kSlabValues = hsize_t(1) << 20;
 // The bound of a dataset read for the content checksum: the file's size
@@ -468,13 +459,12 @@ hsize_t element_bytes(hid_t type, const std::string& what) {
 }
 
 // A string type dicesim reads: fixed-length of a bounded size, NUL-padded or
-// NUL-terminated, or (when allowed) variable-length.
-void check_string_type(hid_t type, bool variable_allowed, const std::string& what) {
+// NUL-terminated; never variable-length (read by following ids into the
+// file, where a damaged file can make libhdf5 crash).
+void check_string_type(hid_t type, const std::string& what) {
   if (H5Tget_class(type) != H5T_STRING) throw Error(what + " is not text");
-  if (H5Tis_variable_str(type) > 0) {
-    if (!variable_allowed) throw Error(what + " is a variable-length string, which files of format 3.0 on never hold");
-    return;
-  }
+  if (H5Tis_variable_str(type) > 0)
+    throw Error(what + " is a variable-length string, which files of format 3.0 on never hold");
   const std::size_t size = H5Tget_size(type);
   const H5T_str_t pad = H5Tget_strpad(type);
   if (size == 0 || size > kMaxStringBytes || (pad != H5T_STR_NULLPAD && pad != H5T_STR_NULLTERM))
@@ -486,23 +476,11 @@ void check_number_type(hid_t type, H5T_class_t type_class, const std::string& wh
     throw Error(what + (type_class == H5T_INTEGER ? " is not integers" : " is not floating-point numbers"));
 }
 
-// Reads `count` strings of `type` (checked) from an attribute or a dataset.
+// Reads `count` fixed-length strings of `type` (checked) from an attribute or a dataset.
 std::vector<std::string> read_string_values(hid_t object, bool attribute, hid_t type, hsize_t count,
                                             const std::string& what) {
   std::vector<std::string> out;
   if (count == 0) return out;
-  if (H5Tis_variable_str(type) > 0) {
-    Handle memory = variable_string_type();
-    std::vector<char*> pointers(count, nullptr);
-    const herr_t status = attribute ? H5Aread(object, memory.get(), pointers.data())
-                                    : H5Dread(object, memory.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data());
-    for (char* p : pointers) {
-      out.emplace_back(p ? std::string(p, ::strnlen(p, kMaxStringBytes)) : std::string());
-      H5free_memory(p);
-    }
-    check(status, "read " + what);
-    return out;
-  }
   // Read as stored (size, padding and character set: HDF5 converts no
   // character set into another), the type checked already.
   const std::size_t size = H5Tget_size(type);
@@ -664,13 +642,13 @@ void Reader::int64_slabs(const std::string& path, hsize_t most,
 
 std::vector<std::string> Reader::strings(const std::string& path, Expected expected) const {
   const DatasetRead d(file_.get(), path);
-  check_string_type(d.type(), variable_strings_, path);
+  check_string_type(d.type(), path);
   return read_string_values(d.id(), false, d.type(), d.count(expected.rank, expected.most, file_bytes_), path);
 }
 
 std::string Reader::string_attribute(const std::string& object, const std::string& name) const {
   const AttributeRead a(file_.get(), object, name);
-  check_string_type(a.type(), variable_strings_, a.what());
+  check_string_type(a.type(), a.what());
   const hsize_t n = a.count(1, file_bytes_);
   require_single(a, n);
   return read_string_values(a.id(), true, a.type(), n, a.what()).front();
@@ -751,7 +729,7 @@ std::string dataset_entry(hid_t file, hsize_t file_bytes, const std::string& pat
       return value.entry(dataset_header(path));
     }
     case H5T_STRING: {
-      check_string_type(d.type(), false, path);
+      check_string_type(d.type(), path);
       ValueHash value('s', d.dims());
       for (const std::string& s :
            read_string_values(d.id(), false, d.type(), d.count(rank, kAnySize, file_bytes), path))
@@ -785,7 +763,7 @@ std::string attribute_entry(hid_t file, hsize_t file_bytes, const std::string& o
       return value.entry(header);
     }
     case H5T_STRING: {
-      check_string_type(a.type(), false, a.what());
+      check_string_type(a.type(), a.what());
       ValueHash value('s', a.dims());
       for (const std::string& s : read_string_values(a.id(), true, a.type(), n, a.what())) value.text(s);
       return value.entry(header);

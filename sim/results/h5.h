@@ -112,12 +112,6 @@ class Reader {
   // Opens a regular file (never a FIFO, device or directory) read-only.
   explicit Reader(const std::string& path);
 
-  // Files of format 1.x and 2.x hold variable-length strings, which the
-  // HDF5 library reads by following ids into the file: a damaged file can
-  // make it crash. Only the readers of those formats (show, the Python
-  // package) accept them, once they have seen the version.
-  void accept_variable_strings() { variable_strings_ = true; }
-
   bool exists(const std::string& path) const;
   bool has_attribute(const std::string& object, const std::string& name) const;
   std::vector<std::int64_t> int64s(const std::string& path, Expected expected, Dims* dims = nullptr) const;
@@ -146,7 +140,6 @@ class Reader {
                               Dims* dims) const;
   hsize_t file_bytes_;  // the bound of every read
   Handle file_;
-  bool variable_strings_ = false;
 };
 
 }  // namespace dicesim::h5

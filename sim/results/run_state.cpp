@@ -1,6 +1,7 @@
 #include "results/run_state.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +10,8 @@
 #include <charconv>
 #include <cstring>
 #include <sstream>
+
+#include "results/results_layout.h"
 
 namespace dicesim {
 namespace {
@@ -197,10 +200,17 @@ void require_regular_file(const std::string& path) {
   struct stat st;
   const bool ok = ::fstat(fd, &st) == 0;
   const int error = errno;
+  // HDF5 (1.10 on) holds an exclusive flock on a file it has open for
+  // writing: a shared one refused means a writer is still at work.
+  const bool held = ok && S_ISREG(st.st_mode) && ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
   ::close(fd);
   if (!ok) throw InputError(path + ": cannot read the results file (" + std::strerror(error) + ")");
   if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a directory, not a results file");
   if (!S_ISREG(st.st_mode)) throw InputError(path + ": is not a regular file (a device, FIFO or socket)");
+  if (held)
+    throw InputError(path +
+                     ": is held open for writing by another program (HDF5 file locking); "
+                     "read it once that program has closed it");
 }
 
 std::uint64_t parse_seed(const std::string& text, const std::string& path) {
@@ -211,14 +221,20 @@ std::uint64_t parse_seed(const std::string& text, const std::string& path) {
   return seed;
 }
 
+// Files before kOldestReadableMajor are refused on their version alone,
+// before any string is read from them: their variable-length strings make
+// libhdf5 follow ids into the file, and a flipped byte there crashes it.
 void require_readable_version(const std::vector<std::int64_t>& version, const std::string& path, ReadFor reader) {
   const std::string text = std::to_string(version[0]) + "." + std::to_string(version[1]);
-  if (version[0] > kFormatMajor || version[0] < kOldestShownMajor)
+  if (version[0] < kOldestReadableMajor)
+    throw InputError(path + ": written in results format " + text +
+                     ", which this dicesim no longer reads; rerun the config with this dicesim");
+  if (version[0] > kFormatMajor)
     throw InputError(path + ": format_version " + text + " cannot be read by this dicesim (majors " +
-                     std::to_string(kOldestShownMajor) + " to " + std::to_string(kFormatMajor) + ")");
+                     std::to_string(kOldestReadableMajor) + " to " + std::to_string(kFormatMajor) + ")");
   if (reader == ReadFor::merge_or_resume && version[0] != kFormatMajor)
     throw InputError(path + ": format_version " + text + ": merge and resume read files of format " +
-                     std::to_string(kFormatMajor) + " only (older ones have no content checksum); show still reads it");
+                     std::to_string(kFormatMajor) + " only");
 }
 
 RunState read_state(const std::string& path, ReadFor reader, const RunConfig* same_as, const std::string& what) {
@@ -228,13 +244,12 @@ RunState read_state(const std::string& path, ReadFor reader, const RunConfig* sa
   RunState state;
   state.format_version = file.int_array_attribute("/", "format_version", 2);
   require_readable_version(state.format_version, path, reader);
-  if (state.format_version[0] < 3) file.accept_variable_strings();
   if (file.string_attribute("/", "format") != "dicesim-results")
     throw InputError(path + ": not a dicesim results file");
   const std::string altered = path + ": checksum mismatch: the file was altered or damaged";
-  // Format 3.0 on: every dataset and attribute, before anything is used.
-  if (state.format_version[0] >= 3 && (!file.has_attribute("/", h5::kContentChecksum) ||
-                                       file.string_attribute("/", h5::kContentChecksum) != file.content_sha256()))
+  // Every dataset and attribute, before anything is used.
+  if (!file.has_attribute("/", h5::kContentChecksum) ||
+      file.string_attribute("/", h5::kContentChecksum) != file.content_sha256())
     throw InputError(altered);
   if (file.int_attribute("/", "block_games") != static_cast<std::int64_t>(kBlockGames))
     throw InputError(path + ": written with another block size");

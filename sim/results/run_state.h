@@ -20,13 +20,6 @@ namespace dicesim {
 // 3.0: every string fixed-length, and the content checksum.
 constexpr std::int64_t kFormatMajor = 3;
 constexpr std::int64_t kFormatMinor = 0;
-// The oldest major that `show` reads (its /engine is the same since 1.0).
-// Files before 3.0 hold variable-length strings, which the HDF5 library
-// reads by following ids into the file, and no content checksum: show reads
-// them trusting them more than a damaged file deserves; merge and resume,
-// whose output a damaged input would spoil, read only kFormatMajor.
-constexpr std::int64_t kOldestShownMajor = 1;
-
 struct RunState {
   RunConfig config;                 // with the seed and games the run used
   EngineOutput output;              // counters, games, blocks done
@@ -63,9 +56,9 @@ bool same_run(const RunConfig& a, const RunConfig& b);
 void require_same_die(const RunConfig& run, const std::string& path, const RunConfig& other,
                       const std::string& other_name);
 
-// Who reads a results file: `show` reads every format since
-// kOldestShownMajor; merge and resume, which write what they read into a new
-// file, read kFormatMajor only.
+// Who reads a results file: `show` reads every format from
+// kOldestReadableMajor (results_layout.h); merge and resume, which write what
+// they read into a new file, read kFormatMajor only.
 enum class ReadFor { show, merge_or_resume };
 
 // Reads and validates; anything truncated, foreign, inconsistent or altered

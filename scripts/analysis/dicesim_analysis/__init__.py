@@ -20,9 +20,11 @@ to_xarray needs xarray. The reference: scripts/analysis/README.md.
 """
 
 # The package's own version (pyproject.toml reads it from here).
+# 1.6: reads as guardedly as dicesim (results_layout.json, `dicesim schema --results-layout`); format 3 only;
+#      every error a one-line DicesimError; writes through one safe writer; run() always passes -o
 # 1.5: run() and solve() call dicesim, Results.to_xarray, the dicesim-report command, summary_schema()
 # 1.4: reads results format 3.0 (fixed-length strings), checking its content checksum
-__version__ = "1.5.0"
+__version__ = "1.6.0"
 
 from .load import Results, load, wilson_interval, mean_difference_z
 from .plots import (
@@ -37,7 +39,8 @@ from .plots import (
     plot_win_counts,
 )
 from .ranking import best_responses, lowest_means, rank, scores_against, sweep_values
-from .runner import DicesimError, find_binary, run, solve
+from .errors import DicesimError, ResultsFileError
+from .runner import find_binary, run, solve
 from .xarray_view import open_xarray
 
 
@@ -53,6 +56,7 @@ def summary_schema():
 __all__ = [
     "__version__",
     "DicesimError",
+    "ResultsFileError",
     "Results",
     "find_binary",
     "open_xarray",

@@ -1,29 +1,19 @@
-"""Reading a dicesim results file (format "dicesim-results", majors 1 to 3)."""
+"""Reading a dicesim results file (format "dicesim-results", major 3): every
+read guarded as dicesim's own (files.py); anything wrong is a
+ResultsFileError (a DicesimError) of one line."""
 
 import functools
-import hashlib
-import json
 import math
-import os
-import struct
 from dataclasses import dataclass, field
 
-import h5py
 import numpy as np
 import pandas as pd
 
-SUPPORTED_MAJORS = (1, 2, 3)  # 3.0: fixed-length strings and the content checksum; 2.0 pairs as lists; 1.x as matrices
-CONTENT_CHECKSUM = "content_sha256"  # the root attribute; sim/README.md, Results file: checksums
+from .errors import DicesimError, ResultsFileError, one_line, printable
+from .files import CONTENT_CHECKSUM, FILE_ERRORS, LAYOUT, ResultsFile, content_checksum, parse_json  # noqa: F401
+
+SUPPORTED_MAJORS = tuple(range(LAYOUT["oldest_readable_major"], LAYOUT["format_version"][0] + 1))
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
-
-
-def _text(value):
-    """A string attribute or element: bytes (fixed-length, format 3.0 on) decoded, str as it is."""
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
-def _strings(dataset):
-    return [_text(v) for v in dataset[()]]
 
 
 def wilson_interval(successes, trials, z=Z95):
@@ -120,6 +110,7 @@ class Results:
     checks: pd.DataFrame
     has_exact: bool = field(default=False)
     log: str = field(default="", repr=False)  # what `dicesim run` printed, when run() made the file
+    identity: tuple = field(default=(), repr=False)  # the file's (device, inode, size, mtime) when loaded
 
     def __repr__(self):
         """A few lines: the file, its game, strategies, games and checks (the frames are attributes)."""
@@ -131,7 +122,7 @@ class Results:
             failed = int((~self.checks["passed"]).sum())
             checks = (f"{len(self.checks)} compared with the exact solver, {failed} beyond |z| > "
                       f"{self.checks.attrs['z_limit']:g}, largest |z| {self.checks['z'].abs().max():.2f}")
-        return "\n".join([
+        return "\n".join(printable(line) for line in [
             f"<dicesim Results {self.path}>",
             f"  game {meta.get('game')}, config {meta.get('name')}, {len(self.strategies)} strategies, {status}",
             f"  games per table {int(meta.get('games', 0)):,}, seed {meta.get('seed_text', meta.get('seed'))}",
@@ -142,8 +133,10 @@ class Results:
     def measures(self):
         """Long form of every histogram (a row per bin: 10^6 rows for a 30-strategy
         10,000 sweep), read from the file on first use and kept."""
-        with h5py.File(self.path, "r") as f:
-            return _read_measures(f, list(self.strategies["strategy"]))
+        with _opened(self.path) as rf:
+            if self.identity and rf.identity != self.identity:
+                rf.refuse("changed since it was loaded; load it again")
+            return _guarded(rf, lambda: _read_measures(rf, list(self.strategies["strategy"])))
 
     @property
     def complete(self):
@@ -192,226 +185,94 @@ class Results:
 
         return results_to_xarray(self)
 
-# Attributes the HDF5 dimension-scale calls write for themselves: outside the checksum.
-_SCALE_ATTRIBUTES = {"CLASS", "NAME", "DIMENSION_LIST", "REFERENCE_LIST"}
-_MOST_INFLATION = 1100  # deflate inflates at most about 1032:1
-_SLAB_VALUES = 1 << 20
+def _opened(path):
+    return ResultsFile(path)
 
 
-def _refuse(f, why):
-    raise ValueError(f"{f.filename}: {why}")
+def _length(rf, what, values, n):
+    """values, which must hold n entries (a column beside another)."""
+    if len(values) != n:
+        rf.refuse(f"{what} holds {len(values)} entries, not {n} as the data beside it")
+    return values
 
 
-def _kind(f, dtype, what):
-    """The checksum's tag of a stored type: i (integers), f (floats), s (fixed-length strings); anything else
-    (a variable-length string above all, which HDF5 reads by following ids into the file) is refused before
-    it is read."""
-    if h5py.check_string_dtype(dtype) is not None and h5py.check_string_dtype(dtype).length is None:
-        _refuse(f, f"{what} is a variable-length string, which files of format 3.0 on never hold")
-    if dtype.kind in "iu" and dtype.itemsize <= 8:
-        return b"i"
-    if dtype.kind == "f" and dtype.itemsize <= 8:
-        return b"f"
-    if dtype.kind == "S" and 0 < dtype.itemsize <= 16 << 20:
-        return b"s"
-    _refuse(f, f"{what} holds data of a type dicesim does not write")
+def _count(rf, what, value):
+    if value < 0:
+        rf.refuse(f"{what} is negative")
+    return value
 
 
-def _value_hash(tag, shape):
-    h = hashlib.sha256(tag)
-    h.update(struct.pack("<Q", len(shape)))
-    for d in shape:
-        h.update(struct.pack("<Q", d))
-    return h
-
-
-def _hash_values(h, tag, values):
-    values = np.asarray(values)
-    if tag == b"i":
-        h.update(values.astype("<i8").tobytes())
-    elif tag == b"f":
-        h.update(values.astype("<f8").tobytes())
-    else:
-        for v in values.reshape(-1):
-            v = bytes(v).rstrip(b"\0")
-            h.update(struct.pack("<Q", len(v)))
-            h.update(v)
-
-
-def _dataset_entry(f, name, dataset, file_bytes):
-    what = name.decode(errors="replace")
-    tag = _kind(f, dataset.dtype, what)
-    count, stored = dataset.size, dataset.id.get_storage_size()
-    if stored > file_bytes:
-        _refuse(f, f"{what} claims more bytes than the file has")
-    if count and count * max(dataset.dtype.itemsize, 8) > stored * _MOST_INFLATION:
-        _refuse(f, f"{what} declares {count} values but stores {stored} bytes")
-    h = _value_hash(tag, dataset.shape)
-    if dataset.ndim == 0:
-        _hash_values(h, tag, dataset[()])
-    elif count:
-        rows = max(1, _SLAB_VALUES // (count // dataset.shape[0]))
-        for first in range(0, dataset.shape[0], rows):
-            _hash_values(h, tag, dataset[first:first + rows])
-    return b"D/" + name + b"\0" + h.digest()
-
-
-def _attribute_entries(f, path, obj, file_bytes):
-    entries = []
-    for name in obj.attrs.keys():
-        if name in _SCALE_ATTRIBUTES or (path == b"/" and name == CONTENT_CHECKSUM):
-            continue
-        what = f"attribute {name} of {path.decode(errors='replace')}"
-        attr = h5py.h5a.open(obj.id, name.encode())
-        tag = _kind(f, attr.dtype, what)
-        count = int(np.prod(attr.shape)) if attr.shape else 1
-        if count * max(attr.dtype.itemsize, 8) > file_bytes + 8:
-            _refuse(f, f"{what} declares more bytes than the file has")
-        h = _value_hash(tag, attr.shape or ())
-        _hash_values(h, tag, obj.attrs[name])
-        entries.append(b"A" + path + b"\0" + name.encode() + b"\0" + h.digest())
-    return entries
-
-
-def content_checksum(f):
-    """The content checksum of an open results file as it is (sim/README.md, Results file: checksums):
-    SHA-256 over every dataset and attribute, each type and size checked before it is read."""
-    file_bytes = os.fstat(f.id.get_vfd_handle()).st_size
-    links = []
-
-    def visit(name, info):
-        links.append((name, info.type))
-
-    f.id.links.visit(visit, info=True)
-    if any(kind != h5py.h5l.TYPE_HARD for _, kind in links):
-        _refuse(f, "the file holds a soft or external link, which dicesim never writes")
-    entries = _attribute_entries(f, b"/", f, file_bytes)
-    for name, _ in links:
-        obj = f[name]
-        if isinstance(obj, h5py.Dataset):
-            entries.append(_dataset_entry(f, name, obj, file_bytes))
-        elif not isinstance(obj, h5py.Group):
-            _refuse(f, f"{name.decode(errors='replace')} is an object dicesim does not write")
-        entries += _attribute_entries(f, b"/" + name, obj, file_bytes)
-    return hashlib.sha256(b"".join(sorted(entries))).hexdigest()
-
-
-def _verify(f, version):
-    """Format 3.0 on: the content checksum, before anything else is read. Older files have none (and
-    variable-length strings, which a damaged file can make the HDF5 library crash on): they are read
-    trusting them more than a damaged file deserves."""
-    if version[0] < 3:
-        return
-    attr = h5py.h5a.open(f.id, CONTENT_CHECKSUM.encode()) if CONTENT_CHECKSUM in f.attrs else None
-    if attr is None or _kind(f, attr.dtype, CONTENT_CHECKSUM) != b"s" or attr.shape != ():
-        _refuse(f, "checksum mismatch: the file was altered or damaged")
-    if _text(f.attrs[CONTENT_CHECKSUM]) != content_checksum(f):
-        _refuse(f, "checksum mismatch: the file was altered or damaged")
-
-
-def _read_version(f):
-    """format_version, read before any string (an int64 pair, its type checked first)."""
-    if "format_version" not in f.attrs:
-        _refuse(f, "not a dicesim results file")
-    attr = h5py.h5a.open(f.id, b"format_version")
-    if attr.dtype.kind not in "iu" or attr.shape != (2,):
-        _refuse(f, "format_version is not [major, minor]")
-    version = [int(v) for v in f.attrs["format_version"]]
-    if version[0] not in SUPPORTED_MAJORS:
-        raise ValueError(f"{f.filename}: format_version {version} is not readable "
-                         f"(supported majors {', '.join(map(str, SUPPORTED_MAJORS))})")
-    return version
-
-
-def _read_meta(f):
-    version = _read_version(f)
-    _verify(f, version)
-    meta = {key: (_text(v) if isinstance(v, (bytes, str)) else v) for key, v in f.attrs.items()}
-    if meta.get("format") != "dicesim-results":
-        raise ValueError(f"{f.filename}: not a dicesim results file")
+def _read_meta(rf):
+    version = rf.verify()
+    meta = rf.root_attributes()
     meta["format_version"] = version
-    if "config" not in meta and "config" in f:  # too long for an attribute (format 3.0 on)
-        meta["config"] = _text(f["config"][0])
-    for key in ("games", "seed", "complete", "threads", "block_games"):
-        if key in meta:
-            meta[key] = int(np.asarray(meta[key]))
+    if meta.get("config") is None:  # too long for an attribute: the dataset /config
+        if not rf.has("/config"):
+            rf.refuse("holds no config")
+        meta["config"] = rf.read("/config")[0]
+    for key in ("games", "block_games"):
+        _count(rf, key, meta[key])
     return meta
 
 
-def _lowest_score_wins(f):
-    """Whether P(the least score) means something: only where the lowest score
-    wins, not in races. Files before the attribute: only Sixers."""
-    if "lowest_score_wins" in f.attrs:
-        return bool(np.asarray(f.attrs["lowest_score_wins"]))
-    return _text(f.attrs.get("game", "sixers")) == "sixers"
+def _lowest_score_wins(meta):
+    """Whether P(the least score) means something: only where the lowest score wins, not in races."""
+    return bool(meta.get("lowest_score_wins", meta.get("game") == "sixers"))
 
 
-def _read_distributions(f):
+def _read_distributions(rf, names, meta):
     rows, summary = [], []
-    names = _strings(f["strategies/names"])
     for name in names:
-        path = f"distributions/{name}"
-        if path not in f:
+        path = f"/distributions/{name}"
+        if not rf.has(path):
             continue
-        group = f[path]
-        counts = group["counts"][()].astype(np.int64)
-        scores = group["score"][()] if "score" in group else (group.attrs["min_score"] + group.attrs.get("score_step", 1) * np.arange(len(counts)))
-        games = int(group.attrs["games"])
-        exact_path = f"exact/{path}/probability"
-        exact = f[exact_path][()] if exact_path in f else np.full(len(counts), np.nan)
+        counts = rf.read(f"{path}/counts")
+        scores = _length(rf, f"{path}/score", rf.read(f"{path}/score"), len(counts))
+        games = _count(rf, f"{path} games", rf.attribute(path, "games"))
+        exact_path = f"/exact{path}/probability"
+        known = rf.has(exact_path)
+        exact = _length(rf, exact_path, rf.read(exact_path), len(counts)) if known else np.full(len(counts), np.nan)
         for score, count, p in zip(scores, counts, exact):
             rows.append((name, int(score), int(count), count / games if games else np.nan, float(p)))
         mean, sd = _moments(scores.astype(float), counts.astype(float))
         sd_sample = sd * math.sqrt(games / (games - 1)) if games > 1 else float("nan")
         sem = sd_sample / math.sqrt(games) if games > 0 else float("nan")
-        exact_mean, exact_sd = _moments(scores.astype(float), exact) if exact_path in f else (np.nan, np.nan)
-        z = (mean - exact_mean) / (exact_sd / math.sqrt(games)) if exact_path in f and exact_sd > 0 else np.nan
-        p_min_low, p_min_high = (float(v) for v in wilson_interval(counts[0], games))
+        exact_mean, exact_sd = _moments(scores.astype(float), exact) if known else (np.nan, np.nan)
+        z = (mean - exact_mean) / (exact_sd / math.sqrt(games)) if known and exact_sd > 0 and games > 0 else np.nan
+        least = counts[0] if len(counts) else 0
+        p_min_low, p_min_high = (float(v) for v in wilson_interval(least, games))
         summary.append(
             dict(strategy=name, games=games, mean=mean, sd=sd_sample, ci_low=mean - Z95 * sem,
-                 ci_high=mean + Z95 * sem, p_min=counts[0] / games if games else np.nan, p_min_low=p_min_low,
+                 ci_high=mean + Z95 * sem, p_min=least / games if games else np.nan, p_min_low=p_min_low,
                  p_min_high=p_min_high, exact_mean=exact_mean, exact_sd=exact_sd, z_mean=z)
         )
     summary = _frame(summary, SUMMARY_COLUMNS)
-    if not _lowest_score_wins(f):
+    if not _lowest_score_wins(meta):
         summary = summary.drop(columns=["p_min", "p_min_low", "p_min_high"])
     return _frame(rows, DISTRIBUTION_COLUMNS), summary
 
 
 class _Pairs:
     """The pairs of a pair section, each once as played: `strategy` in seat 0
-    (in sequential play, first), `opponent` in seat 1, and `take(dataset)`,
-    a dataset's entries per pair. Format 2.0 stores a list of pairs; older
-    formats a strategy-by-strategy matrix (with its own axes from 1.3, over
-    every strategy before), a blind pair twice, mirrored."""
+    (in sequential play, first), `opponent` in seat 1; `count`, how many."""
 
-    def __init__(self, f, section, names):
-        g = f[section]
-        games = g["games"][()]
-        if games.ndim == 1:
-            self.strategy = np.array(_strings(g["strategy"]), dtype=object)
-            self.opponent = np.array(_strings(g["opponent"]), dtype=object)
-            self.take = lambda dataset: dataset[()]
-            return
-        rows = columns = np.array(names, dtype=object)
-        if "strategy" in g and "opponent" in g:
-            rows, columns = (np.array(_strings(g[k]), dtype=object) for k in ("strategy", "opponent"))
-        played = games > 0
-        if section == "headtohead":
-            played &= np.triu(np.ones(games.shape, dtype=bool))
-        i, j = np.nonzero(played)
-        self.strategy, self.opponent = rows[i], columns[j]
-        self.take = lambda dataset: dataset[()][i, j]
+    def __init__(self, rf, section):
+        self.strategy = np.array(rf.read(f"/{section}/strategy"), dtype=object)
+        self.count = len(self.strategy)
+        self.opponent = np.array(_length(rf, f"/{section}/opponent", rf.read(f"/{section}/opponent"), self.count),
+                                 dtype=object)
 
 
-def _pair_frame(mode, g, pairs, exact):
+def _pair_frame(rf, mode, pairs):
     """One row per pair as played (seat 0's view)."""
-    wins, ties, losses, games = (pairs.take(g[k]).astype(np.int64) for k in ("wins", "ties", "losses", "games"))
-    frame = pd.DataFrame(dict(mode=mode, strategy=pairs.strategy, opponent=pairs.opponent, games=games,
-                              wins=wins, ties=ties, losses=losses))
-    if exact is not None:
-        frame = frame.assign(exact_win=pairs.take(exact["win"]), exact_tie=pairs.take(exact["tie"]),
-                             exact_loss=pairs.take(exact["loss"]))
+    columns = {k: _length(rf, f"/{mode}/{k}", rf.read(f"/{mode}/{k}"), pairs.count)
+               for k in ("wins", "ties", "losses", "games")}
+    if any((v < 0).any() for v in columns.values()):
+        rf.refuse(f"/{mode} holds negative counts")
+    frame = pd.DataFrame(dict(mode=mode, strategy=pairs.strategy, opponent=pairs.opponent, **columns))
+    if rf.has(f"/exact/{mode}/win"):
+        frame = frame.assign(**{f"exact_{k}": _length(rf, f"/exact/{mode}/{k}", rf.read(f"/exact/{mode}/{k}"),
+                                                      pairs.count) for k in ("win", "tie", "loss")})
     return frame
 
 
@@ -422,28 +283,27 @@ def _mirrored(frame):
     return frame.rename(columns=swap)[list(frame.columns)]
 
 
-def _read_pairs(f, names):
+def _read_pairs(rf, names):
     """Every pair section as one row per (strategy, opponent), in the order of
     the strategies: a blind pair gives a row to each of its two strategies."""
     order = {name: k for k, name in enumerate(names)}
     frames = []
     for mode in ("headtohead", "sequential"):
-        if mode not in f:
+        if not rf.has(f"/{mode}"):
             continue
-        pairs = _Pairs(f, mode, names)
-        exact = f[f"exact/{mode}"] if f"exact/{mode}/win" in f else None
-        frame = _pair_frame(mode, f[mode], pairs, exact)
+        frame = _pair_frame(rf, mode, _Pairs(rf, mode))
         if mode == "headtohead":
             frame = pd.concat([frame, _mirrored(frame)], ignore_index=True)
-        position = frame["strategy"].map(order) * len(names) + frame["opponent"].map(order)
+        position = frame["strategy"].map(order).fillna(len(names)) * (len(names) + 1) + frame["opponent"].map(order).fillna(len(names))
         frame = frame.iloc[np.argsort(position.to_numpy(), kind="stable")].reset_index(drop=True)
         n = frame["games"].to_numpy()
-        frame = frame.assign(win_rate=frame["wins"] / n, tie_rate=frame["ties"] / n, loss_rate=frame["losses"] / n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            frame = frame.assign(win_rate=frame["wins"] / n, tie_rate=frame["ties"] / n, loss_rate=frame["losses"] / n)
         for outcome, counts in (("win", "wins"), ("tie", "ties"), ("loss", "losses")):
             low, high = wilson_interval(frame[counts].to_numpy(float), n.astype(float))
             frame[f"{outcome}_low"], frame[f"{outcome}_high"] = low, high
         frame = frame.assign(**_seat_advantages(mode, frame))
-        if exact is not None:
+        if "exact_win" in frame:
             p = frame["exact_win"].to_numpy()
             with np.errstate(divide="ignore", invalid="ignore"):
                 z = (frame["win_rate"].to_numpy() - p) / np.sqrt(p * (1 - p) / n)
@@ -461,67 +321,70 @@ def _seat_advantages(mode, frame):
     # The same two strategies the other way round: the opponent first.
     reverse = frame[["strategy", "opponent", "losses", "games"]].rename(
         columns={"strategy": "opponent", "opponent": "strategy", "losses": "second_wins", "games": "second_games"})
+    reverse = reverse.drop_duplicates(["strategy", "opponent"])
     both = frame[["strategy", "opponent", "wins", "games"]].merge(reverse, on=["strategy", "opponent"], how="left")
-    first = both["wins"] / both["games"]
-    second = both["second_wins"] / both["second_games"]
-    se = np.sqrt(first * (1 - first) / both["games"] + second * (1 - second) / both["second_games"])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        first = both["wins"] / both["games"]
+        second = both["second_wins"] / both["second_games"]
+        se = np.sqrt(first * (1 - first) / both["games"] + second * (1 - second) / both["second_games"])
     difference = (first - second).to_numpy(float)
     return dict(seat_advantage=difference, seat_advantage_low=difference - Z95 * se.to_numpy(float),
                 seat_advantage_high=difference + Z95 * se.to_numpy(float))
 
 
-def _read_tables(f):
+def _read_tables(rf):
     rows = []
     for section in ("nway", "sequential_tables"):
-        if section not in f:
+        if not rf.has(f"/{section}"):
             continue
-        for key in sorted(f[section], key=int):
-            g = f[f"{section}/{key}"]
-            strategies = _strings(g["strategy"])
-            n = int(g.attrs["games"])
-            exact_path = f"exact/{section}/{key}"
-            known = exact_path in f and "win" in f[exact_path]
-            exact_win = f[exact_path]["win"][()] if known else [np.nan] * len(strategies)
-            exact_tie = float(f[exact_path].attrs["tie"]) if known else np.nan
-            low, high = wilson_interval(g["wins"][()], n)
-            tie_low, tie_high = (float(v) for v in wilson_interval(g.attrs["tie_games"], n))
+        for key in rf.table_keys(f"/{section}"):
+            path = f"/{section}/{key}"
+            strategies = rf.read(f"{path}/strategy")
+            wins = _length(rf, f"{path}/wins", rf.read(f"{path}/wins"), len(strategies))
+            tied = _length(rf, f"{path}/tied", rf.read(f"{path}/tied"), len(strategies))
+            n = _count(rf, f"{path} games", rf.attribute(path, "games"))
+            tie_games = _count(rf, f"{path} tie_games", rf.attribute(path, "tie_games"))
+            exact_path = f"/exact{path}"
+            known = rf.has(f"{exact_path}/win")
+            exact_win = (_length(rf, f"{exact_path}/win", rf.read(f"{exact_path}/win"), len(strategies)) if known
+                         else [np.nan] * len(strategies))
+            exact_tie = rf.attribute(exact_path, "tie") if known else None
+            exact_tie = np.nan if exact_tie is None else exact_tie
+            low, high = wilson_interval(wins, n)
+            tie_low, tie_high = (float(v) for v in wilson_interval(tie_games, n))
             for seat, name in enumerate(strategies):
-                wins = int(g["wins"][seat])
                 p = float(exact_win[seat])
                 rows.append(dict(
-                    section=section, table=int(key), seat=seat, strategy=name, games=n, wins=wins,
-                    tied=int(g["tied"][seat]), tie_games=int(g.attrs["tie_games"]), win_rate=wins / n if n else np.nan,
-                    win_low=float(low[seat]), win_high=float(high[seat]), tie_rate=g.attrs["tie_games"] / n if n else np.nan,
-                    tie_low=tie_low, tie_high=tie_high,
-                    exact_win=p, exact_tie=exact_tie,
-                    z_win=(wins / n - p) / math.sqrt(p * (1 - p) / n) if n and 0 < p < 1 else np.nan,
+                    section=section, table=int(key), seat=seat, strategy=name, games=n, wins=int(wins[seat]),
+                    tied=int(tied[seat]), tie_games=tie_games, win_rate=wins[seat] / n if n else np.nan,
+                    win_low=float(low[seat]), win_high=float(high[seat]), tie_rate=tie_games / n if n else np.nan,
+                    tie_low=tie_low, tie_high=tie_high, exact_win=p, exact_tie=exact_tie,
+                    z_win=(wins[seat] / n - p) / math.sqrt(p * (1 - p) / n) if n and 0 < p < 1 else np.nan,
                 ))
     return _frame(rows, TABLE_COLUMNS)
 
 
-def _measure_list(f):
-    """(name, subgroup) of every measure; files of format 1.0 have the score only."""
-    names = _strings(f["measures/name"]) if "measures" in f else ["score"]
+def _measure_list(rf):
+    """(name, subgroup) of every measure: the score (the first) in a table's group itself."""
+    names = rf.read("/measures/name")
+    if not names or names[0] != "score" or len(set(names)) != len(names) or any("/" in n or n in (".", "..", "") for n in names):
+        rf.refuse("/measures/name does not list the measures as dicesim writes them")
     return [(name, None if i == 0 else name) for i, name in enumerate(names)]
 
 
-def _value_axis(group, measure):
-    """The value of each bin of a measure's histogram in group: the scale named
-    after the measure (format 1.2, and the score in a table's own group), or
-    `value` (the subgroups of formats 1.0 and 1.1)."""
-    axis = group.get(measure)
-    return (axis if isinstance(axis, h5py.Dataset) else group["value"])[()]
-
-
-def _histograms(f, group_path, dataset):
-    """{measure: (values, per-seat 2-D array)} of one table group."""
+def _histograms(rf, measures, group_path, dataset, seats):
+    """{measure: (values, [seats, bins] array)} of one table group."""
     out = {}
-    for name, sub in _measure_list(f):
+    for name, sub in measures:
         path = group_path if sub is None else f"{group_path}/{sub}"
-        if f"{path}/{dataset}" not in f:
+        if not rf.has(f"{path}/{dataset}"):
             continue
-        values = _value_axis(f[path], name)
-        out[name] = (values, np.atleast_2d(f[f"{path}/{dataset}"][()]))
+        values = rf.read(f"{path}/{name}")
+        counts = np.atleast_2d(rf.read(f"{path}/{dataset}"))
+        if counts.shape != (seats, len(values)):
+            rf.refuse(f"{path}/{dataset} has the shape {list(counts.shape)}, not [{seats}, {len(values)}] "
+                      "as its seats and value axis")
+        out[name] = (values, counts)
     return out
 
 
@@ -569,52 +432,61 @@ class _MeasureRows:
         return pd.DataFrame(columns)
 
 
-def _add_pair_measures(f, names, out):
+def _add_pair_measures(rf, measures, out):
     """The per-pair histograms of headtohead and sequential, each pair once:
     seat 0 is the strategy against the opponent, seat 1 the other way round."""
     for section in ("headtohead", "sequential"):
-        if section not in f:
+        if not rf.has(f"/{section}"):
             continue
-        pairs = _Pairs(f, section, names)
-        for measure, _ in _measure_list(f):
-            path = f"{section}/{measure}"
-            if f"{path}/counts" not in f:
+        pairs = _Pairs(rf, section)
+        for measure, _ in measures:
+            path = f"/{section}/{measure}"
+            if not rf.has(f"{path}/counts"):
                 continue
-            values, counts = _value_axis(f[path], measure), pairs.take(f[f"{path}/counts"])  # [pairs, 2, bins]
-            exact_path = f"exact/{path}/probability"
-            exact = pairs.take(f[exact_path]).reshape(-1, len(values)) if exact_path in f else None
+            values, counts = rf.read(f"{path}/{measure}"), rf.read(f"{path}/counts")  # [pairs, 2, bins]
+            if counts.shape != (pairs.count, 2, len(values)):
+                rf.refuse(f"{path}/counts has the shape {list(counts.shape)}, not [{pairs.count}, 2, {len(values)}]")
+            exact_path = f"/exact{path}/probability"
+            exact = rf.read(exact_path) if rf.has(exact_path) else None
+            if exact is not None and exact.shape != counts.shape:
+                rf.refuse(f"{exact_path} has the shape {list(exact.shape)}, not that of {path}/counts")
             strategy = np.stack([pairs.strategy, pairs.opponent], axis=1).reshape(-1)
             opponent = np.stack([pairs.opponent, pairs.strategy], axis=1).reshape(-1)
-            out.add(section, -1, np.tile([0, 1], len(pairs.strategy)), list(strategy), list(opponent),
-                    measure, values, counts.reshape(-1, len(values)), exact)
+            out.add(section, -1, np.tile([0, 1], pairs.count), list(strategy), list(opponent), measure, values,
+                    counts.reshape(-1, len(values)), None if exact is None else exact.reshape(-1, len(values)))
 
 
-def _read_measures(f, names):
+def _read_measures(rf, names):
     """Long form of every histogram: distributions, per-seat tables and pairs."""
-    groups = [("distributions", -1, [name], f"distributions/{name}") for name in names if f"distributions/{name}" in f]
+    measures = _measure_list(rf)
+    groups = [("distributions", -1, [name], f"/distributions/{name}") for name in names
+              if rf.has(f"/distributions/{name}")]
     for section in ("nway", "sequential_tables"):
-        if section in f:
-            groups += [(section, int(key), _strings(f[f"{section}/{key}/strategy"]), f"{section}/{key}")
-                       for key in sorted(f[section], key=int)]
+        if rf.has(f"/{section}"):
+            groups += [(section, int(key), rf.read(f"/{section}/{key}/strategy"), f"/{section}/{key}")
+                       for key in rf.table_keys(f"/{section}")]
     out = _MeasureRows()
     for section, table, strategies, path in groups:
-        exact = _histograms(f, f"exact/{path}", "probability") if f"exact/{path}" in f else {}
-        for measure, (values, counts) in _histograms(f, path, "counts").items():
-            out.add(section, table, np.arange(len(strategies)), strategies, [""] * len(strategies), measure,
-                    values, counts, exact[measure][1] if measure in exact else None)
-    _add_pair_measures(f, names, out)
+        seats = len(strategies)
+        exact = _histograms(rf, measures, f"/exact{path}", "probability", seats) if rf.has(f"/exact{path}") else {}
+        for measure, (values, counts) in _histograms(rf, measures, path, "counts", seats).items():
+            known = exact.get(measure)
+            if known is not None and known[1].shape != counts.shape:
+                rf.refuse(f"/exact{path}: the exact {measure} histogram has another shape than the counts")
+            out.add(section, table, np.arange(seats), strategies, [""] * seats, measure,
+                    values, counts, None if known is None else known[1])
+    _add_pair_measures(rf, measures, out)
     return out.frame()
 
 
-def _read_checks(f):
-    if "checks" not in f:
+def _read_checks(rf):
+    if not rf.has("/checks"):
         return _frame([], CHECK_COLUMNS)
-    g = f["checks"]
-    limit = float(g.attrs["z_limit"])
-    frame = pd.DataFrame({
-        "name": _strings(g["name"]), "kind": _strings(g["kind"]), "observed": g["observed"][()],
-        "expected": g["expected"][()], "z": g["z"][()], "p_value": g["p_value"][()],
-    })
+    names = rf.read("/checks/name")
+    columns = {k: _length(rf, f"/checks/{k}", rf.read(f"/checks/{k}"), len(names))
+               for k in ("kind", "observed", "expected", "z", "p_value")}
+    limit = rf.attribute("/checks", "z_limit")
+    frame = pd.DataFrame({"name": names, **columns})
     frame["passed"] = frame["z"].abs() <= limit
     frame.attrs["z_limit"] = limit
     return frame
@@ -633,34 +505,61 @@ def _parameters_of_spec(spec):
     return out
 
 
-def _read_strategies(f, names):
+def _read_strategies(rf, names):
     """strategy, spec (a dict), family and one float column per parameter (NaN
     where it does not apply): from /strategies/family and /strategies/parameters
     where the file has them, else from each strategy's JSON spec."""
-    specs = [json.loads(s) for s in _strings(f["strategies/specs"])]
+    if len(set(names)) != len(names) or any("/" in n or n in (".", "..", "") for n in names):
+        rf.refuse("/strategies/names holds a name twice, or one that is no group name")
+    specs = [parse_json(s, rf.refuse, "a spec of /strategies/specs")
+             for s in _length(rf, "/strategies/specs", rf.read("/strategies/specs"), len(names))]
+    if not all(isinstance(spec, dict) for spec in specs):
+        rf.refuse("/strategies/specs holds a spec that is not a JSON object")
     frame = pd.DataFrame({"strategy": names, "spec": specs})
-    if "strategies/family" in f:
-        frame["family"] = _strings(f["strategies/family"])
-    else:
-        frame["family"] = [spec.get("family", "") for spec in specs]
-    if "strategies/parameters" in f:
-        group = f["strategies/parameters"]
-        parameters = pd.DataFrame({key: group[key][()].astype(float) for key in group if key != "strategy"},
+    family = rf.read_optional("/strategies/family")
+    frame["family"] = (_length(rf, "/strategies/family", family, len(names)) if family is not None
+                       else [str(spec.get("family", "")) for spec in specs])
+    if rf.has("/strategies/parameters"):
+        keys = [k for k in rf.members("/strategies/parameters") if k != "strategy"]
+        parameters = pd.DataFrame({k: _length(rf, f"/strategies/parameters/{k}",
+                                              rf.read(f"/strategies/parameters/{k}"), len(names)) for k in keys},
                                   index=range(len(names)))
     else:
         parameters = pd.DataFrame([_parameters_of_spec(spec) for spec in specs], index=range(len(specs)))
     return pd.concat([frame, parameters.astype(float)], axis=1)
 
 
+def _load(rf):
+    meta = _read_meta(rf)
+    config = parse_json(meta["config"], rf.refuse, "the stored config")
+    if not isinstance(config, dict):
+        rf.refuse("the stored config is not a JSON object")
+    names = rf.read("/strategies/names")
+    strategies = _read_strategies(rf, names)
+    distributions, summary = _read_distributions(rf, names, meta)
+    return Results(
+        path=rf.path, meta=meta, config=config, strategies=strategies, distributions=distributions,
+        summary=summary, headtohead=_read_pairs(rf, names), nway=_read_tables(rf), checks=_read_checks(rf),
+        has_exact=rf.has("/exact"), identity=rf.identity,
+    )
+
+
 def load(path):
-    """Reads a dicesim results file into a Results of tidy DataFrames."""
-    with h5py.File(path, "r") as f:
-        meta = _read_meta(f)
-        names = _strings(f["strategies/names"])
-        strategies = _read_strategies(f, names)
-        distributions, summary = _read_distributions(f)
-        return Results(
-            path=str(path), meta=meta, config=json.loads(meta["config"]), strategies=strategies,
-            distributions=distributions, summary=summary, headtohead=_read_pairs(f, names), nway=_read_tables(f),
-            checks=_read_checks(f), has_exact="exact" in f,
-        )
+    """Reads a dicesim results file into a Results of tidy DataFrames. A file
+    that is not a regular file, is held open for writing, is of a format
+    before 3.0, fails its content checksum, or holds anything the results
+    layout (results_layout.json) does not allow raises ResultsFileError (a
+    DicesimError and a ValueError) of one line naming it."""
+    with _opened(path) as rf:
+        return _guarded(rf, lambda: _load(rf))
+
+
+def _guarded(rf, read):
+    """read(), whatever h5py, numpy or the json module raise on a damaged file
+    said as one line naming it."""
+    try:
+        return read()
+    except DicesimError:
+        raise
+    except FILE_ERRORS as error:
+        rf.refuse(f"unreadable or truncated results file ({one_line(error)})")

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from .load import Z95, wilson_interval
+from .safe import plot_text as _t  # every name shown literally (a $ is no mathtext)
 
 # The 95% interval columns of each estimated column of the frames of load().
 INTERVALS = {"mean": ("ci_low", "ci_high"), "p_min": ("p_min_low", "p_min_high"), "win_rate": ("win_low", "win_high"), "tie_rate": ("tie_low", "tie_high"),
@@ -41,7 +42,7 @@ def plot_distributions(results, strategies=None, ax=None, exact=True, title=None
     for k, name in enumerate(names):
         d = data[data["strategy"] == name]
         offset = (k - (len(names) - 1) / 2) * width
-        bars = ax.bar(d["score"] + offset, d["probability"], width=width, alpha=0.75, label=f"{name} (Monte Carlo)",
+        bars = ax.bar(d["score"] + offset, d["probability"], width=width, alpha=0.75, label=_t(f"{name} (Monte Carlo)"),
                       yerr=_error_bars(d["count"], d["count"].sum()), error_kw=dict(elinewidth=0.8, ecolor="0.3"))
         if exact and d["exact_probability"].notna().any():
             ax.plot(d["score"] + offset, d["exact_probability"], "_", markersize=7, mew=1.5,
@@ -50,7 +51,7 @@ def plot_distributions(results, strategies=None, ax=None, exact=True, title=None
         ax.plot([], [], "_", color="black", label="exact")
     ax.set_xlabel("score")
     ax.set_ylabel("fraction of games (bars: 95% intervals)")
-    ax.set_title(title or "score distributions")
+    ax.set_title(_t(title or "score distributions"))
     ax.legend(fontsize="small")
     return ax
 
@@ -70,7 +71,7 @@ def plot_normal_probability(results, strategy, ax=None):
     ax.plot(line, row["mean"] + row["sd"] * line, "--", color="gray", label="normal with the same mean and sd")
     ax.set_xlabel("standard normal quantile")
     ax.set_ylabel("score")
-    ax.set_title(f"normal probability plot: {strategy}")
+    ax.set_title(_t(f"normal probability plot: {strategy}"))
     ax.legend(fontsize="small")
     return ax
 
@@ -91,6 +92,7 @@ def plot_win_counts(results, table=0, section="nway", pair=None, ax=None):
         counts = list(t["wins"]) + [t["tie_games"].iloc[0]]
         games = t["games"].iloc[0]
         exact = list(t["exact_win"]) + [t["exact_tie"].iloc[0]]
+    labels = [_t(label) for label in labels]
     ax.bar(labels, counts, color=["C0"] * (len(labels) - 1) + ["gray"], label="Monte Carlo",
            yerr=_error_bars(counts, games, scale=games), capsize=4)
     if all(e is not None and not np.isnan(e) for e in exact):
@@ -136,8 +138,8 @@ def plot_headtohead(results, mode="headtohead", value="win_rate", ax=None):
         reach = np.nanmax(np.abs(values)) if np.isfinite(values).any() else 1.0
         limits = (-reach, reach)
     image = ax.imshow(values, cmap="RdBu", vmin=limits[0], vmax=limits[1], aspect="auto")
-    ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
-    ax.set_yticks(range(len(names)), names)
+    ax.set_xticks(range(len(names)), [_t(n) for n in names], rotation=45, ha="right")
+    ax.set_yticks(range(len(names)), [_t(n) for n in names])
     for i in range(len(names)):
         for j in range(len(names)):
             if np.isfinite(values[i, j]):
@@ -146,7 +148,7 @@ def plot_headtohead(results, mode="headtohead", value="win_rate", ax=None):
     seats = mode == "sequential"  # blind head to head has no seat order
     ax.set_xlabel("opponent (plays second)" if seats else "opponent")
     ax.set_ylabel("strategy (plays first)" if seats else "strategy")
-    ax.set_title(f"{mode}: {value} ± 95% half-width")
+    ax.set_title(_t(f"{mode}: {value} ± 95% half-width"))
     ax.figure.colorbar(image, ax=ax, fraction=0.046)
     return ax
 
@@ -187,7 +189,7 @@ def plot_mc_minus_exact(results, section, ax=None):
     ax.errorbar(d["difference"], rows, xerr=[d["difference"] - d["low"], d["high"] - d["difference"]], fmt="o",
                 markersize=4, capsize=3)
     ax.axvline(0, color="gray", linewidth=1)
-    ax.set_yticks(rows, d["label"], fontsize="small")
+    ax.set_yticks(rows, [_t(label) for label in d["label"]], fontsize="small")
     ax.invert_yaxis()
     what = "mean score" if section == "distributions" else "win rate"
     ax.set_xlabel(f"{what}: Monte Carlo minus exact (bars: 95% intervals)")
@@ -241,19 +243,19 @@ def plot_measure(results, measure, section, table=None, ax=None):
         few = len(h) <= MOST_BINS_AS_POINTS
         x = h["value"].to_numpy(dtype=float) + ((k - (len(histograms) - 1) / 2) * width if few else 0.0)
         if few:
-            line = ax.errorbar(x, fraction, yerr=bars, fmt="o", markersize=4, capsize=3, label=label)[0]
+            line = ax.errorbar(x, fraction, yerr=bars, fmt="o", markersize=4, capsize=3, label=_t(label))[0]
         else:
-            line = ax.plot(x, fraction, linewidth=1, label=label)[0]
+            line = ax.plot(x, fraction, linewidth=1, label=_t(label))[0]
             ax.fill_between(x, fraction - bars[0], fraction + bars[1], color=line.get_color(), alpha=0.25, linewidth=0)
         if h["exact_probability"].notna().any():
             ax.plot(x, h["exact_probability"], "_" if few else "--", color="black", linewidth=0.8, markersize=10)
     if any(h["exact_probability"].notna().any() for h in histograms.values()):
         ax.plot([], [], "--", color="black", linewidth=0.8, label="exact")
-    ax.set_xlabel(measure)
+    ax.set_xlabel(_t(measure))
     ax.set_ylabel("fraction of values (95% intervals)")
     where = section if table is None else f"{section} table {table}"
     pooled = " (each strategy pooled over opponents and seats)" if section in ("headtohead", "sequential") else ""
-    ax.set_title(f"{measure}: {where}{pooled}")
+    ax.set_title(_t(f"{measure}: {where}{pooled}"))
     if histograms:
         ax.legend(fontsize="small")
     return ax
@@ -268,7 +270,7 @@ def plot_mc_vs_exact(results, ax=None):
         ax.set_title("no exact comparison in this file (run `dicesim check`)")
         return ax
     for kind, group in checks.groupby("kind"):
-        ax.plot(group.index, group["z"], "o", markersize=3, label=kind)
+        ax.plot(group.index, group["z"], "o", markersize=3, label=_t(kind))
     limit = checks.attrs["z_limit"]
     for y in (-limit, limit):
         ax.axhline(y, color="red", linestyle="--", linewidth=1)
@@ -338,13 +340,13 @@ def plot_sweep(results, parameter, opponent=None, family=None, ax=None):
     runner_up, beyond = _lead(results, list(rows["strategy"]), opponent)
     if beyond:
         ax.plot([x[best]], [value[best]], "*", color="crimson", markersize=12,
-                label=f"best: {rows['strategy'].iloc[best]}")
+                label=_t(f"best: {rows['strategy'].iloc[best]}"))
     else:  # an open star: the lead over the runner-up could be chance
         ax.plot([x[best]], [value[best]], "*", markerfacecolor="none", markeredgecolor="crimson", markersize=12,
-                label=f"best within chance of {runner_up}: {rows['strategy'].iloc[best]}")
-    ax.set_xlabel(parameter)
-    ax.set_ylabel(_sweep_label(results, opponent))
-    ax.set_title(f"{_sweep_label(results, opponent)} by {parameter}")
+                label=_t(f"best within chance of {runner_up}: {rows['strategy'].iloc[best]}"))
+    ax.set_xlabel(_t(parameter))
+    ax.set_ylabel(_t(_sweep_label(results, opponent)))
+    ax.set_title(_t(f"{_sweep_label(results, opponent)} by {parameter}"))
     ax.legend(fontsize="small")
     return ax
 
@@ -381,9 +383,9 @@ def plot_sweep_map(results, x, y, opponent=None, family=None, ax=None):
     runner_up, beyond = _lead(results, list(rows["strategy"]), opponent)
     ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="crimson", linewidth=2.5,
                                linestyle="-" if beyond else "--"))
-    ax.set_xlabel(x)
-    ax.set_ylabel(y)
+    ax.set_xlabel(_t(x))
+    ax.set_ylabel(_t(y))
     boxed = "boxed" if beyond else f"dashed box: within chance of {runner_up}"
-    ax.set_title(f"{_sweep_label(results, opponent)}; best {x}={grid.columns[j]:g}, {y}={grid.index[i]:g} ({boxed})")
+    ax.set_title(_t(f"{_sweep_label(results, opponent)}; best {x}={grid.columns[j]:g}, {y}={grid.index[i]:g} ({boxed})"))
     ax.figure.colorbar(image, ax=ax, fraction=0.046)
     return ax

@@ -14,6 +14,7 @@ import sys
 
 import matplotlib.pyplot as plt
 
+from .errors import DicesimError, printable
 from .load import load
 from .plots import (
     INTERVALS,
@@ -29,6 +30,7 @@ from .plots import (
     plot_win_counts,
 )
 from .ranking import best_responses, rank
+from .safe import refuse_clashes, write_atomically
 
 STYLE = """body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:90%}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
@@ -242,22 +244,18 @@ def main(argv=None):
     args = parser.parse_args(argv)
     output = args.output or os.path.splitext(args.results)[0] + ".html"
     try:
+        refuse_clashes([output], [args.results])  # before any work: never the results replaced by HTML
         results = load(args.results)
-    except (OSError, ValueError, KeyError) as error:
-        print(f"{args.results}: cannot read: {error}", file=sys.stderr)
+    except DicesimError as error:
+        print(printable(error), file=sys.stderr)
         return 2
     page = build(results)
-    temporary = output + f".tmp.{os.getpid()}"
     try:  # the final name only ever holds a whole page
-        with open(temporary, "w", encoding="utf-8") as out:
-            out.write(page)
-        os.replace(temporary, output)
-    except OSError as error:
-        if os.path.exists(temporary):
-            os.remove(temporary)
-        print(f"{output}: cannot write the report: {error.strerror or error}", file=sys.stderr)
+        write_atomically(output, page)
+    except DicesimError as error:
+        print(printable(error), file=sys.stderr)
         return 3
-    print(f"wrote {output}")
+    print(printable(f"wrote {output}"))
     return 0
 
 

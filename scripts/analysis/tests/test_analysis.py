@@ -9,6 +9,7 @@ import h5py
 import numpy as np
 
 from common import ResultsFile, make_results, pair_index
+from dicesim_analysis.files import content_checksum
 from dicesim_analysis import (load, mean_difference_z, plot_distributions, plot_headtohead, plot_mc_minus_exact,
                               plot_mc_vs_exact, plot_measure, plot_normal_probability, plot_win_counts,
                               wilson_interval)
@@ -416,9 +417,9 @@ class EmptyAndRaceFramesTest(ResultsFile, unittest.TestCase):
         for source, has_p_min in ((self.pig_path, False), (self.path, True)):
             old = Path(self.directory.name) / "old.h5"
             shutil.copy(source, old)
-            with h5py.File(old, "r+") as f:  # as written before the attribute, in format 2.0 (no content checksum)
+            with h5py.File(old, "r+") as f:  # as written before the attribute, the checksum made to match
                 del f.attrs["lowest_score_wins"]
-                f.attrs["format_version"] = np.array([2, 0], dtype=np.int64)
+                f.attrs["content_sha256"] = np.bytes_(content_checksum(f))
             self.assertEqual("p_min" in load(old).summary.columns, has_p_min, source)
 
 

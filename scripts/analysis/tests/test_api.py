@@ -97,9 +97,13 @@ class Runs(unittest.TestCase):
 
     def test_the_binary_is_found_by_DICESIM_first(self):
         self.assertEqual(da.find_binary(), str(BINARY))
-        with mock.patch.dict(os.environ, {"DICESIM": str(self.directory / "missing"), "PATH": ""}):
-            found = da.find_binary()  # the installed one, or this checkout's build
-        self.assertTrue(os.access(found, os.X_OK), found)
+        # $DICESIM naming no executable is said, never silently another dicesim.
+        text = self.directory / "not_executable"
+        text.write_text("")
+        for named in (self.directory / "missing", text):
+            with mock.patch.dict(os.environ, {"DICESIM": str(named)}), self.assertRaises(da.DicesimError) as caught:
+                da.find_binary()
+            self.assertIn(f"$DICESIM names '{named}'", str(caught.exception))
 
     def test_solve_returns_the_text(self):
         text = da.solve("pig", "--dice", "1", "--turns", "2")

@@ -82,7 +82,8 @@ class ReportTest(unittest.TestCase):
             bogus.write_bytes(b"not hdf5 at all")
             run = subprocess.run([sys.executable, *REPORT, str(bogus)], capture_output=True, text=True)
             self.assertEqual(run.returncode, 2)
-            self.assertIn("cannot read", run.stderr)
+            self.assertEqual(run.stderr, f"{bogus}: unreadable or truncated results file "
+                             "(Unable to open file (file signature not found))\n")
 
 
 if __name__ == "__main__":
