@@ -306,6 +306,7 @@ RunState read_state(const std::string& path, ReadFor reader) {
   state.command = file.string_attribute("/", "command");
   state.threads = file.int_attribute("/", "threads");
   if (file.exists("/checks/z")) state.checks = read_checks(file, most_checks(state.config), path);
+  if (file.has_attribute("/", "exact_skipped")) state.exact_skipped = file.int_attribute("/", "exact_skipped") != 0;
   read_thread_range(file, state);
   // Every game lands in exactly one bin of each seat's score histogram.
   const std::vector<int> bins = state.config.game->measure_bins();
@@ -328,6 +329,8 @@ RunState read_run_state(const std::string& path, ReadFor reader) {
   require_regular_file(path);
   try {
     return read_state(path, reader);
+  } catch (const h5::HeldForWriting& e) {
+    throw InputError(path + ": " + e.what());
   } catch (const h5::Error& e) {
     throw InputError(path + ": unreadable or truncated results file (" + e.what() + ")");
   }
