@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "config/suggest.h"
+#include "config/terminal_text.h"
 #include "strategies/sweep.h"
 
 namespace dicesim {
@@ -31,8 +32,8 @@ const StrategyFamily& known_family(const JsonNode& family_node, std::string_view
     names.push_back(f.name);
     if (!f.short_name.empty()) names.push_back(f.short_name);
   }
-  family_node.fail("unknown strategy family \"" + family + "\" for " + std::string(game) + " (known: " + known + ")" +
-                   did_you_mean(family, names));
+  family_node.fail("unknown strategy family " + quoted_text(family) + " for " + std::string(game) +
+                   " (known: " + known + ")" + did_you_mean(family, names));
 }
 
 void describe_families(std::ostream& out, const std::vector<StrategyFamily>& families) {

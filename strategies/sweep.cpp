@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "config/suggest.h"
+#include "config/terminal_text.h"
 
 namespace dicesim {
 namespace {
@@ -139,7 +140,7 @@ std::string fill_template(const JsonNode& name_node, const std::vector<Dimension
       std::vector<std::string_view> names(known.begin(), known.end());
       std::string list;
       for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-      name_node.fail("unknown placeholder {" + placeholder + "} (the swept parameters: " + list + ")" +
+      name_node.fail("unknown placeholder {" + excerpt(placeholder) + "} (the swept parameters: " + list + ")" +
                      did_you_mean(placeholder, names));
     }
     i = close;

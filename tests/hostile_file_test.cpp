@@ -276,7 +276,7 @@ TEST_F(HostileFile, AFileHeldOpenForWritingIsSaidToBe) {
   const int fd = ::open(good.c_str(), O_RDONLY | O_CLOEXEC);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(::flock(fd, LOCK_EX), 0);
-  expect_refused(dicesim("show " + good), good, "is held open for writing by another program (HDF5 file locking)");
+  expect_refused(dicesim("show " + good), good, "is open for writing by another program (HDF5 file lock)");
   ::close(fd);
   EXPECT_EQ(dicesim("show " + good).exit_code, 0);
 }

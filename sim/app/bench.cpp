@@ -13,6 +13,7 @@
 #include <string_view>
 #include <thread>
 
+#include "config/terminal_text.h"
 #include "engine/engine.h"
 #include "plan/run_config.h"
 
@@ -222,8 +223,9 @@ void add_bench_options(CLI::App* cmd, BenchOptions& options) {
 
 int run_bench(const BenchOptions& options) {
   const std::optional<std::uint64_t> games = parse_count(options.games);
+  static_assert(kMaxGames == 1'000'000'000'000'000ULL, "the message below states it");
   if (!games || *games == 0 || *games > kMaxGames)
-    throw InputError("--games: expected a whole number, got " + options.games);
+    throw InputError("--games: expected a whole number from 1 to 1e15, got " + quoted_text(options.games));
   std::vector<int> threads = options.threads;
   if (threads.empty()) threads = {1, available_cpus()};
   threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
@@ -231,7 +233,7 @@ int run_bench(const BenchOptions& options) {
     return std::string_view(c.label).find(options.only) != std::string_view::npos;
   };
   if (std::none_of(std::begin(kCases), std::end(kCases), chosen))
-    throw InputError("--case: no case's label contains \"" + options.only + "\"");
+    throw InputError("--case: no case's label contains " + quoted_text(options.only));
 
   std::map<int, double> floor;
   std::cout << "floor: pcg64 alone, draws/s";

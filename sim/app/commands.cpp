@@ -12,6 +12,7 @@
 
 #include "app/exit_codes.h"
 #include "app/validate.h"
+#include "config/terminal_text.h"
 #include "engine/engine.h"
 #include "engine/files.h"
 #include "engine/interrupt.h"
@@ -45,7 +46,7 @@ std::uint64_t parse_option_count(const std::string& name, const std::string& tex
                                  const std::string& range) {
   const std::optional<std::uint64_t> value = parse_count(text);
   if (!value || *value < lo || *value > hi)
-    throw InputError(name + ": expected a whole number from " + range + ", got \"" + text + "\"");
+    throw InputError(name + ": expected a whole number from " + range + ", got " + quoted_text(text));
   return *value;
 }
 
@@ -55,8 +56,8 @@ json with_precision_override(json document, const std::string& text) {
   char* end = nullptr;
   const double rate = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0' || !(rate > 0 && rate < 0.5))
-    throw InputError("--precision: expected a 95% half-width of the win rates, a number above 0 and below 0.5, got \"" +
-                     text + "\"");
+    throw InputError("--precision: expected a 95% half-width of the win rates, a number above 0 and below 0.5, got " +
+                     quoted_text(text));
   if (!document.is_object()) return document;  // the config's own error follows
   json& precision = document["precision"];
   if (precision.is_null()) precision = json::object();
@@ -77,16 +78,24 @@ RunConfig load_with_overrides(const RunOptions& options) {
   return config;
 }
 
-// "K/N" -> the blocks of shard K; "" -> every block.
-BlockRange planned_range(const std::string& shard, std::uint64_t total_blocks) {
-  if (shard.empty()) return {0, total_blocks};
+constexpr const char* kShardForm = "K/N with 1 <= K <= N <= 1000000";
+
+// "K/N" as {K, N}, or nothing when it is not of kShardForm.
+std::optional<std::pair<std::uint64_t, std::uint64_t>> shard_numbers(const std::string& shard) {
   const std::size_t slash = shard.find('/');
   const std::optional<std::uint64_t> k = parse_count(shard.substr(0, slash));
   const std::optional<std::uint64_t> n =
       slash == std::string::npos ? std::nullopt : parse_count(shard.substr(slash + 1));
-  if (!k || !n || *n < 1 || *k < 1 || *k > *n || *n > 1'000'000)
-    throw InputError("--shard: expected K/N with 1 <= K <= N <= 1000000, got \"" + shard + "\"");
-  return shard_range(total_blocks, *k, *n);
+  if (!k || !n || *n < 1 || *k < 1 || *k > *n || *n > 1'000'000) return std::nullopt;
+  return std::pair(*k, *n);
+}
+
+// --shard "K/N" -> the blocks of shard K; "" -> every block.
+BlockRange planned_range(const std::string& shard, std::uint64_t total_blocks) {
+  if (shard.empty()) return {0, total_blocks};
+  const auto numbers = shard_numbers(shard);
+  if (!numbers) throw InputError(std::string("--shard: expected ") + kShardForm + ", got " + quoted_text(shard));
+  return shard_range(total_blocks, numbers->first, numbers->second);
 }
 
 // A planned range as the joined list every file stores: empty for an empty shard.
@@ -100,10 +109,10 @@ std::vector<BlockRange> planned_list(BlockRange planned) {
 // warn when only the git revision differs (a rebuild, a local change).
 void require_this_version(const RunState& state, const std::string& path) {
   if (state.program_version != DICESIM_VERSION)
-    throw InputError(path + ": written by dicesim " + state.program_version + ", this is " + DICESIM_VERSION);
+    throw InputError(path + ": written by dicesim " + excerpt(state.program_version) + ", this is " + DICESIM_VERSION);
   if (state.git_revision != DICESIM_GIT_REVISION)
-    std::cerr << "warning: " << path << " was written by revision " << state.git_revision << ", this is "
-              << DICESIM_GIT_REVISION << "\n";
+    std::cerr << "warning: " << terminal_text(path) << " was written by revision " << excerpt(state.git_revision)
+              << ", this is " << DICESIM_GIT_REVISION << "\n";
 }
 
 std::string describe_range(BlockRange r) { return "[" + std::to_string(r.begin) + ", " + std::to_string(r.end) + ")"; }
@@ -116,7 +125,10 @@ RunState saved_run_of(const std::string& path, const RunConfig& config, std::str
   require_same_die(state.config, path, config, "this run");
   require_this_version(state, path);
   if (!shard.empty() && shard != state.shard)
-    throw InputError(path + ": holds shard \"" + state.shard + "\", not \"" + shard + "\"");
+    throw InputError(path + ": holds shard " + quoted_text(state.shard) + ", not " + quoted_text(shard));
+  // The file's own shard, named as the file's: no --shard may have been given.
+  if (!state.shard.empty() && !shard_numbers(state.shard))
+    throw InputError(path + ": holds shard " + quoted_text(state.shard) + ", which is not " + kShardForm);
   shard = state.shard;
   planned = planned_range(shard, state.output.total_blocks);
   return state;
@@ -212,6 +224,7 @@ struct FactsOf {
   const std::vector<BlockRange>& planned;
   const std::string& shard;
   std::int64_t threads;
+  std::optional<bool> exact_skipped;  // of a check: whether a stop request skipped the exact comparison
 };
 
 std::uint64_t blocks_in(const std::vector<BlockRange>& ranges) {
@@ -242,14 +255,15 @@ RunFacts run_facts(const FactsOf& of) {
           {"threads", of.threads},
           {"wall_seconds", of.output.wall_seconds},
           {"biased_die", of.config.biased_die},
-          {"check_z_limit", kZLimit}};
+          {"check_z_limit", kZLimit},
+          {"exact_skipped", of.exact_skipped ? json(*of.exact_skipped) : json(nullptr)}};
 }
 
 // The summary document, as text: JSON holds UTF-8 only.
 std::string summary_text(const RunFacts& facts, const std::vector<SummaryTable>& tables,
                          const std::vector<Check>* checks, const std::string& what) {
   try {
-    return summary_document(facts, tables, checks).dump(2) + "\n";
+    return json_terminal_text(summary_document(facts, tables, checks).dump(2)) + "\n";
   } catch (const json::type_error&) {
     throw InputError(what + ": the file's name, or a name in it, is not valid UTF-8");
   }
@@ -273,8 +287,9 @@ int report(const RunConfig& config, const EngineOutput& output, RunInfo info, co
   write_results(path, config, output, info, exact ? &*exact : nullptr, exact ? &checks : nullptr);
   if (!options.json_summary.empty()) {
     const std::string version = std::to_string(kFormatMajor) + "." + std::to_string(kFormatMinor);
-    const RunFacts facts = run_facts({path, version, DICESIM_VERSION, DICESIM_GIT_REVISION, info.command, config,
-                                      output, info.planned, info.shard, info.threads});
+    const RunFacts facts =
+        run_facts({path, version, DICESIM_VERSION, DICESIM_GIT_REVISION, info.command, config, output, info.planned,
+                   info.shard, info.threads, check ? std::optional(info.exact_skipped) : std::nullopt});
     const std::string text =
         summary_text(facts, summary_tables(config, output), exact ? &checks : nullptr, options.json_summary);
     try {
@@ -294,8 +309,8 @@ int report(const RunConfig& config, const EngineOutput& output, RunInfo info, co
   const std::string threads = info.threads_max > info.threads_min && info.threads_min > 0
                                   ? std::to_string(info.threads_min) + "-" + std::to_string(info.threads_max)
                                   : std::to_string(info.threads);
-  out << (quiet ? "" : "\n") << "wrote " << path << " (" << std::setprecision(2) << output.wall_seconds << " s, "
-      << threads << " threads" << (info.ranks > 1 ? " x " + std::to_string(info.ranks) + " ranks" : "")
+  out << (quiet ? "" : "\n") << "wrote " << terminal_text(path) << " (" << std::setprecision(2) << output.wall_seconds
+      << " s, " << threads << " threads" << (info.ranks > 1 ? " x " + std::to_string(info.ranks) + " ranks" : "")
       << (info.shard.empty() ? "" : ", shard " + info.shard) << ")\n";
   if (output.done != info.planned) {
     std::cerr << "interrupted: the results hold the games played so far and are marked incomplete\n";
@@ -345,7 +360,7 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
     throw InputError("--resume and --checkpoint-every need a single process; under MPI use --shard runs instead");
   const std::string path = output_path(options, config, options.shard);
   if (options.print_output) {
-    if (cluster.leader()) out << path << "\n";
+    if (cluster.leader()) out << terminal_text(path) << "\n";
     return kExitOk;
   }
   // A dry run checks the options as a run does (the shard, the file to
@@ -486,8 +501,8 @@ int merge_inputs(const MergeOptions& options, std::ostream& out) {
   if (!options.quiet) print_summary(out, config, sum);
   std::uint64_t blocks = 0;
   for (const BlockRange& r : sum.done) blocks += r.end - r.begin;
-  out << (options.quiet ? "" : "\n") << "merged " << options.inputs.size() << " files into " << options.output << ": "
-      << blocks << " of " << sum.total_blocks << " blocks"
+  out << (options.quiet ? "" : "\n") << "merged " << options.inputs.size() << " files into "
+      << terminal_text(options.output) << ": " << blocks << " of " << sum.total_blocks << " blocks"
       << (run_complete(config, sum) ? ", complete" : ", not complete yet") << "\n";
   return kExitOk;
 }
@@ -518,8 +533,9 @@ void write_text_file(const std::filesystem::path& path, const std::string& text)
 int show_command(const ShowOptions& options, std::ostream& out) {
   const RunState state = read_run_state(options.file, ReadFor::show);
   const std::string version = std::to_string(state.format_version[0]) + "." + std::to_string(state.format_version[1]);
-  const RunFacts facts = run_facts({options.file, version, state.program_version, state.git_revision, state.command,
-                                    state.config, state.output, state.planned, state.shard, state.threads});
+  const RunFacts facts =
+      run_facts({options.file, version, state.program_version, state.git_revision, state.command, state.config,
+                 state.output, state.planned, state.shard, state.threads, state.exact_skipped});
   const std::vector<SummaryTable> tables = summary_tables(state.config, state.output);
   const std::vector<Check>* checks = state.checks ? &*state.checks : nullptr;
   if (options.json) {
@@ -541,14 +557,15 @@ int show_command(const ShowOptions& options, std::ostream& out) {
     for (const auto& [file, text] : csv) writes.push_back({file.string(), "a CSV file (--csv)"});
     const OutputFiles files({{options.file, "the results file shown"}}, writes);
     for (const auto& [file, text] : csv) write_text_file(file, text);
-    out << "wrote " << tables.size() + 1 + (checks ? 1 : 0) << " CSV files to " << options.csv_dir << "\n";
+    out << "wrote " << tables.size() + 1 + (checks ? 1 : 0) << " CSV files to " << terminal_text(options.csv_dir)
+        << "\n";
     return kExitOk;
   }
   for (const auto& [name, value] : facts) {
     std::string shown = name;
     std::replace(shown.begin(), shown.end(), '_', ' ');
     out << std::left << std::setw(17) << shown << std::right
-        << (value.is_string() ? value.get<std::string>()
+        << (value.is_string() ? terminal_text(value.get<std::string>())
             : value.is_null() ? "none"
                               : value.dump())
         << "\n";
@@ -558,6 +575,9 @@ int show_command(const ShowOptions& options, std::ostream& out) {
     for (const Check& c : *checks) worst = std::max(worst, std::abs(c.z));
     out << std::left << std::setw(17) << "exact checks" << std::right << checks->size() << " numbers, largest |z| "
         << fixed_text(worst, 2) << "\n";
+  } else if (state.exact_skipped.value_or(false)) {
+    out << std::left << std::setw(17) << "exact checks" << std::right
+        << "none: a stop request skipped the comparison with the exact solver\n";
   }
   out << "\n";
   print_summary(out, state.config, state.output);

@@ -19,6 +19,7 @@
 #include "app/validate.h"
 #include "config/json_input.h"
 #include "config/suggest.h"
+#include "config/terminal_text.h"
 #include "engine/cluster.h"
 #include "engine/memory_budget.h"
 #include "games/game.h"
@@ -34,6 +35,12 @@
 
 namespace dicesim {
 namespace {
+
+// Every error dicesim ends with is one line on stderr. Its quoted parts are
+// escaped where they are quoted; this escapes the whole line again (which
+// changes nothing already escaped), so that no code path, present or
+// future, prints a raw control character from data.
+void print_error(std::string_view message) { std::cerr << terminal_text(message) << "\n"; }
 
 // The most seconds a time option takes (about 16 weeks): beyond it, an
 // interval is a mistake, and a clock's arithmetic could overflow.
@@ -56,7 +63,7 @@ CLI::Validator seconds_validator(bool zero_allowed) {
             return "";
         } catch (const std::exception&) {
         }
-        return expected + ", got \"" + text + "\"";
+        return expected + ", got " + quoted_text(text);
       },
       "SECONDS");
 }
@@ -248,7 +255,7 @@ std::string mistyped_word(CLI::App& app, int argc, char** argv) {
         for (const std::string& l : option->get_lnames()) longs.push_back("--" + l);
       longs.push_back("--help");
       const std::string hint = did_you_mean(name, {longs.begin(), longs.end()});
-      return command->get_name() + ": unknown option " + name + hint;
+      return command->get_name() + ": unknown option " + excerpt(name) + hint;
     }
     const std::vector<CLI::App*> subcommands = command->get_subcommands({});
     if (subcommands.empty() || word.rfind('-', 0) == 0) continue;  // a value or a positional
@@ -263,7 +270,7 @@ std::string mistyped_word(CLI::App& app, int argc, char** argv) {
     std::string known;
     for (std::string_view n : names) known += (known.empty() ? "" : ", ") + std::string(n);
     const std::string where = command == &app ? "" : command->get_name() + ": ";
-    return where + "unknown command \"" + word + "\" (known: " + known + ")" + did_you_mean(word, names);
+    return where + "unknown command " + quoted_text(word) + " (known: " + known + ")" + did_you_mean(word, names);
   }
   return "";
 }
@@ -378,7 +385,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     const std::string mistyped = mistyped_word(app, argc, argv);
-    std::cerr << (mistyped.empty() ? e.what() : mistyped) << "\n";  // one line, as for any bad input
+    print_error(mistyped.empty() ? e.what() : mistyped);  // one line, as for any bad input
     return kExitBadInput;
   }
   // A bare `dicesim` or `dicesim solve` names no command to run: the list of
@@ -436,13 +443,13 @@ int main(int argc, char** argv) {
   try {
     return dicesim::checked_stdout(dicesim::main_checked(argc, argv, cluster));
   } catch (const dicesim::InputError& e) {
-    std::cerr << e.what() << "\n";
+    dicesim::print_error(e.what());
     return cluster.abort(dicesim::kExitBadInput);
   } catch (const dicesim::MemoryRefused& e) {  // a plan past --memory-limit: bad input, refused before allocating
     std::cerr << e.what() << "\n";
     return cluster.abort(dicesim::kExitBadInput);
   } catch (const std::exception& e) {
-    std::cerr << "dicesim: error: " << e.what() << "\n";
+    dicesim::print_error(std::string("dicesim: error: ") + e.what());
     return cluster.abort(dicesim::kExitInternal);
   }
 }

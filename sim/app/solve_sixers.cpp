@@ -7,6 +7,7 @@
 
 #include "app/help_examples.h"
 #include "app/solve.h"
+#include "config/terminal_text.h"
 #include "games/sixers/sixers.h"
 #include "games/sixers/sixers_exact.h"
 #include "games/sixers/sixers_game.h"
@@ -92,7 +93,7 @@ void print_solution(const SolveOptions& options) {
   for (std::size_t i = 0; i < game.strategies().size(); ++i) {
     const std::vector<double> p = score_distribution(game.hands(), game.policy(static_cast<int>(i)));
     moments.push_back(stats::exact_moments(p, 0));
-    std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right << std::setw(12)
+    std::cout << std::left << std::setw(24) << terminal_text(game.strategies()[i].name) << std::right << std::setw(12)
               << moments.back().mean << std::setw(12) << moments.back().sd << std::setw(12) << p[0] << "\n";
   }
   const auto matrix = [&](const std::string& title, int precision, auto cell) {

@@ -10,6 +10,7 @@
 
 #include "app/help_examples.h"
 #include "app/solve.h"
+#include "config/terminal_text.h"
 #include "engine/files.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
@@ -22,6 +23,7 @@
 #include "math/head_start.h"
 #include "math/stats.h"
 #include "plan/run_config.h"
+#include "results/csv.h"
 #include "results/output_file.h"
 
 namespace dicesim::tenk {
@@ -110,7 +112,7 @@ void print_bank_totals(const TenkGame& game) {
   for (int n = 1; n <= r.dice; ++n) std::cout << std::setw(9) << ("n=" + std::to_string(n));
   std::cout << "\n";
   for (std::size_t i = 0; i < game.strategies().size(); ++i) {
-    std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right;
+    std::cout << std::left << std::setw(24) << terminal_text(game.strategies()[i].name) << std::right;
     for (int n = 1; n <= r.dice; ++n) {
       const int total = first_bank_total(r, game.policy(static_cast<int>(i)), n);
       std::cout << std::setw(9) << (total < 0 ? "-" : std::to_string(total));
@@ -150,9 +152,9 @@ void print_win_odds(const std::vector<AgainstStrategy>& rows, double value) {
             << "gain" << std::setw(14) << "optimal 2nd" << std::setw(12) << "gain"
             << "\n";
   for (const AgainstStrategy& row : rows)
-    std::cout << std::left << std::setw(24) << row.strategy << std::right << std::setw(14) << row.optimal_first
-              << std::setw(12) << row.optimal_first - value << std::setw(14) << row.optimal_second << std::setw(12)
-              << row.optimal_second - (1 - value) << "\n";
+    std::cout << std::left << std::setw(24) << terminal_text(row.strategy) << std::right << std::setw(14)
+              << row.optimal_first << std::setw(12) << row.optimal_first - value << std::setw(14) << row.optimal_second
+              << std::setw(12) << row.optimal_second - (1 - value) << "\n";
 }
 
 // For plots: the least turn total at which the optimal player banks, per
@@ -161,7 +163,7 @@ void write_policy_csv(const std::string& path, const Scoring& scoring, const Win
   std::ostringstream out;  // written whole, through a temporary renamed when complete
   const Rules& rules = scoring.rules();
   const Landings landings(rules);
-  out << "seat,mine,theirs,dice,banks_from\n";
+  out << csv_row({csv_text("seat"), csv_text("mine"), csv_text("theirs"), csv_text("dice"), csv_text("banks_from")});
   for (int seat = 0; seat < 2; ++seat)
     for (int mine = 0; mine < solution.units(); ++mine)
       for (int theirs = 0; theirs < solution.units(); ++theirs)
@@ -172,9 +174,8 @@ void write_policy_csv(const std::string& path, const Scoring& scoring, const Win
           while (t <= top && !(t * kPoint >= rules.bank_minimum_at(mine * kPoint) &&
                                solution.policy.banks(seat, mine, theirs, t, kind)))
             ++t;
-          out << seat << ',' << mine * kPoint << ',' << theirs * kPoint << ',' << dice << ',';
-          if (t <= top) out << t * kPoint;
-          out << '\n';
+          out << csv_row({std::to_string(seat), std::to_string(mine * kPoint), std::to_string(theirs * kPoint),
+                          std::to_string(dice), t <= top ? std::to_string(t * kPoint) : ""});
         }
   try {
     write_file_atomically(path, out.str());
@@ -257,7 +258,7 @@ void print_win(const TenkGame& game, const SolveOptions& options) {
   }
   if (!options.policy_csv.empty()) {
     write_policy_csv(options.policy_csv, scoring, *solution);
-    if (!options.as_json) std::cout << "wrote " << options.policy_csv << "\n";
+    if (!options.as_json) std::cout << "wrote " << terminal_text(options.policy_csv) << "\n";
   }
 }
 
@@ -348,7 +349,7 @@ void print_solution(const SolveOptions& options) {
   for (std::size_t i = 0; i < game.strategies().size(); ++i) {
     const std::vector<double> p = turn_distribution(scoring, game.policy(static_cast<int>(i)));
     const stats::Moments m = stats::exact_moments(p, 0);
-    std::cout << std::left << std::setw(24) << game.strategies()[i].name << std::right << std::setw(12)
+    std::cout << std::left << std::setw(24) << terminal_text(game.strategies()[i].name) << std::right << std::setw(12)
               << m.mean * kPoint << std::setw(12) << m.sd * kPoint << std::setw(12) << std::setprecision(6) << p[0]
               << std::setprecision(2) << "\n";
   }

@@ -4,6 +4,7 @@
 
 #include "app/exit_codes.h"
 #include "engine/memory_budget.h"
+#include "config/terminal_text.h"
 #include "plan/run_config.h"
 #include "results/text_columns.h"
 
@@ -79,13 +80,13 @@ int validate_command(const std::vector<std::string>& configs, std::ostream& out,
     memory_budget().start(limit);  // each config costed on its own
     RunConfig config;
     const std::vector<std::string> errors = config_errors(file, config);
-    for (const std::string& message : errors) err << message << "\n";
+    for (const std::string& message : errors) err << terminal_text(message) << "\n";  // each one line
     if (!errors.empty()) {
       ++failed;
       continue;
     }
     const std::uint64_t tables = config.plan.tables.size();
-    out << file << ": valid: " << config.entry->name << ", "
+    out << terminal_text(file) << ": valid: " << config.entry->name << ", "
         << count_of(config.game->strategies().size(), "strategy", "strategies") << ", "
         << count_of(tables, "table", "tables") << ", " << (config.precision ? "at most " : "")
         << group_thousands(tables * config.games) << " games; memory " << memory_estimate_text() << "\n";

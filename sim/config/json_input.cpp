@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "config/suggest.h"
+#include "config/terminal_text.h"
 
 namespace dicesim {
 namespace {
@@ -39,6 +40,27 @@ std::string join(const std::vector<std::string_view>& words) {
     out += w;
   }
   return out;
+}
+
+// A JSON path as messages show it: each key bounded and as terminal text
+// (a key may be 4 MB long, or hold an escape sequence).
+std::string shown_path(std::string_view path) {
+  std::string out;
+  for (std::size_t begin = 0; begin < path.size();) {
+    const std::size_t end = std::min(path.find('/', begin + 1), path.size());
+    out += excerpt(path.substr(begin, end - begin));
+    begin = end;
+  }
+  return out;
+}
+
+// nlohmann/json's reason quotes what it read in '...' (a whole string, a
+// long number): bounded, as any quoted data.
+std::string bounded_reason(const std::string& reason) {
+  const std::size_t open = reason.find('\''), close = reason.rfind('\'');
+  if (open == std::string::npos || close <= open) return reason;
+  return reason.substr(0, open + 1) + excerpt(std::string_view(reason).substr(open + 1, close - open - 1)) +
+         reason.substr(close);
 }
 
 }  // namespace
@@ -189,7 +211,7 @@ class DuplicateKeyCheck {
         Frame& object = frames_.back();
         object.key = parsed.get<std::string>();
         if (!object.keys.insert(object.key).second)
-          throw InputError(source_name_ + ": " + path() + ": duplicate key \"" + object.key + "\"");
+          throw InputError(source_name_ + ": " + shown_path(path()) + ": duplicate key " + quoted_text(object.key));
         break;
       }
       case json::parse_event_t::value:
@@ -278,11 +300,12 @@ json parse_json_text(const std::string& text, const std::string& source_name) {
     std::string reason = e.what();
     const std::size_t colon = reason.find("syntax error");
     if (colon != std::string::npos) reason = reason.substr(colon);
-    throw InputError(position(text, e.byte > 0 ? e.byte - 1 : 0, source_name) + ": malformed JSON: " + reason);
+    throw InputError(position(text, e.byte > 0 ? e.byte - 1 : 0, source_name) +
+                     ": malformed JSON: " + bounded_reason(reason));
   } catch (const json::exception& e) {  // e.g. a number too large for a double
     std::string reason = e.what();
     reason = reason.substr(reason.find(']') + 2);
-    throw InputError(source_name + ": malformed JSON: " + reason);
+    throw InputError(source_name + ": malformed JSON: " + bounded_reason(reason));
   }
 }
 
@@ -333,7 +356,9 @@ ErrorCollector::ErrorCollector() : outer_(current_collector) { current_collector
 ErrorCollector::~ErrorCollector() { current_collector = outer_; }
 ErrorCollector* active_error_collector() { return current_collector; }
 
-void JsonNode::fail(const std::string& message) const { throw InputError(file_ + ": " + path() + ": " + message); }
+void JsonNode::fail(const std::string& message) const {
+  throw InputError(file_ + ": " + shown_path(path()) + ": " + message);
+}
 
 void JsonNode::only_keys(std::initializer_list<std::string_view> allowed) const {
   only_keys(std::vector<std::string_view>(allowed));
@@ -359,7 +384,7 @@ bool JsonNode::has(const std::string& key) const { return value_->is_object() &&
 
 JsonNode JsonNode::at(const std::string& key) const {
   if (!value_->is_object()) fail("expected an object, got " + describe(*value_));
-  if (!value_->contains(key)) fail("missing key \"" + key + "\"");
+  if (!value_->contains(key)) fail("missing key " + quoted_text(key));
   return JsonNode((*value_)[key], file_, path_ + "/" + pointer_token(key));
 }
 
@@ -427,17 +452,9 @@ bool JsonNode::boolean() const {
   return value_->get<bool>();
 }
 
-bool has_control_character(std::string_view text) {
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte < 0x20 || byte == 0x7f) return true;
-    // U+0080..U+009F are 0xC2 0x80..0x9F in UTF-8.
-    if (byte == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) <= 0x9f &&
-        static_cast<unsigned char>(text[i + 1]) >= 0x80)
-      return true;
-  }
-  return false;
-}
+// What a terminal would act on is what terminal_text escapes (and bytes
+// that are not UTF-8, which no JSON string holds).
+bool has_control_character(std::string_view text) { return terminal_text(text) != text; }
 
 std::optional<std::string> file_name_problem(std::string_view name) {
   if (name.empty()) return "it is empty";

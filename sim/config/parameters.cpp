@@ -4,6 +4,8 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "config/terminal_text.h"
+
 namespace dicesim {
 namespace {
 
@@ -91,7 +93,7 @@ std::string Parameter::read_choice(const JsonNode& node) const {
   const std::string value = node.string();
   for (const std::string& choice : choices)
     if (choice == value) return value;
-  node.fail("expected " + quoted_choices(choices) + ", got \"" + value + "\"");
+  node.fail("expected " + quoted_choices(choices) + ", got " + quoted_text(value));
 }
 
 std::string Parameter::range_text() const {

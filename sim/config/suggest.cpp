@@ -27,8 +27,13 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string_vi
   const std::size_t allowed = std::max<std::size_t>(1, word.size() / 3);
   std::string_view best;
   std::size_t best_distance = allowed + 1;
-  for (std::string_view candidate : known)
+  for (std::string_view candidate : known) {
+    // The distance is at least the difference in length: a word far longer
+    // than any known one (a forged 4 MB key) is refused at once, unmeasured.
+    const std::size_t gap = std::max(word.size(), candidate.size()) - std::min(word.size(), candidate.size());
+    if (gap >= best_distance) continue;
     if (const std::size_t d = edit_distance(word, candidate); d < best_distance) best_distance = d, best = candidate;
+  }
   return best.empty() ? "" : "; did you mean \"" + std::string(best) + "\"?";
 }
 

@@ -8,6 +8,7 @@
 
 #include "config/suggest.h"
 #include "engine/memory_budget.h"
+#include "config/terminal_text.h"
 
 namespace dicesim {
 namespace {
@@ -124,7 +125,8 @@ class Planner {
     std::vector<std::string_view> known;
     for (const auto& [set, members] : sets_) known.push_back(set);
     for (const Strategy& s : strategies_) known.push_back(s.name);
-    name_node.fail("unknown strategy or set \"" + name + "\" (not in /strategies)" + did_you_mean(name, known));
+    name_node.fail("unknown strategy or set " + quoted_text(name) + " (not in /strategies)" +
+                   did_you_mean(name, known));
   }
 
   // The strategies a list of names and sets stands for, each once, in order.
@@ -166,7 +168,7 @@ class Planner {
       if (seat_options.back().size() == 1 && names.size() > 1)
         for (std::size_t earlier = 0; earlier + 1 < seat_options.size(); ++earlier)
           if (seat_options[earlier].size() == 1 && seat_options[earlier][0] == seat_options.back()[0])
-            name_node.fail("\"" + name_node.string() + "\" is already at this table");
+            name_node.fail(quoted_text(name_node.string()) + " is already at this table");
     }
     // Only choices after which the later seats can still be filled are
     // followed: every branch then ends in a table, so the search is

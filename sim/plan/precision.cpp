@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "config/suggest.h"
+#include "config/terminal_text.h"
 #include "engine/cluster.h"
 #include "math/stats.h"
 
@@ -55,7 +56,7 @@ PrecisionTarget read_precision_target(const JsonNode& node, const std::vector<Me
       for (const Measure& m : measures) names.push_back(m.name);
       std::string known;
       for (std::string_view n : names) known += (known.empty() ? "" : ", ") + std::string(n);
-      entry.fail("unknown precision target \"" + key + "\" (known: " + known + ")" + did_you_mean(key, names));
+      entry.fail("unknown precision target " + quoted_text(key) + " (known: " + known + ")" + did_you_mean(key, names));
     }
     target.means.emplace_back(static_cast<int>(measure - measures.begin()), half_width);
   }

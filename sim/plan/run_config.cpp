@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "config/suggest.h"
+#include "config/terminal_text.h"
 #include "engine/dice.h"
 #include "games/registry.h"
 
@@ -20,7 +21,8 @@ const GameEntry& read_game(const JsonNode& game) {
     known += (known.empty() ? "" : ", ") + std::string(g.name);
     names.push_back(g.name);
   }
-  game.fail("unknown game \"" + game.string() + "\" (known: " + known + ")" + did_you_mean(game.string(), names));
+  game.fail("unknown game " + quoted_text(game.string()) + " (known: " + known + ")" +
+            did_you_mean(game.string(), names));
 }
 
 }  // namespace

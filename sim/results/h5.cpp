@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <hdf5_hl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -589,11 +590,36 @@ void require_single(const AttributeRead& a, hsize_t n) {
   if (n != 1) throw Error(a.what() + " is not a single value");
 }
 
+// Why a file HDF5 would not open is held for writing by another program, or
+// "": HDF5 locks a file it writes (flock, exclusive), and marks the
+// superblock (versions 2 and 3: flags at byte 11) open for writing, which
+// stays where locking is off or the writer stopped.
+std::string held_for_writing(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return "";
+  const bool locked = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  unsigned char head[12] = {};
+  const bool flagged = ::pread(fd, head, sizeof head, 0) == sizeof head &&
+                       std::memcmp(head, "\x89HDF\r\n\x1a\n", 8) == 0 && (head[8] == 2 || head[8] == 3) &&
+                       (head[11] & 1) != 0;
+  ::close(fd);  // and with it the shared lock, if it was taken
+  if (locked) return "is open for writing by another program (HDF5 file lock): close it there first";
+  if (flagged)
+    return "is marked open for writing by another program (HDF5 superblock flag): close it there, or, if that "
+           "program stopped while writing, check the file (h5clear -s clears the flag)";
+  return "";
+}
+
+Handle open_for_reading(const std::string& path) {
+  const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0)
+    if (const std::string why = held_for_writing(path); !why.empty()) throw HeldForWriting(why);
+  return Handle(id, H5Fclose, "file " + path);
+}
+
 }  // namespace
 
-Reader::Reader(const std::string& path)
-    : file_bytes_(regular_file_bytes(path)),
-      file_(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "file " + path) {}
+Reader::Reader(const std::string& path) : file_bytes_(regular_file_bytes(path)), file_(open_for_reading(path)) {}
 
 bool Reader::exists(const std::string& path) const {
   // Check each link along the path, as H5Lexists requires.

@@ -16,6 +16,12 @@ struct Error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A file another program holds open for writing (h5py, HDF5 tools): not a
+// damaged file, and said so. The message says how it was told.
+struct HeldForWriting : Error {
+  using Error::Error;
+};
+
 // Owns one HDF5 identifier and closes it with the matching call.
 class Handle {
  public:
@@ -109,7 +115,8 @@ constexpr Expected kAnyShape{-1, hsize_t(1) << 40};
 // deflate can inflate them to); anything else is an Error naming the object.
 class Reader {
  public:
-  // Opens a regular file (never a FIFO, device or directory) read-only.
+  // Opens a regular file (never a FIFO, device or directory) read-only;
+  // HeldForWriting when another program has it open for writing.
   explicit Reader(const std::string& path);
 
   bool exists(const std::string& path) const;

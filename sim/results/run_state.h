@@ -33,6 +33,7 @@ struct RunState {
   std::string command;                       // run | check | merge
   std::int64_t threads = 0;
   std::optional<std::vector<Check>> checks;  // /checks, in a check's file
+  std::optional<bool> exact_skipped;         // in a check's file: a stop request skipped the exact comparison
   int threads_min = 0;  // the fewest and the most worker threads of any rank that played (0: not recorded)
   int threads_max = 0;
 };

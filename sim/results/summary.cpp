@@ -10,7 +10,9 @@
 #include <ostream>
 #include <unordered_map>
 
+#include "config/terminal_text.h"
 #include "math/stats.h"
+#include "results/csv.h"
 #include "results/strategy_matrix.h"
 #include "results/text_columns.h"
 
@@ -196,7 +198,7 @@ void print_groups(std::ostream& out, const SummaryTable& table, const std::strin
     const std::vector<Figure>& row = table.rows[r];
     if (r == 0 || table.rows[r - 1][0].count != row[0].count)
       out << "\n" << what << " " << row[0].count << " (" << row[1].count << " games): wins";
-    out << "  " << row[3].text << " " << cell_text(row[6], 4);
+    out << "  " << terminal_text(row[3].text) << " " << cell_text(row[6], 4);
     if (r + 1 == table.rows.size() || table.rows[r + 1][0].count != row[0].count)
       out << "  ties " << cell_text(row[8], 4) << "\n";
   }
@@ -238,29 +240,12 @@ void print_summary(std::ostream& out, const RunConfig& config, const EngineOutpu
 
 namespace {
 
-std::string csv_quoted(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string q(1, '"');
-  for (char c : text) {
-    q.push_back(c);
-    if (c == '"') q.push_back('"');
-  }
-  q.push_back('"');
-  return q;
-}
-
 // The shortest text that reads back to the same double (std::to_chars
 // without a precision): 0.57187, not 0.57186999999999999.
 std::string shortest(double value) {
   char text[64];
   const auto [end, error] = std::to_chars(text, text + sizeof text, value);
   return error == std::errc() ? std::string(text, end) : std::string();
-}
-
-std::string csv_row(const std::vector<std::string>& cells) {
-  std::string line;
-  for (std::size_t c = 0; c < cells.size(); ++c) line += (c ? "," : "") + cells[c];
-  return line + "\n";
 }
 
 // The table's header: each key, an estimate's followed by <key>_half_width.
@@ -283,12 +268,12 @@ ordered_json check_record(const Check& c) {
 
 std::string summary_csv(const SummaryTable& table) {
   std::vector<std::string> header;
-  for (const std::string& column : machine_columns(table)) header.push_back(csv_quoted(column));
+  for (const std::string& column : machine_columns(table)) header.push_back(csv_text(column));
   std::string csv = csv_row(header);
   for (const auto& row : table.rows) {
     std::vector<std::string> cells;
     for (const Figure& f : row) {
-      if (f.kind == Figure::Kind::text) cells.push_back(csv_quoted(f.text));
+      if (f.kind == Figure::Kind::text) cells.push_back(csv_text(f.text));
       if (f.kind == Figure::Kind::flag) cells.push_back(f.count ? "true" : "false");
       if (f.kind == Figure::Kind::count) cells.push_back(std::to_string(f.count));
       if (f.kind == Figure::Kind::number) cells.push_back(f.has_value() ? shortest(f.value) : "");
@@ -305,7 +290,7 @@ std::string summary_csv(const SummaryTable& table) {
 std::string checks_csv(const std::vector<Check>& checks) {
   std::string csv = csv_row({"name", "kind", "observed", "expected", "z", "p_value", "passed"});
   for (const Check& c : checks)
-    csv += csv_row({csv_quoted(c.name), c.kind, shortest(c.observed), shortest(c.expected), shortest(c.z),
+    csv += csv_row({csv_text(c.name), csv_text(c.kind), shortest(c.observed), shortest(c.expected), shortest(c.z),
                     shortest(c.p_value), c.passed() ? "true" : "false"});
   return csv;
 }
@@ -315,12 +300,12 @@ std::string facts_csv(const RunFacts& facts) {
   for (const auto& [name, value] : facts) {
     std::string text;
     if (value.is_string())
-      text = csv_quoted(value.get<std::string>());
+      text = csv_text(value.get<std::string>());
     else if (value.is_number_float())
       text = shortest(value.get<double>());
     else if (!value.is_null())
       text = value.dump();
-    csv += csv_row({name, text});
+    csv += csv_row({csv_text(name), text});
   }
   return csv;
 }
@@ -381,8 +366,8 @@ void print_checks(std::ostream& out, const std::vector<Check>& checks, const std
     failures += !c.passed();
     if (!every_number && c.passed()) continue;
     out << std::right << std::fixed << std::setprecision(2) << std::setw(9) << c.z << "  " << std::left << std::setw(11)
-        << c.kind << std::right << std::setprecision(6) << std::setw(14) << c.observed << std::setw(14) << c.expected
-        << "  " << c.name << (c.passed() ? "" : "  <-- DISAGREES") << "\n";
+        << terminal_text(c.kind) << std::right << std::setprecision(6) << std::setw(14) << c.observed << std::setw(14)
+        << c.expected << "  " << terminal_text(c.name) << (c.passed() ? "" : "  <-- DISAGREES") << "\n";
   }
   out << (every_number ? "\n" : "") << "check: " << checks.size() << " numbers compared with the exact solver, "
       << failures << " beyond |z| > " << std::setprecision(0) << kZLimit << "; largest |z| " << std::setprecision(2)

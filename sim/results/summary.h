@@ -54,7 +54,7 @@ struct SummaryTable {
 // of the CSV files of `show --csv`: the first number changes when a reader
 // of the old layout would misread the new one, the second when adding.
 // The JSON Schema is summary_schema(), printed by `dicesim schema --summary`.
-inline constexpr const char* kSummaryFormat = "1.0";
+inline constexpr const char* kSummaryFormat = "1.1";  // 1.1: run.exact_skipped
 
 // What a summary says of its run besides the tables, in order: snake_case
 // names, numbers as numbers, null where there is nothing (no shard).

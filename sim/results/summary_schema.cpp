@@ -49,11 +49,13 @@ ordered_json run_facts_schema() {
        {"threads", count()},
        {"wall_seconds", of_type("number")},
        {"biased_die", of_type("boolean")},
-       {"check_z_limit", of_type("number")}},
+       {"check_z_limit", of_type("number")},
+       // of a check: whether a stop request skipped the comparison (then "checks" is null); else null
+       {"exact_skipped", {{"type", ordered_json::array({"boolean", "null"})}}}},
       {"file",           "results_format", "program_version", "git_revision", "command",      "game",
        "name",           "seed",           "games_per_table", "tables",       "games_played", "blocks_done",
        "blocks_planned", "blocks_in_run",  "complete",        "shard",        "threads",      "wall_seconds",
-       "biased_die",     "check_z_limit"});
+       "biased_die",     "check_z_limit",  "exact_skipped"});
 }
 
 ordered_json row_schemas() {

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <ostream>
 
+#include "config/terminal_text.h"
+
 namespace dicesim {
 
 std::size_t display_width(const std::string& text) {
@@ -19,6 +21,11 @@ std::string fixed_text(double value, int precision) {
 
 std::string with_interval(double value, double half_width, int precision) {
   return fixed_text(value, precision) + " \u00b1" + fixed_text(half_width, precision);
+}
+
+void TextColumns::add_row(std::vector<std::string> cells) {
+  for (std::string& cell : cells) cell = terminal_text(cell);
+  rows_.push_back(std::move(cells));
 }
 
 void TextColumns::print(std::ostream& out) const {

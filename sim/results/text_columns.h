@@ -11,7 +11,9 @@ namespace dicesim {
 
 class TextColumns {
  public:
-  void add_row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
+  // Each cell as terminal text (config/terminal_text.h): names come from
+  // configs and results files.
+  void add_row(std::vector<std::string> cells);
   // The first column left-aligned (names), the others right-aligned, two
   // spaces apart.
   void print(std::ostream& out) const;

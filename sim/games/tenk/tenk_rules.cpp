@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "config/terminal_text.h"
+
 namespace dicesim::tenk {
 namespace {
 
@@ -197,7 +199,7 @@ Rules read_rules(const std::optional<JsonNode>& node) {
   Rules rules = preset("game_of_dice");
   if (auto v = node->find("preset")) {
     const std::string name = v->string();
-    if (!is_preset(name)) v->fail("unknown preset \"" + name + "\" (known: " + preset_names() + ")");
+    if (!is_preset(name)) v->fail("unknown preset " + quoted_text(name) + " (known: " + preset_names() + ")");
     rules = preset(name);
   }
   if (auto v = read_integer_key(*node, keys, "dice")) rules.dice = static_cast<int>(*v);
