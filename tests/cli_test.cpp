@@ -230,7 +230,7 @@ TEST(Cli, ADirectoryAsOutputIsRefusedBeforePlaying) {
   std::filesystem::create_directories(dir.file("out.h5"));
   const auto result = dicesim("run " + config + " -o " + dir.file("out.h5"));
   EXPECT_EQ(result.exit_code, kExitBadInput);
-  EXPECT_EQ(result.out, dir.file("out.h5") + ": is a directory, not a results file\n");
+  EXPECT_EQ(result.out, dir.file("out.h5") + ": is a directory, not the results file\n");
 }
 
 TEST(Cli, BadUsageExitsTwo) {

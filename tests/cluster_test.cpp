@@ -178,7 +178,9 @@ TEST_F(Cluster, ResumeRefusesAnotherRunsFile) {
   ASSERT_EQ(dicesim("run " + config + " --shard 1/2 -o " + dir.file("a.h5") + " --quiet").exit_code, 0);
   const auto seed = dicesim("run " + config + " --seed 9 --resume " + dir.file("a.h5"));
   EXPECT_EQ(seed.exit_code, kExitBadInput);
-  EXPECT_NE(seed.out.find("another config, seed or game count"), std::string::npos) << seed.out;
+  EXPECT_NE(seed.out.find("not from the same run as this run (the config, seed or game count differ)"),
+            std::string::npos)
+      << seed.out;
   const auto shard = dicesim("run " + config + " --shard 2/2 --resume " + dir.file("a.h5"));
   EXPECT_EQ(shard.exit_code, kExitBadInput);
   // A finished shard resumes to itself: nothing left to play.

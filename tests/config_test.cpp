@@ -76,7 +76,7 @@ const BadCase kCases[] = {
     {"/contests", R"J({"distributions": false})J",
      "bad.json: /contests: no contest to play (enable distributions, headtohead, ... )"},
     {"/name", R"J("../x")J",
-     "bad.json: /name: a name must be a plain file name: it holds a slash"},
+     "bad.json: /name: a name must be a plain file name: it starts with \".\" (a hidden file)"},
 };
 
 TEST(ConfigErrors, EachNamesTheFileAndTheJsonPath) {

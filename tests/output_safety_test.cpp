@@ -144,10 +144,13 @@ TEST(TerminalText, QuotedDataIsBounded) {
 TEST(Csv, TextFieldsAreQuotedAndNeverFormulas) {
   EXPECT_EQ(csv_text("hold20"), "hold20");
   EXPECT_EQ(csv_text("=HYPERLINK(\"x\",\"y\")"), "\"'=HYPERLINK(\"\"x\"\",\"\"y\"\")\"");
-  for (const char* formula : {"+1", "-1", "@SUM(A1)", "\t1", "\r1"}) EXPECT_EQ(csv_text(formula)[0], '\'') << formula;
+  for (const char* formula : {"+1", "-1", "@SUM(A1)"}) EXPECT_EQ(csv_text(formula)[0], '\'') << formula;
+  // Controls and bytes that are not UTF-8 are escaped as on a terminal: the file stays UTF-8, a record a line.
+  EXPECT_EQ(csv_text("\t1"), "\\t1");
+  EXPECT_EQ(csv_text("a\xff\x1b"), "a\\xff\\x1b");
   EXPECT_EQ(csv_text("a,b"), "\"a,b\"");
   EXPECT_EQ(csv_text(" padded "), "\" padded \"");
-  EXPECT_EQ(csv_text("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(csv_text("two\nlines"), "two\\nlines");
   EXPECT_EQ(csv_row({csv_text("x"), "-0.25", ""}), "x,-0.25,\n");  // numbers are never prefixed
 }
 

@@ -674,6 +674,37 @@ TEST(TenkWin, TheCacheKeepsASolutionAndRefusesDamagedOrForeignFiles) {
   EXPECT_TRUE(read_win_cache(path, rules, why)) << why;
 }
 
+// A forged cache whose own checksum was recomputed after its values were
+// emptied (or cut short) is damaged, not read past its end.
+TEST(TenkWin, ACacheWithTooFewValuesIsDamagedEvenWithItsChecksumRecomputed) {
+  const CachedIn cache;
+  const Rules rules = small_rules("seed000", 1000);
+  const WinSolution solved = solve_win(Scoring(rules));
+  const std::string path = win_cache_path(rules);
+  write_win_cache(path, rules, solved);
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  // The values: their count (8 bytes), then 2 * units^2 of {win, tie}.
+  const std::uint64_t count = 2 * std::uint64_t(solved.units()) * solved.units();
+  const std::string count_bytes(reinterpret_cast<const char*>(&count), sizeof count);
+  const std::size_t at = bytes.find(count_bytes);
+  ASSERT_NE(at, std::string::npos);
+  for (const std::uint64_t kept : {std::uint64_t(0), count / 2}) {
+    std::string body = bytes.substr(0, bytes.size() - sizeof(std::uint64_t));
+    const std::size_t data = at + sizeof count, value_bytes = 2 * sizeof(double);
+    body.erase(data + kept * value_bytes, (count - kept) * value_bytes);
+    body.replace(at, sizeof count, std::string(reinterpret_cast<const char*>(&kept), sizeof kept));
+    const std::uint64_t sum = stable_hash(body);
+    std::ofstream(path, std::ios::binary) << body << std::string(reinterpret_cast<const char*>(&sum), sizeof sum);
+    std::string why;
+    EXPECT_FALSE(read_win_cache(path, rules, why)) << kept << " values";
+    EXPECT_EQ(why, "damaged (inconsistent sizes)") << kept << " values";
+  }
+}
+
 // Anything at the cache's path but a regular file of plausible size is
 // absent (a FIFO must not block, /dev/zero must not be read without end);
 // a failed write says why and leaves no temporary; a link planted at the old

@@ -176,7 +176,10 @@ TEST(Writing, ShowCsvWritesWholeFilesOrFailsWithTheReason) {
 
   // /proc: a file system where nothing can be created, even by root.
   expect_failed_write(dicesim("show " + results + " --csv /proc/self/csv"), "cannot create the directory");
-  expect_failed_write(dicesim("show " + results + " --csv /proc/self"), "No such file or directory");
+  // A directory where no temporary can be created: refused before any file is written (OutputFiles).
+  const auto in_proc = dicesim("show " + results + " --csv /proc/self");
+  EXPECT_EQ(in_proc.exit_code, kExitBadInput) << in_proc.out;
+  EXPECT_NE(in_proc.out.find("No such file or directory"), std::string::npos) << in_proc.out;
 
   // A full disk (a file size limit of 0: no byte can be written).
   const auto limited =
@@ -190,7 +193,7 @@ TEST(Writing, ShowCsvWritesWholeFilesOrFailsWithTheReason) {
   const std::string target = dir.write("target", "kept");
   std::filesystem::create_directory(dir.file("linked"));
   std::filesystem::create_symlink(target, dir.file("linked/run.csv"));
-  EXPECT_EQ(dicesim("show " + results + " --csv " + dir.file("linked")).exit_code, kExitInternal);
+  EXPECT_EQ(dicesim("show " + results + " --csv " + dir.file("linked")).exit_code, kExitBadInput);  // before writing
   EXPECT_EQ(contents(target), "kept");
 }
 

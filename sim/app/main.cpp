@@ -446,7 +446,7 @@ int main(int argc, char** argv) {
     dicesim::print_error(e.what());
     return cluster.abort(dicesim::kExitBadInput);
   } catch (const dicesim::MemoryRefused& e) {  // a plan past --memory-limit: bad input, refused before allocating
-    std::cerr << e.what() << "\n";
+    dicesim::print_error(e.what());
     return cluster.abort(dicesim::kExitBadInput);
   } catch (const std::exception& e) {
     dicesim::print_error(std::string("dicesim: error: ") + e.what());

@@ -69,7 +69,7 @@ std::string memory_estimate_text() {
   const auto [what, bytes] = budget.largest();
   std::string text = "about " + memory_text(budget.estimate()) + " at most (limit " + memory_text(budget.limit()) +
                      ", --memory-limit)";
-  if (bytes > 0) text += "; the most for " + what + ": " + memory_text(bytes);
+  if (bytes > 0) text += "; the most for " + terminal_text(what) + ": " + memory_text(bytes);
   return text;
 }
 

@@ -1,8 +1,14 @@
 #include "results/csv.h"
 
+#include "config/terminal_text.h"
+
 namespace dicesim {
 
-std::string csv_text(std::string_view text) {
+std::string csv_text(std::string_view raw) {
+  // Control characters and bytes that are not UTF-8 (only a forged file has
+  // them: names refuse them) escaped as on a terminal: the file stays UTF-8
+  // text, a record a line.
+  const std::string text = terminal_text(raw);
   std::string field;
   if (!text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos) field = "'";
   field += text;

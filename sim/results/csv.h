@@ -9,9 +9,10 @@
 
 namespace dicesim {
 
-// A text field (a name, a key, a path). Text starting with = + - @, a tab
-// or CR gets a leading ' (OWASP's guard against spreadsheet formulas); then
-// a field holding , " CR or LF, or starting or ending with a space, is
+// A text field (a name, a key, a path), its control characters and bytes
+// that are not UTF-8 escaped as terminal_text does. Text starting with
+// = + - @ gets a leading ' (OWASP's guard against spreadsheet formulas);
+// then a field holding , or ", or starting or ending with a space, is
 // quoted as RFC 4180 says ("" for "). Numbers are written as they are, never
 // through this: -0.5 stays a number.
 std::string csv_text(std::string_view text);

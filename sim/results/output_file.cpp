@@ -16,28 +16,30 @@
 namespace dicesim {
 namespace {
 
-[[noreturn]] void refuse(const FileUse& file, const std::string& why) {
-  throw InputError(file.path + ": " + file.what + ": " + why);
-}
+// "<path>: <why>", `why` naming what the file is to the command.
+[[noreturn]] void refuse(const FileUse& file, const std::string& why) { throw InputError(file.path + ": " + why); }
 
-std::string cannot_write(const std::string& why) { return "cannot write it here (" + why + ")"; }
-std::string cannot_write(int error) { return cannot_write(std::string(std::strerror(error))); }
+std::string cannot_write(const FileUse& file, const std::string& why) {
+  return "cannot write " + file.what + " here (" + why + ")";
+}
+std::string cannot_write(const FileUse& file, int error) { return cannot_write(file, std::strerror(error)); }
 
 // Only a missing file or a regular file may be written: the rename that
 // completes a write would replace a device, a FIFO or a symbolic link by a
 // plain file. A name with control characters is refused as every file name
 // dicesim makes is (config/json_input.h, file_name_problem).
 void require_replaceable(const FileUse& file) {
-  if (file.path.empty()) refuse(file, "an empty file name");
-  if (has_control_character(file.path)) refuse(file, "the name has control characters");
+  if (file.path.empty()) refuse(file, "an empty name for " + file.what);
+  if (has_control_character(file.path)) refuse(file, "control characters in the name of " + file.what);
   struct stat st;
   if (::lstat(file.path.c_str(), &st) != 0) {
-    if (errno != ENOENT) refuse(file, cannot_write(errno));
+    if (errno != ENOENT) refuse(file, cannot_write(file, errno));
     return;
   }
-  if (S_ISDIR(st.st_mode)) refuse(file, "is a directory");
+  if (S_ISDIR(st.st_mode)) refuse(file, "is a directory, not " + file.what);
   if (!S_ISREG(st.st_mode))
-    refuse(file, "exists and is not a regular file (a symbolic link, device, FIFO or socket); refusing to replace it");
+    refuse(file, "exists and is not a regular file (a symbolic link, device, FIFO or socket); refusing to replace it "
+                 "by " + file.what);
 }
 
 // What identifies a file: its device and inode where it exists (hard links
@@ -74,7 +76,7 @@ OutputFiles::OutputFiles(const std::vector<FileUse>& given_reads, const std::vec
   for (const FileUse& file : writes) {
     require_replaceable(file);
     created.push_back(file);
-    if (file.locked) created.push_back({file.path + ".lock", "the lock of " + described(file)});
+    if (file.locked) created.push_back({file.path + ".lock", "the lock of " + file.what});
   }
   std::vector<Identity> read_ids, created_ids;
   for (const FileUse& file : reads) read_ids.emplace_back(file.path);
@@ -82,17 +84,19 @@ OutputFiles::OutputFiles(const std::vector<FileUse>& given_reads, const std::vec
   for (std::size_t w = 0; w < created.size(); ++w) {
     for (std::size_t r = 0; r < reads.size(); ++r)
       if (created_ids[w].same(read_ids[r]))
-        refuse(created[w], "is also " + described(reads[r]) + ", which this command reads; refusing to overwrite it");
+        refuse(created[w], "is " + described(reads[r]) + ", which this command reads; refusing to overwrite it by " +
+                               created[w].what);
     for (std::size_t other = 0; other < w; ++other)
       if (created_ids[w].same(created_ids[other]))
-        refuse(created[w], "is also " + described(created[other]) + "; every file written needs a name of its own");
+        refuse(created[w], "is " + described(created[other]) + " and " + created[w].what +
+                               ": every file written needs a name of its own");
   }
   // The longest name a write creates is its temporary, longer than the
   // lock's: a name too long for the file system fails here, before the run.
   for (const FileUse& file : writes) try {
       check_temporary_creatable(file.path);
     } catch (const FileError& e) {
-      refuse(file, cannot_write(e.what()));
+      refuse(file, cannot_write(file, e.what()));
     }
   try {
     for (const FileUse& file : writes)
@@ -109,12 +113,13 @@ void OutputFiles::lock(const FileUse& file) {
   // flock: then we hold a lock on a name nobody sees, so try again.
   for (;;) {
     const int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd < 0) refuse(file, cannot_write(errno));
+    if (fd < 0) refuse(file, cannot_write(file, errno));
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       const int error = errno;
       ::close(fd);
-      if (error == EWOULDBLOCK) refuse(file, "another dicesim is writing this file (it holds " + lock_path + ")");
-      refuse(file, cannot_write(error));
+      if (error == EWOULDBLOCK)
+        refuse(file, "another dicesim is writing " + file.what + " (it holds " + lock_path + ")");
+      refuse(file, cannot_write(file, error));
     }
     struct stat held, named;
     if (::fstat(fd, &held) == 0 && ::stat(lock_path.c_str(), &named) == 0 && held.st_dev == named.st_dev &&

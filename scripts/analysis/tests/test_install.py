@@ -47,7 +47,7 @@ class Install(unittest.TestCase):
             report = subprocess.run([str(venv / "bin" / "dicesim-report"), str(bogus)], capture_output=True,
                                     text=True, env=CLEAN_ENV)
             self.assertEqual(report.returncode, 2, report.stderr)
-            self.assertIn("cannot read", report.stderr)
+            self.assertIn(f"{bogus}: unreadable or truncated results file", report.stderr)
             return shown[0]
 
     def test_a_regular_install_imports(self):
