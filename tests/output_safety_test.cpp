@@ -144,7 +144,8 @@ TEST(TerminalText, QuotedDataIsBounded) {
 TEST(Csv, TextFieldsAreQuotedAndNeverFormulas) {
   EXPECT_EQ(csv_text("hold20"), "hold20");
   EXPECT_EQ(csv_text("=HYPERLINK(\"x\",\"y\")"), "\"'=HYPERLINK(\"\"x\"\",\"\"y\"\")\"");
-  for (const char* formula : {"+1", "-1", "@SUM(A1)", "\t1", "\r1"}) EXPECT_EQ(csv_text(formula)[0], '\'') << formula;
+  for (const char* formula : {"+1", "-1", "@SUM(A1)", "\t1"}) EXPECT_EQ(csv_text(formula), std::string("'") + formula);
+  EXPECT_EQ(csv_text("\r1"), "\"'\r1\"");
   EXPECT_EQ(csv_text("a,b"), "\"a,b\"");
   EXPECT_EQ(csv_text(" padded "), "\" padded \"");
   EXPECT_EQ(csv_text("two\nlines"), "\"two\nlines\"");
