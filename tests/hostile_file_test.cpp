@@ -239,6 +239,7 @@ TEST_F(HostileFile, ShowJsonRefusesAFileNameThatIsNotUtf8) {
   std::filesystem::copy_file(good, dir.path() / "bad\xff.h5");
   const auto shown = dicesim("show --json \"$(printf 'bad\\377.h5')\"", dir.path().string());
   EXPECT_EQ(shown.exit_code, kExitBadInput) << shown.out;
+  // The name itself is printed escaped, as all text from data (terminal_text).
   EXPECT_NE(shown.out.find("bad\\xff.h5: --json: the file's name, or a name in it, is not valid UTF-8"),
             std::string::npos)
       << shown.out;

@@ -10,9 +10,9 @@ std::string csv_text(std::string_view raw) {
   // text, a record a line.
   const std::string text = terminal_text(raw);
   std::string field;
-  if (!text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos) field = "'";
+  if (!text.empty() && std::string_view("=+-@").find(text.front()) != std::string_view::npos) field = "'";
   field += text;
-  const bool quote = field.find_first_of(",\"\r\n") != std::string::npos ||
+  const bool quote = field.find_first_of(",\"") != std::string::npos ||
                      (!field.empty() && (field.front() == ' ' || field.back() == ' '));
   if (!quote) return field;
   std::string out = "\"";
