@@ -65,7 +65,8 @@ TEST(OutputFiles, NoOutputIsAnotherOutputOrItsLock) {
   const std::string config = dir.write("pig.json", kPig);
   const std::string out = dir.file("x.h5");
   expect_clash(dicesim("run " + config + " -o " + out + " --json " + out + ".lock"), "the lock of the results file");
-  expect_clash(dicesim("run " + config + " -o " + out + " --json " + out), "every file written needs a name of its own");
+  expect_clash(dicesim("run " + config + " -o " + out + " --json " + out),
+               "every file written needs a name of its own");
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_FALSE(std::filesystem::exists(out + ".lock"));
   // A hard link to the config is the config.
@@ -91,9 +92,9 @@ TEST(OutputFiles, ControlCharactersInAPathWrittenAreRefused) {
   // printf makes the names (the shell is sh): a newline, an escape.
   const std::string d = dir.path().string();
   expect_clash(dicesim("run " + config + " -o \"$(printf '%s/a\\nb.h5' " + d + ")\""), "control characters");
-  expect_clash(dicesim("run " + config + " -o " + dir.file("a.h5") + " --json \"$(printf '%s/s\\033.json' " + d +
-                       ")\""),
-               "control characters");
+  expect_clash(
+      dicesim("run " + config + " -o " + dir.file("a.h5") + " --json \"$(printf '%s/s\\033.json' " + d + ")\""),
+      "control characters");
   EXPECT_FALSE(std::filesystem::exists(dir.file("a.h5")));
 }
 
@@ -120,9 +121,9 @@ TEST(OutputFiles, TheStemOfAConfigWithoutANamePassesTheFileNameRule) {
 
 TEST(OutputFiles, FileNamesMadeFromDataPassOneRule) {
   for (const char* ok : {"sixers", "pig two dice", "dv(2,2)", "é"}) EXPECT_FALSE(file_name_problem(ok)) << ok;
-  for (const std::string bad : {std::string(), std::string(".h"), std::string("-rf"), std::string("a/b"),
-                                std::string("a\\b"), std::string("a\nb"), std::string("a\x1b[31m"),
-                                std::string("a\xc2\x85"), std::string(201, 'x')})
+  for (const std::string& bad :
+       {std::string(), std::string(".h"), std::string("-rf"), std::string("a/b"), std::string("a\\b"),
+        std::string("a\nb"), std::string("a\x1b[31m"), std::string("a\xc2\x85"), std::string(201, 'x')})
     EXPECT_TRUE(file_name_problem(bad)) << bad;
 }
 

@@ -160,7 +160,9 @@ TEST(Csv, ChecksCsvQuotesTheKind) {
   const auto rows = parse_csv(checks_csv(checks));
   ASSERT_EQ(rows.size(), 3u);
   for (const auto& row : rows) EXPECT_EQ(row.size(), 7u);
-  EXPECT_EQ(rows[1][1], "'" + kHostile);
+  const std::string escaped = terminal_text(kHostile);  // as every text field
+  EXPECT_EQ(rows[1][1].substr(1), escaped);
+  EXPECT_EQ(rows[1][1].front(), '\'');
   EXPECT_EQ(rows[1][4], "-0.25");
 }
 

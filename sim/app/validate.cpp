@@ -3,8 +3,8 @@
 #include <ostream>
 
 #include "app/exit_codes.h"
-#include "engine/memory_budget.h"
 #include "config/terminal_text.h"
+#include "engine/memory_budget.h"
 #include "plan/run_config.h"
 #include "results/text_columns.h"
 

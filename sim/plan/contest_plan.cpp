@@ -7,8 +7,8 @@
 #include <unordered_map>
 
 #include "config/suggest.h"
-#include "engine/memory_budget.h"
 #include "config/terminal_text.h"
+#include "engine/memory_budget.h"
 
 namespace dicesim {
 namespace {

@@ -38,8 +38,10 @@ void require_replaceable(const FileUse& file) {
   }
   if (S_ISDIR(st.st_mode)) refuse(file, "is a directory, not " + file.what);
   if (!S_ISREG(st.st_mode))
-    refuse(file, "exists and is not a regular file (a symbolic link, device, FIFO or socket); refusing to replace it "
-                 "by " + file.what);
+    refuse(file,
+           "exists and is not a regular file (a symbolic link, device, FIFO or socket); refusing to replace it "
+           "by " +
+               file.what);
 }
 
 // What identifies a file: its device and inode where it exists (hard links

@@ -320,8 +320,9 @@ void describe(std::ostream& out) {
       << "    turns (about 2 s a table of six at 10000; under IV.5 only the first seat's first turn);\n"
       << "    solve tenk): about 0.2 s per pair of heuristics at target 10000 (check configs/tenk_seed000.json:\n"
       << "    42 pairs in 8 s); optimal_win: solved once in about 5 s at 10000 (growing as the cube of the\n"
-      << "    target), cached, then about 3 s per pair it plays in; optimal_win with \"seats\": 3 (target 2,150 or\n"
-      << "    less): solved when first played or checked, about 3 s at target 1,000 and 70 s at 2,000, and tables\n"
+      << "    target), cached, then about 3 s per pair it plays in; optimal_win with \"seats\": 3 (target 6,950 or\n"
+      << "    less by memory): solved when first played or checked, about 5 s at target 1,000 and 40 s at 2,000, and "
+         "tables\n"
       << "    with it compared by who wins\n";
 }
 

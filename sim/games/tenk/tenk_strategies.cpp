@@ -108,7 +108,8 @@ const std::vector<StrategyFamily>& families() {
        {integer_parameter("seats", 2, kMostTableWinSeats,
                           "play the table solve of this many seats, at tables of exactly that many (without it, or "
                           "2: the two-player solve)")
-            .bounded_by("2..4 as memory allows (three seats: target 2,150 or less; four: 800, with last_turn 750)")},
+            .bounded_by(
+                "2..4 as memory allows (three seats: target 6,950 or less; four: 1,950, with last_turn 1,450)")},
        "maximises the chance of winning the game, padding past the target when that helps; two seats: solved once "
        "per rule set (about 5 s at target 10,000, 40 s under partial_set_aside) and cached, targets up to 20,000; "
        "with `seats` 3 or 4: the table solve where each seat maximises its own chance from every seat's score, "

@@ -370,7 +370,8 @@ std::uint64_t table_win_bytes(const Rules& rules, int seats, bool keep_decisions
   // while it is solved.
   const double span = 400;
   const double answers = double(AnswerChains::count(rules, seats));
-  const double kinds = 8 * kDiceSlots;
+  const double kinds = 8 * kDiceSlots;              // a bound on an answer's landings
+  const double landings = Landings(rules).count();  // those a turn start's decisions are kept for
   double bytes = states * sizeof(TableWinOdds) + answers * span * (sizeof(TableWinOdds) + sizeof(double));
   // Kept decisions: a state's turn runs from its seat's score to the target
   // (half the target's units on average over the states) or to the bank
@@ -379,7 +380,7 @@ std::uint64_t table_win_bytes(const Rules& rules, int seats, bool keep_decisions
   const double past = units_up(std::max(rules.bank_minimum, rules.high_bank_minimum)) + 1;
   const double vector_bytes = sizeof(std::vector<std::uint8_t>) + 16;
   if (keep_decisions)
-    bytes += states * (((units + 1) / 2 + past) * kinds + vector_bytes) + answers * (units + span) * kinds;
+    bytes += states * (((units + 1) / 2 + past) * landings + vector_bytes) + answers * (units + span) * kinds;
   return static_cast<std::uint64_t>(std::min(1e19, bytes));
 }
 
