@@ -191,14 +191,24 @@ void reseal(const std::string& path) {
   testing::resign(path);
 }
 
+// The two shards of a small run, a.h5 and b.h5.
+struct Shards {
+  Shards() {
+    for (const auto& [shard, path] : {std::pair{"1/2", a}, std::pair{"2/2", b}}) {
+      const auto made = dicesim("run " + config + " --shard " + shard + " -o " + path + " --quiet");
+      EXPECT_EQ(made.exit_code, kExitOk) << made.out;
+    }
+  }
+  TempDir dir;
+  std::string config = dir.write("pig.json", kPig), a = dir.file("a.h5"), b = dir.file("b.h5");
+};
+
 // Two shards whose counts each pass every check but whose sum passes 2^63 - 1
 // (a count no check bounds: the tie games of the first table) are refused.
 TEST(OutputFiles, MergeRefusesCountsThatWouldOverflow) {
-  TempDir dir;
-  const std::string config = dir.write("pig.json", kPig);
-  const std::string a = dir.file("a.h5"), b = dir.file("b.h5");
-  ASSERT_EQ(dicesim("run " + config + " --shard 1/2 -o " + a + " --quiet").exit_code, kExitOk);
-  ASSERT_EQ(dicesim("run " + config + " --shard 2/2 -o " + b + " --quiet").exit_code, kExitOk);
+  const Shards shards;
+  const std::string &a = shards.a, &b = shards.b;
+  const TempDir& dir = shards.dir;
   for (const std::string& shard : {a, b}) {
     std::vector<std::int64_t> counters = h5::Reader(shard).int64s("/engine/counters", h5::kAnyShape);
     const std::vector<std::int64_t> offsets = h5::Reader(shard).int64s("/engine/offsets", h5::kAnyShape);
@@ -215,11 +225,9 @@ TEST(OutputFiles, MergeRefusesCountsThatWouldOverflow) {
 // merge and --resume compare a file's stored config with the run's before
 // planning it (a forged stored config may take seconds and GiB to plan).
 TEST(OutputFiles, AForgedStoredConfigIsComparedBeforeItIsPlanned) {
-  TempDir dir;
-  const std::string config = dir.write("pig.json", kPig);
-  const std::string a = dir.file("a.h5"), b = dir.file("b.h5");
-  ASSERT_EQ(dicesim("run " + config + " --shard 1/2 -o " + a + " --quiet").exit_code, kExitOk);
-  ASSERT_EQ(dicesim("run " + config + " --shard 2/2 -o " + b + " --quiet").exit_code, kExitOk);
+  const Shards shards;
+  const std::string &config = shards.config, &a = shards.a, &b = shards.b;
+  const TempDir& dir = shards.dir;
   json heavy = json::parse(kPig);
   heavy["strategies"] = json::array({{{"family", "hold_at"}, {"at", {{"from", 1}, {"to", 30}}}}});
   heavy["contests"] = {{"distributions", false}, {"sequential", true}};
