@@ -5,11 +5,14 @@
 // with one line naming the JSON path that asks for it.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <regex>
 #include <string>
 
 #include "app/exit_codes.h"
 #include "engine/memory_budget.h"
+#include "plan/contest_plan.h"
+#include "plan/run_config.h"
 #include "test_util.h"
 
 namespace dicesim {
@@ -129,6 +132,41 @@ TEST(Memory, ValidateAndDryRunPrintTheEstimateAndTheLimit) {
   EXPECT_GT(printed_estimate(planned.out), 0) << planned.out;
   for (const char* bad : {"0", "-1G", "lots", "1X"})
     EXPECT_EQ(dicesim("validate " + config + " --memory-limit " + bad).exit_code, kExitBadInput) << bad;
+}
+
+// Every kind of contest charges its tables before planning them: for each
+// key of "contests" a config that plays it, and the charge its JSON path
+// made. A new kind of contest without a case here fails, and so does one
+// that skips the charge.
+TEST(Memory, EveryKindOfContestIsCosted) {
+  const json pig = json::parse(R"J({"game": "pig", "games": 1000, "strategies": [
+      {"name": "h{at}", "family": "hold_at", "at": {"from": 2, "to": 30}, "set": "holds"},
+      {"name": "l{at}", "family": "hold_at", "at": {"from": 2, "to": 6}, "set": "low"}]})J");
+  const json sixers = json::parse(R"J({"game": "sixers", "games": 1000, "strategies": [
+      {"name": "d{per_roll[0]}-{per_roll[1]}", "family": "dice_value_threshold",
+       "per_roll": [{"from": 0, "to": 2}, {"from": 0, "to": 2}], "set": "dv"}]})J");
+  const std::map<std::string, std::pair<json, json>> cases = {
+      {"distributions", {pig, {{"distributions", true}}}},
+      {"headtohead", {sixers, {{"distributions", false}, {"headtohead", true}}}},
+      {"sequential", {pig, {{"distributions", false}, {"sequential", true}}}},
+      {"against", {pig, {{"distributions", false}, {"against", {{"players", {"holds"}}, {"opponents", {"low"}}}}}}},
+      {"nway", {sixers, {{"distributions", false}, {"nway", {{"dv", "dv", "dv"}}}}}},
+      {"sequential_tables", {pig, {{"distributions", false}, {"sequential_tables", {{"low", "low", "low"}}}}}},
+  };
+  for (const Parameter& contest : contest_parameters()) {
+    const auto found = cases.find(contest.name);
+    ASSERT_NE(found, cases.end()) << "no case for the contest \"" << contest.name << "\": add one here";
+    json config = found->second.first;
+    config["contests"] = found->second.second;
+    memory_budget().start(UINT64_MAX);
+    const RunConfig loaded = load_run_config(config, "c.json", false);
+    ASSERT_FALSE(loaded.plan.tables.empty());
+    const std::string path = "c.json: /contests/" + contest.name;
+    bool charged = false;
+    for (const auto& [what, bytes] : memory_budget().charges()) charged |= what.rfind(path, 0) == 0 && bytes > 0;
+    EXPECT_TRUE(charged) << contest.name << ": no charge at " << path;
+  }
+  memory_budget().start(UINT64_MAX);
 }
 
 TEST(Memory, SizesParse) {

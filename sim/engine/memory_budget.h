@@ -42,6 +42,8 @@ class MemoryBudget {
   std::uint64_t limit() const { return limit_; }
   // The largest charge and what asked for it, for the printed estimate.
   std::pair<std::string, std::uint64_t> largest() const;
+  // Every charge by what asked for it.
+  const std::map<std::string, std::uint64_t>& charges() const { return by_what_; }
 
   // How many copies of a run's counters are held at once (one per thread,
   // their sum, the output, the file's image, the exact odds of check).
