@@ -169,12 +169,78 @@ TEST(Memory, EveryKindOfContestIsCosted) {
   memory_budget().start(UINT64_MAX);
 }
 
+// A table that several contests ask for is one table, charged once.
+TEST(Memory, ATableSeveralContestsShareIsChargedOnce) {
+  const json base = json::parse(R"J({"game": "pig", "games": 1000, "strategies": [
+      {"name": "h{at}", "family": "hold_at", "at": {"from": 2, "to": 40}, "set": "holds"}]})J");
+  const auto counters_charged = [&](const json& contests) {
+    json config = base;
+    config["contests"] = contests;
+    memory_budget().start(UINT64_MAX);
+    load_run_config(config, "c.json", false);
+    std::uint64_t bytes = 0;
+    for (const auto& [what, charged] : memory_budget().charges())
+      if (what.find("/contests/") != std::string::npos && what.find("(the plan of") == std::string::npos)
+        bytes += charged;
+    return bytes;
+  };
+  const std::uint64_t alone = counters_charged({{"distributions", false}, {"sequential", true}});
+  const json rectangle = {{"players", {"holds"}}, {"opponents", {"holds"}}};
+  EXPECT_EQ(counters_charged({{"distributions", false}, {"sequential", true}, {"against", {rectangle, rectangle}}}),
+            alone);
+  memory_budget().start(UINT64_MAX);
+}
+
+// validate costs each config on its own, from the process as it started,
+// and one over the limit is that config's error: the others are still read.
+TEST(Memory, ValidateCostsEachConfigOnItsOwn) {
+  TempDir dir;
+  const std::string small = testing::source_path("configs/pig_one_die.json");
+  const std::string big = dir.write("big.json", R"J({"game": "tenk", "games": 1000,
+    "strategies": [{"family": "bank_at", "total": {"from": 0, "to": 10000, "step": 50}}],
+    "contests": {"distributions": false, "headtohead": true}})J");
+  const auto alone = dicesim("validate " + small);
+  const auto after = dicesim("validate " + big + " " + small + " --memory-limit 1G");
+  EXPECT_EQ(after.exit_code, kExitBadInput) << after.out;
+  EXPECT_NE(after.out.find(big + ": /contests/headtohead"), std::string::npos) << after.out;
+  EXPECT_NE(after.out.find("1 of 2 configs have errors"), std::string::npos) << after.out;
+  const double first = printed_estimate(alone.out), second = printed_estimate(after.out);
+  EXPECT_GT(second, 0) << after.out;
+  EXPECT_LT(second, 1.2 * first) << alone.out << after.out;
+}
+
+// merge keeps one plan: shards read one after another do not add theirs up.
+TEST(Memory, MergeCostsOnePlanWhateverTheInputs) {
+  TempDir dir;
+  const std::string config = testing::source_path("configs/tenk_bank_sweep.json");
+  std::string inputs;
+  for (int k = 1; k <= 4; ++k) {
+    const std::string shard = dir.file("s" + std::to_string(k) + ".h5");
+    ASSERT_EQ(dicesim("run " + config + " --games 1000 --shard " + std::to_string(k) + "/4 -o " + shard + " --quiet")
+                  .exit_code,
+              kExitOk);
+    inputs += " " + shard;
+  }
+  const auto planned = dicesim("run --dry-run " + config + " --games 1000");
+  const double one_plan = printed_estimate(planned.out);
+  ASSERT_GT(one_plan, 0) << planned.out;
+  // While an input is read two plans are held (the first's and its own),
+  // never more: a limit of two and a half plans holds; four would pass it.
+  const std::string limit = std::to_string(static_cast<std::uint64_t>(one_plan * 5 / 2));
+  const auto merged = dicesim("merge" + inputs + " -o " + dir.file("m.h5") + " --memory-limit " + limit);
+  EXPECT_EQ(merged.exit_code, kExitOk) << merged.out;
+}
+
 TEST(Memory, SizesParse) {
   EXPECT_EQ(parse_memory("8G"), std::uint64_t(8) << 30);
   EXPECT_EQ(parse_memory("512M"), std::uint64_t(512) << 20);
   EXPECT_EQ(parse_memory("1e9"), std::uint64_t(1000000000));
   EXPECT_EQ(parse_memory("1.5G"), std::uint64_t(3) << 29);
-  for (const char* bad : {"", "0", "-1", "G", "8Q", "nan", "inf", "1e30"}) EXPECT_FALSE(parse_memory(bad)) << bad;
+  EXPECT_EQ(parse_memory("8GB"), std::uint64_t(8) << 30);
+  EXPECT_EQ(parse_memory("8gib"), std::uint64_t(8) << 30);
+  EXPECT_EQ(parse_memory("512m"), std::uint64_t(512) << 20);
+  for (const char* bad : {"", "0", "-1", "G", "8Q", "nan", "inf", "1e30", "0x100", "8 G", "8GG"})
+    EXPECT_FALSE(parse_memory(bad)) << bad;
 }
 
 TEST(Memory, AChargePastTheLimitIsRefusedAndNotAdded) {

@@ -76,6 +76,22 @@ TEST(OutputFiles, NoOutputIsAnotherOutputOrItsLock) {
   EXPECT_EQ(contents(config), kPig);
 }
 
+// --resume continues the file in place whatever -o calls it; a dry run still
+// checks --json.
+TEST(OutputFiles, AResumeInPlaceUnderAnotherNameAndADryRunsJson) {
+  TempDir dir;
+  const std::string config = dir.write("pig.json", kPig);
+  const std::string out = dir.file("r.h5");
+  ASSERT_EQ(dicesim("run " + config + " --shard 1/2 -o " + out + " --quiet").exit_code, kExitOk);
+  for (const std::string& spelled : {std::string("./r.h5"), dir.file("r.h5"), dir.path().string() + "/./r.h5"}) {
+    const auto resumed = dicesim("run " + config + " --resume r.h5 -o " + spelled + " --quiet", dir.path().string());
+    EXPECT_EQ(resumed.exit_code, kExitOk) << spelled << ": " << resumed.out;
+  }
+  expect_clash(dicesim("run " + config + " --dry-run --json " + config), "which this command reads");
+  const auto missing = dicesim("run " + config + " --dry-run --json " + dir.file("no/such/dir/s.json"));
+  EXPECT_EQ(missing.exit_code, kExitBadInput) << missing.out;
+}
+
 TEST(OutputFiles, AJsonPathThatCannotBeWrittenIsRefusedBeforeTheRun) {
   TempDir dir;
   const std::string config = dir.write("pig.json", kPig);

@@ -121,6 +121,8 @@ std::string describe_range(BlockRange r) { return "[" + std::to_string(r.begin) 
 // count and precision), die and version, and the shard asked for (taken from the file
 // when none is); sets the shard and its planned blocks.
 RunState saved_run_of(const std::string& path, const RunConfig& config, std::string& shard, BlockRange& planned) {
+  // Its plan is the run's own again: held only while it is read.
+  const TemporaryCharges read_only_now;
   RunState state = read_run_state(path, ReadFor::merge_or_resume, &config, "this run");
   require_same_die(state.config, path, config, "this run");
   require_this_version(state, path);
@@ -169,7 +171,7 @@ RunState resumable_precision(const std::string& path, const RunConfig& config, c
 // replaced through a temporary).
 std::vector<FileUse> files_read(const RunOptions& options, const std::string& results) {
   std::vector<FileUse> reads{{options.config, "the config"}};
-  if (!options.resume.empty() && options.resume != results)
+  if (!options.resume.empty() && !same_file(options.resume, results))
     reads.push_back({options.resume, "the file --resume reads"});
   return reads;
 }
@@ -370,6 +372,9 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
   if (cluster.leader() && !(options.dry_run && default_output)) {
     if (default_output) std::filesystem::create_directories("results");
     files.emplace(files_read(options, path), files_written(options, path));
+  } else if (cluster.leader() && !options.json_summary.empty()) {  // a dry run still checks --json
+    files.emplace(files_read(options, path),
+                  std::vector<FileUse>{{options.json_summary, "the summary JSON (--json)"}});
   }
   if (options.dry_run) {
     print_plan(config, out);
@@ -470,6 +475,7 @@ int merge_inputs(const MergeOptions& options, std::ostream& out) {
     throw_if_interrupted();
     pause_for_test(options.test_pause_at, "read");
     const std::string& name = options.inputs[i];
+    const TemporaryCharges read_only_now;  // each input's plan is the first's again, and freed before the next
     const RunState input = read_run_state(name, ReadFor::merge_or_resume, &merged.config, first_name);
     require_mergeable(input, name, merged, first_name);
     for (std::size_t j = 0; j < i; ++j) {

@@ -94,7 +94,7 @@ void start_memory_budget(const std::string& limit) {
   if (!limit.empty()) {
     const std::optional<std::uint64_t> parsed = parse_memory(limit);
     if (!parsed)
-      throw InputError("--memory-limit: expected a size such as 8G, 512M or 1e9 (bytes), got \"" + limit + "\"");
+      throw InputError("--memory-limit: expected a size such as 8G, 512M or 1e9 (bytes), got " + quoted_text(limit));
     bytes = *parsed;
   }
   memory_budget().start(bytes);

@@ -18,6 +18,8 @@ std::vector<std::string> config_errors(const std::string& file, RunConfig& confi
     config = load_run_config(file);
   } catch (const InputError& e) {  // a part the rest depends on (the JSON, the game, its rules)
     collector.add(e.what());
+  } catch (const MemoryRefused& e) {  // a plan past the limit: the rest is not costed
+    collector.add(e.what());
   }
   return collector.messages();
 }
@@ -75,9 +77,8 @@ std::string memory_estimate_text() {
 
 int validate_command(const std::vector<std::string>& configs, std::ostream& out, std::ostream& err) {
   int failed = 0;
-  const std::uint64_t limit = memory_budget().limit();
   for (const std::string& file : configs) {
-    memory_budget().start(limit);  // each config costed on its own
+    memory_budget().restart();  // each config costed on its own, from the process as the command started
     RunConfig config;
     const std::vector<std::string> errors = config_errors(file, config);
     for (const std::string& message : errors) err << terminal_text(message) << "\n";  // each one line

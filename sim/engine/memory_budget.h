@@ -31,6 +31,9 @@ class MemoryBudget {
  public:
   // A command starts here: the limit, and what the process holds already.
   void start(std::uint64_t limit);
+  // The charges forgotten, the baseline kept: the next of several configs
+  // (validate) costed on its own, not on what the last one left resident.
+  void restart();
   // Adds what `what` will hold, before it is allocated; MemoryRefused when
   // the estimate would pass the limit (nothing is added then).
   void charge(std::uint64_t bytes, const std::string& what);
@@ -59,5 +62,20 @@ class MemoryBudget {
 
 // The process's one budget.
 MemoryBudget& memory_budget();
+
+// While it lives, charges are made as usual (and refused past the limit);
+// when it ends they are taken back: for what is held only for a while (each
+// of merge's inputs after the first, the file --resume reads, whose plans
+// are the run's own again).
+class TemporaryCharges {
+ public:
+  TemporaryCharges() : saved_(memory_budget()) {}
+  ~TemporaryCharges() { memory_budget() = saved_; }
+  TemporaryCharges(const TemporaryCharges&) = delete;
+  TemporaryCharges& operator=(const TemporaryCharges&) = delete;
+
+ private:
+  MemoryBudget saved_;
+};
 
 }  // namespace dicesim

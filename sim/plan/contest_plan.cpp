@@ -145,6 +145,8 @@ class Planner {
   int table(std::vector<int> seats, bool sequential) {
     const auto [found, added] = index_.try_emplace({seats, sequential}, static_cast<int>(plan.tables.size()));
     if (!added) return found->second;
+    if (plan.tables.size() >= kMaxTables)
+      contest_->fail("the contests make more than the " + std::to_string(kMaxTables) + " tables a config may play");
     // The names as a JSON array: no two tables can share a key, whatever
     // characters their strategies' names hold.
     json names = json::array();
@@ -191,21 +193,33 @@ class Planner {
     return out;
   }
 
-  // Before `tables` tables of `seats` are planned at `node`: refuses them
-  // past kMaxTables in all, and charges the memory they will hold (their
-  // counters, as many copies as a run keeps, and the plan's own entry: its
-  // key of the seats' names, its seats, its index entry) to the budget.
-  void charge(const JsonNode& node, std::uint64_t tables, int seats) {
-    if (tables > kMaxTables - std::min(kMaxTables, plan.tables.size()))
+  // Before a contest at `node` plans its `tables` tables (counted, not
+  // listed; some may be planned already): refuses more than kMaxTables, and
+  // charges the plan's entries (each table's key of its seats' names, its
+  // seats, its index entry) to the budget. Returns how many tables are
+  // planned before it, for charged_new.
+  std::size_t expect(const JsonNode& node, std::uint64_t tables, int seats) {
+    if (tables > kMaxTables)
       node.fail("makes " + std::to_string(tables) + " tables, past the " + std::to_string(kMaxTables) +
-                " a config may play (with the " + std::to_string(plan.tables.size()) + " planned before it)");
-    const std::uint64_t counters =
-        TableCounts::size(seats, bins_) * sizeof(std::int64_t) * std::uint64_t(memory_budget().counter_copies);
+                " a config may play");
+    contest_ = node;
     const std::uint64_t key = 16 + std::uint64_t(seats) * (longest_name_ + 3);
     const std::uint64_t entry = sizeof(PlannedTable) + 2 * key + 2 * seats * sizeof(int) + 64;
-    memory_budget().charge(tables * (counters + entry),
-                           node.file() + ": " + node.path() + " (" + std::to_string(tables) + " tables)");
+    memory_budget().charge(tables * entry, where(node) + " (the plan of " + std::to_string(tables) + " tables)");
+    return plan.tables.size();
   }
+
+  // After it: charges the counters of the tables it added (a table that
+  // several contests share is one table), as many copies as a run keeps,
+  // before any counter is allocated.
+  void charge_new(const JsonNode& node, std::size_t before, int seats) const {
+    const std::uint64_t tables = plan.tables.size() - before;
+    const std::uint64_t counters =
+        TableCounts::size(seats, bins_) * sizeof(std::int64_t) * std::uint64_t(memory_budget().counter_copies);
+    memory_budget().charge(tables * counters, where(node) + " (" + std::to_string(tables) + " tables)");
+  }
+
+  static std::string where(const JsonNode& node) { return node.file() + ": " + node.path(); }
 
   // Fails at `where` unless strategy s can sit at a table of `seats`
   // (Game::fewest_seats, most_seats); `advice` follows the reason.
@@ -227,8 +241,9 @@ class Planner {
   std::map<std::pair<std::vector<int>, bool>, int> index_;  // (seats, sequential) -> table: each table once
   std::unordered_map<std::string, int> index_of_name_;
   std::map<std::string, std::vector<int>> sets_;
-  std::vector<int> bins_;         // of the game's measures: a table's counters
-  std::size_t longest_name_ = 0;  // of the strategies: a table's key
+  std::optional<JsonNode> contest_;  // the contest being planned, for its errors
+  std::vector<int> bins_;            // of the game's measures: a table's counters
+  std::size_t longest_name_ = 0;     // of the strategies: a table's key
 };
 
 // A list of strategy names and set names.
@@ -337,12 +352,13 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
     if (limits.min_seats > 1)
       culprit(contests, "distributions")
           .fail(seats_message(entry) + ": set \"distributions\": false (a distribution plays each strategy alone)");
-    planner.charge(culprit(contests, "distributions"), std::uint64_t(count), 1);
+    const JsonNode node = culprit(contests, "distributions");
+    const std::size_t before = planner.expect(node, std::uint64_t(count), 1);
     for (int s = 0; s < count; ++s) {
-      planner.check_seats(s, 1, culprit(contests, "distributions"),
-                          ": set \"distributions\": false (a distribution plays each strategy alone)");
+      planner.check_seats(s, 1, node, ": set \"distributions\": false (a distribution plays each strategy alone)");
       plan.distribution[s] = planner.table({s}, false);
     }
+    planner.charge_new(node, before, 1);
   });
   const bool pairs = seats_pairs(limits);
 
@@ -360,9 +376,11 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
     if (!pairs) contests.at("headtohead").fail(seats_message(entry));
     for (int s : *members) planner.check_seats(s, 2, contests.at("headtohead"));
     const std::uint64_t n = members->size();
-    planner.charge(contests.at("headtohead"), n * (n - std::min<std::uint64_t>(n, 1)) / 2, 2);
+    const std::size_t before =
+        planner.expect(contests.at("headtohead"), n * (n - std::min<std::uint64_t>(n, 1)) / 2, 2);
     for (std::size_t i = 0; i < members->size(); ++i)
       for (std::size_t j = i + 1; j < members->size(); ++j) add_blind_pair((*members)[i], (*members)[j]);
+    planner.charge_new(contests.at("headtohead"), before, 2);
   });
   independently([&] {
     const std::optional<std::vector<int>> members = round_robin(contests, "sequential", planner, count);
@@ -370,10 +388,11 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
     if (!pairs) contests.at("sequential").fail(seats_message(entry));
     for (int s : *members) planner.check_seats(s, 2, contests.at("sequential"));
     const std::uint64_t n = members->size();
-    planner.charge(contests.at("sequential"), n * (n - std::min<std::uint64_t>(n, 1)), 2);
+    const std::size_t before = planner.expect(contests.at("sequential"), n * (n - std::min<std::uint64_t>(n, 1)), 2);
     for (int a : *members)
       for (int b : *members)
         if (a != b) add_ordered_pair(a, b);
+    planner.charge_new(contests.at("sequential"), before, 2);
   });
   if (const std::optional<JsonNode> against = contests.find("against")) {
     const std::vector<JsonNode> rectangles =
@@ -388,7 +407,8 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
         if (!pairs) rectangle.fail(seats_message(entry));
         for (const std::vector<int>* side : {&players, &opponents})
           for (int s : *side) planner.check_seats(s, 2, rectangle);
-        planner.charge(rectangle, std::uint64_t(players.size()) * opponents.size() * (sequential ? 2 : 1), 2);
+        const std::size_t before =
+            planner.expect(rectangle, std::uint64_t(players.size()) * opponents.size() * (sequential ? 2 : 1), 2);
         for (int p : players)
           for (int o : opponents) {
             if (p == o) continue;
@@ -399,6 +419,7 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
             add_ordered_pair(p, o);  // in both seats
             add_ordered_pair(o, p);
           }
+        planner.charge_new(rectangle, before, 2);
       });
   }
 
@@ -414,9 +435,11 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
       for (const JsonNode& group : groups->elements())
         independently([&] {
           std::vector<std::vector<int>> seatings = planner.groups(group);
-          planner.charge(group, seatings.size(), int(group.elements().size()));
-          for (std::vector<int>& seats : seatings)
-            (sequential ? plan.sequential_tables : plan.nway).push_back(planner.table(std::move(seats), sequential));
+          const int seats = int(group.elements().size());
+          const std::size_t before = planner.expect(group, seatings.size(), seats);
+          for (std::vector<int>& seats_of : seatings)
+            (sequential ? plan.sequential_tables : plan.nway).push_back(planner.table(std::move(seats_of), sequential));
+          planner.charge_new(group, before, seats);
         });
     });
   }

@@ -64,9 +64,15 @@ struct Identity {
   }
 };
 
-std::string described(const FileUse& file) { return file.what + " " + file.path; }
+// What `file` is, and its name where the clash is under another name
+// ("the config (a.json)" for a write named b.json, its hard link).
+std::string described(const FileUse& file, const FileUse& clashing) {
+  return file.what + (file.path == clashing.path ? "" : " (" + file.path + ")");
+}
 
 }  // namespace
+
+bool same_file(const std::string& a, const std::string& b) { return Identity(a).same(Identity(b)); }
 
 OutputFiles::OutputFiles(const std::vector<FileUse>& given_reads, const std::vector<FileUse>& writes) {
   std::vector<FileUse> reads;  // "": no file (a preset instead of a config)
@@ -78,7 +84,7 @@ OutputFiles::OutputFiles(const std::vector<FileUse>& given_reads, const std::vec
   for (const FileUse& file : writes) {
     require_replaceable(file);
     created.push_back(file);
-    if (file.locked) created.push_back({file.path + ".lock", "the lock of " + file.what});
+    if (file.locked) created.push_back({file.path + ".lock", "the lock of " + file.what + " " + file.path});
   }
   std::vector<Identity> read_ids, created_ids;
   for (const FileUse& file : reads) read_ids.emplace_back(file.path);
@@ -86,11 +92,11 @@ OutputFiles::OutputFiles(const std::vector<FileUse>& given_reads, const std::vec
   for (std::size_t w = 0; w < created.size(); ++w) {
     for (std::size_t r = 0; r < reads.size(); ++r)
       if (created_ids[w].same(read_ids[r]))
-        refuse(created[w], "is " + described(reads[r]) + ", which this command reads; refusing to overwrite it by " +
-                               created[w].what);
+        refuse(created[w], "is " + described(reads[r], created[w]) +
+                               ", which this command reads; refusing to overwrite it with " + created[w].what);
     for (std::size_t other = 0; other < w; ++other)
       if (created_ids[w].same(created_ids[other]))
-        refuse(created[w], "is " + described(created[other]) + " and " + created[w].what +
+        refuse(created[w], "is " + described(created[other], created[w]) + " and " + created[w].what +
                                ": every file written needs a name of its own");
   }
   // The longest name a write creates is its temporary, longer than the

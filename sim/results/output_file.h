@@ -19,6 +19,11 @@ struct FileUse {
   bool locked = false;  // a results file: held through `<path>.lock` (flock) while the command runs
 };
 
+// Whether two paths name the same file: the same device and inode where
+// both exist, else the same name once the links of their directories are
+// resolved.
+bool same_file(const std::string& a, const std::string& b);
+
 // One rule for every command that writes. Refuses (InputError) before any
 // work:
 // - a path written that is one of the paths read, another path written, or
