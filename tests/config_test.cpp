@@ -75,7 +75,8 @@ const BadCase kCases[] = {
     {"/contests/nway/0", R"J(["best"])J", "bad.json: /contests/nway/0: expected at least 2 elements"},
     {"/contests", R"J({"distributions": false})J",
      "bad.json: /contests: no contest to play (enable distributions, headtohead, ... )"},
-    {"/name", R"J("../x")J", "bad.json: /name: a name must be a plain file name (no slashes or control characters, not starting with a dot)"},
+    {"/name", R"J("../x")J",
+     "bad.json: /name: a name must be a plain file name (no slashes or control characters, not starting with a dot)"},
 };
 
 TEST(ConfigErrors, EachNamesTheFileAndTheJsonPath) {

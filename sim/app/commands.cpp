@@ -373,8 +373,7 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
     if (default_output) std::filesystem::create_directories("results");
     files.emplace(files_read(options, path), files_written(options, path));
   } else if (cluster.leader() && !options.json_summary.empty()) {  // a dry run still checks --json
-    files.emplace(files_read(options, path),
-                  std::vector<FileUse>{{options.json_summary, "the summary JSON (--json)"}});
+    files.emplace(files_read(options, path), std::vector<FileUse>{{options.json_summary, "the summary JSON (--json)"}});
   }
   if (options.dry_run) {
     print_plan(config, out);
