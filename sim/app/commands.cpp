@@ -437,11 +437,10 @@ int run_command(RunOptions options, bool check, const Cluster& cluster, std::ost
 namespace {
 
 // Whether `input` (read from `name`) may be added to the first input: the same
-// run and die, finished, and written by this version.
+// die, finished, and written by this version (the same run read_run_state
+// checked before planning it).
 void require_mergeable(const RunState& input, const std::string& name, const RunState& first,
                        const std::string& first_name) {
-  if (!same_run(input.config, first.config))
-    throw InputError(name + ": not from the same run as " + first_name + " (the config, seed or game count differ)");
   require_same_die(input.config, name, first.config, first_name);
   if (input.output.done != input.planned) throw InputError(name + ": is an interrupted run; resume it before merging");
   require_this_version(input, name);

@@ -103,10 +103,6 @@ void read_thread_range(const h5::Reader& file, RunState& state) {
 }
 }  // namespace
 
-bool same_run(const RunConfig& a, const RunConfig& b) {
-  return a.document == b.document && a.seed == b.seed && a.games == b.games;
-}
-
 void require_same_die(const RunConfig& run, const std::string& path, const RunConfig& other,
                       const std::string& other_name) {
   if (run.biased_die == other.biased_die) return;

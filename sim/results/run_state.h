@@ -47,10 +47,6 @@ void write_config_text(h5::Writer& file, const std::string& text);
 void write_run_state(h5::Writer& file, const RunConfig& config, const EngineOutput& output,
                      const std::vector<BlockRange>& planned, const std::string& shard);
 
-// Whether two runs are the same run (config, seed and games), so that their
-// counts may be added or continued.
-bool same_run(const RunConfig& a, const RunConfig& b);
-
 // Counts of the loaded test die never mix with fair ones: a one-line
 // InputError unless `run` (read from `path`) and `other` (named
 // `other_name`) threw the same die.
