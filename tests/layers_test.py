@@ -1,4 +1,4 @@
-"""The folders of sim/ and strategies/ include each other one way only.
+"""The folders of sim/ include each other one way only.
 
 Each folder's main header says, in a line `// may include: a, b, c` (or
 `// may include: nothing else`), which other folders its files may include;
@@ -18,9 +18,13 @@ GENERATED = {"git_revision.h"}  # written into the build tree by CMake
 
 
 def folder_of(path):
-    """The folder a source file belongs to: sim/<folder>/... or strategies."""
+    """The layer a source file belongs to: its folder sim/<folder>/..., but a
+    game's solve command (sim/games/<game>/<game>_solve.cpp) is part of the
+    command line: it sits in app/'s layer, inside its game's folder."""
     parts = path.relative_to(ROOT).parts
-    return parts[1] if parts[0] == "sim" else parts[0]
+    if parts[:2] == ("sim", "games") and path.name.endswith("_solve.cpp"):
+        return "app"
+    return parts[1]
 
 
 def folder_of_include(spelling):
@@ -28,10 +32,9 @@ def folder_of_include(spelling):
 
 
 def sources():
-    for top in ("sim", "strategies"):
-        for path in sorted((ROOT / top).rglob("*")):
-            if path.suffix in (".h", ".cpp"):
-                yield path
+    for path in sorted((ROOT / "sim").rglob("*")):
+        if path.suffix in (".h", ".cpp") and not path.name.endswith("_test.cpp"):
+            yield path
 
 
 def declared_layers():
@@ -59,11 +62,11 @@ def include_errors(declared):
                 continue
             target = folder_of_include(spelling)
             if target not in declared:
-                errors.append(f"{rel}: #include \"{spelling}\" names no folder of sim/ or strategies/")
+                errors.append(f"{rel}: #include \"{spelling}\" names no folder of sim/")
             elif target != folder and target not in declared[folder]:
                 errors.append(f"{rel}: {folder}/ may not include {target}/ (\"{spelling}\"); "
                               f"its main header allows: {', '.join(sorted(declared[folder])) or 'nothing else'}")
-            elif folder == "games" and len(rel.parts) > 3:  # sim/games/<game>/file
+            elif rel.parts[:2] == ("sim", "games") and len(rel.parts) > 3:  # sim/games/<game>/file
                 game = rel.parts[2]
                 parts = spelling.split("/")
                 if len(parts) > 2 and parts[1] != game:

@@ -15,7 +15,6 @@
 #include "app/commands.h"
 #include "app/exit_codes.h"
 #include "app/help_examples.h"
-#include "app/solve.h"
 #include "app/validate.h"
 #include "config/json_input.h"
 #include "config/suggest.h"
@@ -314,7 +313,7 @@ int main_checked(int argc, char** argv, const Cluster& cluster) {
   last_value_wins(check_cmd);
   CLI::App* solve_cmd = app.add_subcommand("solve", "exact numbers of a game, no simulation");
   solve_cmd->footer(help_examples({"dicesim solve sixers --headtohead", "dicesim solve pig --dice 2 --turns 4"}));
-  add_solve_commands(*solve_cmd);
+  for (const GameEntry& game : games()) game.add_solve_command(*solve_cmd);
   CLI::App* list_cmd = app.add_subcommand("list", "games, rules, strategy families and their parameters");
   list_cmd->footer(help_examples({"dicesim list", "dicesim list | grep -A3 '^pig'"}));
   CLI::App* schema_cmd = app.add_subcommand(

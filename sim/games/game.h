@@ -25,6 +25,10 @@
 #include "strategies/family.h"
 #include "strategies/read_strategies.h"
 
+namespace CLI {
+class App;
+}
+
 namespace dicesim {
 
 // A quantity the game records as a histogram per seat: bin i counts the
@@ -111,6 +115,9 @@ struct GameEntry {
   std::vector<std::string_view> measures;
   // `dicesim list`: rules with their defaults, strategy families.
   void (*describe)(std::ostream& out);
+  // Adds `dicesim solve <name>` (games/<name>/<name>_solve.cpp), whose rule
+  // options come from rules_parameters (app/rule_options.h).
+  void (*add_solve_command)(CLI::App& solve);
 };
 
 }  // namespace dicesim

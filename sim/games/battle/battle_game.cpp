@@ -15,6 +15,8 @@ namespace {
 
 const char* turns_name(Turns turns) { return turns == Turns::sequential ? "sequential" : "simultaneous"; }
 
+}  // namespace
+
 const std::vector<Parameter>& rules_parameters() {
   static const std::vector<Parameter> all = {
       integer_parameter("max_dice", 1, kMaxDiceLimit, "D: the most dice a player may throw")
@@ -41,6 +43,8 @@ Rules read_rules(const JsonNode& config) {
                       : Turns::sequential;
   return rules;
 }
+
+namespace {
 
 // Games in flight per thread (see play_side_by_side).
 constexpr int kGamesSideBySide = 4;
@@ -129,7 +133,8 @@ GameEntry battle_entry() {
           .rules_parameters = rules_parameters,
           .families = families,
           .measures = {"score", "turns"},
-          .describe = describe};
+          .describe = describe,
+      .add_solve_command = add_solve_command};
 }
 
 }  // namespace dicesim::battle

@@ -18,8 +18,6 @@
 #include "games/pig/pig_table_win.h"
 
 namespace dicesim::pig {
-namespace {
-
 const std::vector<Parameter>& rules_parameters() {
   static const std::vector<Parameter> all = {
       integer_parameter("dice", 1, 2,
@@ -40,6 +38,8 @@ Rules read_rules(const JsonNode& config) {
   if (auto v = read_integer_key(*node, rules_parameters(), "goal")) rules.goal = static_cast<int>(*v);
   return rules;
 }
+
+namespace {
 
 // Games in flight per thread (see play_games).
 constexpr int kGamesSideBySide = 4;
@@ -319,7 +319,8 @@ GameEntry pig_entry() {
       .rules_parameters = rules_parameters,
       .families = families,
       .measures = {"score", "turns"},
-      .describe = describe};
+      .describe = describe,
+      .add_solve_command = add_solve_command};
 }
 
 }  // namespace dicesim::pig

@@ -13,8 +13,6 @@
 #include "games/sixers/sixers_strategies.h"
 
 namespace dicesim::sixers {
-namespace {
-
 const std::vector<Parameter>& rules_parameters() {
   static const std::vector<Parameter> all = {
       integer_parameter("dice", 1, kMaxDice, "dice rolled at the start of a turn").with_default(Rules{}.dice),
@@ -35,6 +33,8 @@ Rules read_rules(const JsonNode& config) {
   if (auto v = read_integer_key(*node, rules_parameters(), "zero_face")) rules.zero_face = static_cast<int>(*v);
   return rules;
 }
+
+namespace {
 
 json rules_json(const Rules& rules) {
   return {{"dice", rules.dice}, {"rolls", rules.rolls}, {"zero_face", rules.zero_face}};
@@ -169,7 +169,8 @@ GameEntry sixers_entry() {
       .rules_parameters = rules_parameters,
       .families = families,
       .measures = {"score"},
-      .describe = describe};
+      .describe = describe,
+      .add_solve_command = add_solve_command};
 }
 
 }  // namespace dicesim::sixers

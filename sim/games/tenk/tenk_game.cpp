@@ -347,7 +347,8 @@ GameEntry tenk_entry() {
       .rules_parameters = rules_parameters,
       .families = families,
       .measures = {"score", "turns", "turn_score", "first_turn", "place"},
-      .describe = describe};
+      .describe = describe,
+      .add_solve_command = add_solve_command};
 }
 
 }  // namespace dicesim::tenk

@@ -22,6 +22,9 @@ class TenkGame : public Game {
 // of `solve tenk`.
 std::unique_ptr<TenkGame> load_game(const JsonNode& config, const Die& die);
 
+// Adds `dicesim solve tenk` to the solve command (games/tenk/tenk_solve.cpp).
+void add_solve_command(CLI::App& solve);
+
 // The game as games() lists it (sim/games/registry.cpp).
 GameEntry tenk_entry();
 

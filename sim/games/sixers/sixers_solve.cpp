@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "app/help_examples.h"
-#include "app/solve.h"
+#include "app/rule_options.h"
 #include "config/terminal_text.h"
 #include "games/sixers/sixers.h"
 #include "games/sixers/sixers_exact.h"
@@ -20,7 +20,7 @@ namespace dicesim::sixers {
 namespace {
 
 struct SolveOptions {
-  std::optional<int> dice, rolls, zero_face;
+  std::unique_ptr<RuleOptions> rules;
   std::string config;
   std::vector<std::string> strategies;
   std::uint64_t z_games = 0;
@@ -63,11 +63,7 @@ RunConfigOf<SixersGame> solve_config(const SolveOptions& options) {
     source = options.config;
     config = load_run_config_of_game(parse_json_file(options.config), source, "sixers").document;
   }
-  json& rules = config["rules"];
-  if (!rules.is_object()) rules = json::object();
-  if (options.dice) rules["dice"] = *options.dice;
-  if (options.rolls) rules["rolls"] = *options.rolls;
-  if (options.zero_face) rules["zero_face"] = *options.zero_face;
+  config["rules"] = options.rules->over(config.value("rules", json::object()));
   for (const std::string& text : options.strategies) {
     json spec = strategy_from_text(text);
     spec["name"] = text;
@@ -126,9 +122,7 @@ void add_solve_command(CLI::App& solve) {
   CLI::App* cmd = solve.add_subcommand("sixers", "exact means, sd and P(0) of Sixers strategies");
   cmd->footer(help_examples({"dicesim solve sixers", "dicesim solve sixers --headtohead --z-games 100000",
                              "dicesim solve sixers --config configs/sixers_paper.json"}));
-  cmd->add_option("--dice", options->dice, "number of dice (default 6)");
-  cmd->add_option("--rolls", options->rolls, "number of rolls (default 3)");
-  cmd->add_option("--zero-face", options->zero_face, "the face that scores 0 (default 3)");
+  options->rules = std::make_unique<RuleOptions>(*cmd, rules_parameters());
   cmd->add_option("--config", options->config, "take rules and strategies from a config");
   cmd->add_option("--z-games", options->z_games, "also print the expected z of mean differences at N games each")
       ->check(CLI::Range(std::uint64_t{1}, kMaxGames));

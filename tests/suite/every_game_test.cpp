@@ -6,8 +6,8 @@
 //     table's win and tie odds);
 //   - fail `check` with a loaded die.
 // And every game in games() must have a shipped config, so a new game is held
-// to all of this as soon as it ships one, and every other part that sim/README.md's
-// "Adding a game" lists.
+// to all of this as soon as it ships one, and every other part that
+// sim/games/README.md's "Adding a game" lists.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -163,24 +163,28 @@ std::string file_text(const std::string& relative) {
 
 // What sim/README.md's "Adding a game" lists, checked for every game in
 // games(), each missing part named with the step that adds it.
+// A game is its folder, its line in games() and a shipped config: the folder
+// holds its rules, solvers, families, solve command, tests and README.
 TEST(EveryGame, HasEveryPartThatAddingAGameLists) {
   std::set<std::string> shipped;
   for (const std::string& stem : shipped_configs())
     shipped.insert(json::parse(std::ifstream(config_path(stem))).at("game").get<std::string>());
   const std::string schema = file_text("configs/schema.json");
-  const std::string reference = file_text("configs/README.md");
   for (const GameEntry& g : games()) {
-    const std::string name(g.name);
-    EXPECT_TRUE(std::filesystem::is_directory(testing::source_path("sim/games/" + name)))
-        << name << ": its code belongs in sim/games/" << name << "/";
+    const std::string name(g.name), folder = "sim/games/" + name + "/";
+    for (const std::string part : {name + "_game.h", name + "_solve.cpp", name + "_test.cpp", "README.md"})
+      EXPECT_TRUE(std::filesystem::is_regular_file(testing::source_path(folder + part)))
+          << name << ": no " << folder << part << " (sim/games/README.md, Adding a game)";
     EXPECT_TRUE(shipped.count(name)) << name << ": no config in configs/ plays it (it is what the shared suite runs)";
     EXPECT_NE(schema.find("\"const\": \"" + name + "\""), std::string::npos)
         << name << ": configs/schema.json has no branch for it (build/dicesim schema > configs/schema.json)";
-    EXPECT_NE(reference.find("(`\"game\": \"" + name + "\"`)"), std::string::npos)
-        << name << ": configs/README.md has no section `## " << g.title << " (`\"game\": \"" << name << "\"`)`";
-    EXPECT_EQ(dicesim("solve " + name + " --help").exit_code, 0)
-        << name << ": no `dicesim solve " << name << "` (sim/app/solve_" << name
-        << ".cpp and its line in sim/app/solve.cpp)";
+    const std::string readme = file_text(folder + "README.md");
+    EXPECT_NE(readme.find("`\"game\": \"" + name + "\"`"), std::string::npos)
+        << name << ": " << folder << "README.md does not say how a config names it (`\"game\": \"" << name << "\"`)";
+    EXPECT_FALSE(g.families().empty()) << name << ": no strategy family";
+    EXPECT_FALSE(g.rules_parameters().empty()) << name << ": no rules declared";
+    EXPECT_NE(g.add_solve_command, nullptr) << name << ": no solve command in its entry";
+    EXPECT_EQ(dicesim("solve " + name + " --help").exit_code, 0) << name << ": `dicesim solve " << name << "` fails";
   }
 }
 

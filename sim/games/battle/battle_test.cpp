@@ -17,10 +17,13 @@
 #include "math/matrix_game.h"
 #include "math/stats.h"
 #include "results/h5.h"
+#include "matrix_game_check.h"
 #include "test_util.h"
 
 namespace dicesim::battle {
 namespace {
+
+using dicesim::testing::expect_equilibrium;
 
 Policy compile(const Rules& rules, const json& spec, Solutions& solutions) {
   return compile_strategy(JsonNode(spec, "test"), rules, solutions);
@@ -179,28 +182,7 @@ TEST(BattleSequential, OptimalIsTheBestResponseToEveryFamilyInBothSeats) {
   }
 }
 
-// The equilibrium of a matrix game checked as a game theorist would: no pure
-// deviation of either player gains more than 1e-9.
-void expect_equilibrium(const std::vector<double>& a, int rows, int columns, const MatrixGameSolution& s) {
-  ASSERT_EQ(static_cast<int>(s.row_strategy.size()), rows);
-  ASSERT_EQ(static_cast<int>(s.column_strategy.size()), columns);
-  EXPECT_NEAR(std::accumulate(s.row_strategy.begin(), s.row_strategy.end(), 0.0), 1, 1e-12);
-  EXPECT_NEAR(std::accumulate(s.column_strategy.begin(), s.column_strategy.end(), 0.0), 1, 1e-12);
-  for (double p : s.row_strategy) EXPECT_GE(p, 0);
-  for (double q : s.column_strategy) EXPECT_GE(q, 0);
-  for (int c = 0; c < columns; ++c) {
-    double against = 0;  // the row strategy against pure column c
-    for (int r = 0; r < rows; ++r) against += s.row_strategy[r] * a[r * columns + c];
-    EXPECT_GE(against, s.value - 1e-9) << "column " << c;
-  }
-  for (int r = 0; r < rows; ++r) {
-    double against = 0;
-    for (int c = 0; c < columns; ++c) against += s.column_strategy[c] * a[r * columns + c];
-    EXPECT_LE(against, s.value + 1e-9) << "row " << r;
-  }
-}
-
-TEST(MatrixGame, OneTurnGameIsAntisymmetricWithValueZeroAndAnEquilibrium) {
+TEST(BattleOneTurn, OneTurnGameIsAntisymmetricWithValueZeroAndAnEquilibrium) {
   for (int max_dice : {1, 2, 5, 10, 20}) {
     const std::vector<double> a = one_turn_matrix(max_dice);
     for (int i = 0; i < max_dice; ++i)
@@ -211,7 +193,7 @@ TEST(MatrixGame, OneTurnGameIsAntisymmetricWithValueZeroAndAnEquilibrium) {
   }
 }
 
-TEST(MatrixGame, OneTurnMatrixIsTheProbabilityOfMorePointsMinusLess) {
+TEST(BattleOneTurn, OneTurnMatrixIsTheProbabilityOfMorePointsMinusLess) {
   // By simulation-free brute force for tiny throws: every pair of outcomes.
   const std::vector<double> a = one_turn_matrix(2);
   const auto gain = [](int d1, int d2) {
@@ -234,33 +216,6 @@ TEST(MatrixGame, OneTurnMatrixIsTheProbabilityOfMorePointsMinusLess) {
   };
   for (int d1 = 1; d1 <= 2; ++d1)
     for (int d2 = 1; d2 <= 2; ++d2) EXPECT_NEAR(a[(d1 - 1) * 2 + d2 - 1], gain(d1, d2), 1e-15);
-}
-
-TEST(MatrixGame, MixedGamesMatchTheClosedFormOfTwoByTwo) {
-  // Matching pennies and a skewed 2x2 game without a saddle point: p1 =
-  // (d - c) / (a - b - c + d), value = (ad - bc) / (a - b - c + d).
-  for (const std::vector<double>& m : {std::vector<double>{1, -1, -1, 1}, std::vector<double>{3, -1, -2, 4}}) {
-    const MatrixGameSolution s = solve_matrix_game(m, 2, 2);
-    const double denominator = m[0] - m[1] - m[2] + m[3];
-    EXPECT_NEAR(s.row_strategy[0], (m[3] - m[2]) / denominator, 1e-12);
-    EXPECT_NEAR(s.column_strategy[0], (m[3] - m[1]) / denominator, 1e-12);
-    EXPECT_NEAR(s.value, (m[0] * m[3] - m[1] * m[2]) / denominator, 1e-12);
-    expect_equilibrium(m, 2, 2, s);
-  }
-  const std::vector<double> saddle = {2, 5, 1, 0};  // row 0, column 0
-  const MatrixGameSolution s = solve_matrix_game(saddle, 2, 2);
-  EXPECT_EQ(s.value, 2);
-  EXPECT_EQ(s.row_strategy, (std::vector<double>{1, 0}));
-}
-
-TEST(MatrixGame, RectangularGamesHaveEquilibria) {
-  Rng rng = block_rng(5, 6, 7);
-  for (int trial = 0; trial < 50; ++trial) {
-    const int rows = 1 + static_cast<int>(uniform_below(rng, 7)), columns = 1 + static_cast<int>(uniform_below(rng, 7));
-    std::vector<double> a(rows * columns);
-    for (double& x : a) x = static_cast<int>(uniform_below(rng, 201)) / 100.0 - 1;
-    expect_equilibrium(a, rows, columns, solve_matrix_game(a, rows, columns));
-  }
 }
 
 // D = 2: every state's game is 2x2, so its value has a closed form; solve the

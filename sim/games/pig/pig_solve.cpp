@@ -7,7 +7,7 @@
 #include <iostream>
 
 #include "app/help_examples.h"
-#include "app/solve.h"
+#include "app/rule_options.h"
 #include "engine/engine.h"
 #include "engine/jobs.h"
 #include "games/pig/pig.h"
@@ -22,7 +22,7 @@ namespace dicesim::pig {
 namespace {
 
 struct SolveOptions {
-  Rules rules;
+  std::unique_ptr<RuleOptions> rules;
   int turns = 0;
   bool optimal = false;
   int seats = 2;
@@ -103,8 +103,10 @@ void print_optimal_table(const Rules& rules, int seats) {
   if (table.cycle) print_cycle(rules, table);
 }
 
-void print_matrix(const std::string& file) {
-  const RunConfigOf<PigGame> config = load_run_config_of_game(parse_json_file(file), file, "pig", load_game);
+void print_matrix(const std::string& file, const RuleOptions& given) {
+  json document = parse_json_file(file);
+  if (document.is_object()) document["rules"] = given.over(document.value("rules", json::object()));
+  const RunConfigOf<PigGame> config = load_run_config_of_game(std::move(document), file, "pig", load_game);
   const PigGame& game = *config.game;
   const std::size_t count = game.strategies().size();
   std::vector<double> win(count * count);
@@ -119,16 +121,17 @@ void print_matrix(const std::string& file) {
                         });
 }
 
-void solve(SolveOptions options) {
+void solve(const SolveOptions& options) {
   if (!options.config.empty()) {
-    print_matrix(options.config);
+    print_matrix(options.config, *options.rules);
     return;
   }
-  const Rules& rules = options.rules;  // in range: the options check them
+  const json given = {{"rules", options.rules->given()}};
+  const Rules rules = read_rules(JsonNode(given, "command line"));
   std::cout << "Pig: " << rules.dice << (rules.dice == 1 ? " die" : " dice") << ", goal " << rules.goal << "\n\n";
-  if (options.turns == 0 && !options.optimal) options.turns = 4;
-  if (options.turns > 0) print_turns_tables(rules, options.turns);
-  if (options.turns > 0 && options.optimal) std::cout << "\n";
+  const int turns = options.turns == 0 && !options.optimal ? 4 : options.turns;
+  if (turns > 0) print_turns_tables(rules, turns);
+  if (turns > 0 && options.optimal) std::cout << "\n";
   if (options.optimal) options.seats == 2 ? print_optimal(rules) : print_optimal_table(rules, options.seats);
 }
 
@@ -140,8 +143,7 @@ void add_solve_command(CLI::App& solve_cmd) {
   cmd->footer(help_examples({"dicesim solve pig --dice 2 --turns 4", "dicesim solve pig --dice 1 --optimal",
                              "dicesim solve pig --optimal --seats 3 --goal 50",
                              "dicesim solve pig --config configs/pig_two_dice.json"}));
-  cmd->add_option("--dice", options->rules.dice, "1 or 2 (default 1)")->check(CLI::Range(1, 2));
-  cmd->add_option("--goal", options->rules.goal, "the goal (default 100)")->check(CLI::Range(1, kMaxGoal));
+  options->rules = std::make_unique<RuleOptions>(*cmd, rules_parameters());
   cmd->add_option("--turns", options->turns, "print P(reach the goal within N turns) and stop numbers, N = 1..turns")
       ->check(CLI::Range(1, kMaxPhases));
   CLI::Option* optimal =

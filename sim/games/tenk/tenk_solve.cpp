@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "app/help_examples.h"
-#include "app/solve.h"
+#include "app/rule_options.h"
 #include "config/terminal_text.h"
 #include "engine/files.h"
 #include "games/tenk/tenk.h"
@@ -36,8 +36,7 @@ struct SolveOptions {
   bool as_json = false;
   std::string policy_csv;
   int seats = 2;
-  int target = 0;  // 0: the rules' own
-  bool last_turn = false, exact_target = false;
+  std::unique_ptr<RuleOptions> rule_options;  // on top of the preset's or the config's rules
 };
 
 void print_throw_tables(const Scoring& scoring) {
@@ -274,15 +273,7 @@ json default_solve_config(const std::string& preset) {
 }
 
 // Win-optimal play at a table of three or more (tenk_table_win.h).
-void print_table_win(Rules rules, const SolveOptions& options) {
-  if (options.target > 0) {
-    if (options.target % kPoint != 0 || options.target < std::max(rules.bank_minimum, rules.high_bank_minimum))
-      throw InputError("--target: " + std::to_string(options.target) + " is not a multiple of " +
-                       std::to_string(kPoint) + " at least the bank minimum");
-    rules.target = options.target;
-  }
-  rules.last_turn = rules.last_turn || options.last_turn;
-  rules.exact_target = rules.exact_target || options.exact_target;
+void print_table_win(const Rules& rules, const SolveOptions& options) {
   if (const std::optional<std::string> why = table_win_refusal(rules, options.seats))
     throw InputError("--seats: " + *why);
   const Scoring scoring(rules);
@@ -312,21 +303,24 @@ void print_table_win(Rules rules, const SolveOptions& options) {
             << stats.seconds << " s, peak memory " << double(stats.peak_bytes) / (1 << 20) << " MiB\n";
 }
 
+// The config `solve tenk` solves: --config as `run` loads it (so whatever run
+// refuses is refused) or the preset with the strategies above, and the rule
+// options on top; its errors name the file, or the command line.
+json solve_document(const SolveOptions& options) {
+  json document = options.config.empty()
+                      ? default_solve_config(options.rules)
+                      : load_run_config_of_game(parse_json_file(options.config), options.config, "tenk").document;
+  document["rules"] = options.rule_options->over(document.value("rules", json::object()));
+  return document;
+}
+
 void print_solution(const SolveOptions& options) {
+  const std::string source = options.config.empty() ? "command line" : options.config;
   if (options.win && options.seats > 2) {
-    const Rules rules = options.config.empty() ? preset(options.rules)
-                                               : load_run_config_of_game(parse_json_file(options.config),
-                                                                         options.config, "tenk", load_game)
-                                                     .game->scoring()
-                                                     .rules();
-    return print_table_win(rules, options);
+    const json document = solve_document(options);
+    return print_table_win(read_rules(JsonNode(document, source).find("rules")), options);
   }
-  if (options.target > 0 || options.last_turn || options.exact_target)
-    throw InputError("--target, --last-turn and --exact-target: only with --win --seats 3 or more");
-  const RunConfigOf<TenkGame> config =
-      options.config.empty()
-          ? load_run_config_of_game(default_solve_config(options.rules), "command line", "tenk", load_game)
-          : load_run_config_of_game(parse_json_file(options.config), options.config, "tenk", load_game);
+  const RunConfigOf<TenkGame> config = load_run_config_of_game(solve_document(options), source, "tenk", load_game);
   const TenkGame& game = *config.game;
   const Scoring& scoring = game.scoring();
   // The solve's limit, named at the rule in the config before anything is printed.
@@ -384,12 +378,8 @@ void add_solve_command(CLI::App& solve) {
                       "prints each seat's value, the state count, time and memory")
       ->check(CLI::Range(2, kMostTableWinSeats))
       ->needs(win);
-  cmd->add_option("--target", options->target,
-                  "with --win --seats 3 or more: the target in points (a multiple of 50), replacing the rules' own")
-      ->check(CLI::Range(kPoint, 1000000));
-  cmd->add_flag("--last-turn", options->last_turn, "with --win --seats 3 or more: every other seat gets a last turn");
-  cmd->add_flag("--exact-target", options->exact_target,
-                "with --win --seats 3 or more: IV.3, a turn passing the target scores nothing");
+  options->rule_options =
+      std::make_unique<RuleOptions>(*cmd, rules_parameters(), std::vector<std::string_view>{"preset"});
   cmd->callback([options] { print_solution(*options); });
 }
 

@@ -7,9 +7,10 @@
 #include <sstream>
 
 #include "app/help_examples.h"
-#include "app/solve.h"
+#include "app/rule_options.h"
 #include "games/battle/battle.h"
 #include "games/battle/battle_exact.h"
+#include "games/battle/battle_game.h"
 #include "games/battle/battle_strategies.h"
 #include "math/head_start.h"
 #include "math/matrix_game.h"
@@ -121,14 +122,15 @@ void print_solution(const Rules& rules) {
 }  // namespace
 
 void add_solve_command(CLI::App& solve) {
-  auto rules = std::make_shared<Rules>();
   CLI::App* cmd =
       solve.add_subcommand("battle", "P(d,k), blind d*, sequential EG, one-turn and general simultaneous games");
   cmd->footer(help_examples({"dicesim solve battle", "dicesim solve battle --max-dice 3 --goal 50"}));
-  cmd->add_option("--max-dice", rules->max_dice, "the most dice a player may throw (default 10)")
-      ->check(CLI::Range(1, kMaxDiceLimit));
-  cmd->add_option("--goal", rules->goal, "the goal (default 100)")->check(CLI::Range(1, kMaxGoal));
-  cmd->callback([rules] { print_solution(*rules); });
+  // Both kinds of turns are solved: "turns" is no option.
+  auto rules = std::make_shared<RuleOptions>(*cmd, rules_parameters(), std::vector<std::string_view>{"turns"});
+  cmd->callback([rules] {
+    const json given = {{"rules", rules->given()}};
+    print_solution(read_rules(JsonNode(given, "command line")));
+  });
 }
 
 }  // namespace dicesim::battle
