@@ -50,6 +50,8 @@ configs=()
 for c in /usr/share/dicesim/configs/*.json; do [ "$(basename "$c")" = schema.json ] || configs+=("$c"); done
 dicesim validate "${configs[@]}" >/dev/null || fail "the installed configs do not validate"
 dicesim schema | cmp -s - /usr/share/dicesim/configs/schema.json || fail "the installed schema is not dicesim's"
+# The strategy library, which the installed configs use (sixers_paper.json), found where it is installed.
+dicesim list | grep -q "library (/usr/share/dicesim/strategies/tenk.json" || fail "dicesim list names no installed strategy library"
 for t in shards merge mpi_run; do
   [ -x "/usr/share/dicesim/slurm/$t.sbatch" ] || fail "no /usr/share/dicesim/slurm/$t.sbatch"
 done
@@ -60,7 +62,7 @@ done
 if [ -f "$checkout/build/dicesim.1" ]; then
   [ -f /usr/share/man/man1/dicesim.1 ] || fail "no man page installed"
 fi
-log "installed, ran sixers from $PWD, validated ${#configs[@]} configs, found the templates and the man page"
+log "installed, ran sixers from $PWD, validated ${#configs[@]} configs, found the strategy library, the templates and the man page"
 cd /
 apt-get remove -y -qq dicesim >/dev/null
 installed=""

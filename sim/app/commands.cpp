@@ -28,6 +28,7 @@
 #include "results/run_state.h"
 #include "results/summary.h"
 #include "results/text_columns.h"
+#include "strategies/library.h"
 #include "strategies/sweep.h"
 
 #ifndef DICESIM_VERSION
@@ -262,7 +263,7 @@ RunFacts run_facts(const FactsOf& of) {
 }
 
 // The summary document, as text: JSON holds UTF-8 only.
-std::string summary_text(const RunFacts& facts, const std::vector<SummaryTable>& tables,
+std::string summary_text(const RunFacts& facts, const std::vector<SummarySection>& tables,
                          const std::vector<Check>* checks, const std::string& what) {
   try {
     return json_terminal_text(summary_document(facts, tables, checks).dump(2)) + "\n";
@@ -540,7 +541,7 @@ int show_command(const ShowOptions& options, std::ostream& out) {
   const RunFacts facts =
       run_facts({options.file, version, state.program_version, state.git_revision, state.command, state.config,
                  state.output, state.planned, state.shard, state.threads, state.exact_skipped});
-  const std::vector<SummaryTable> tables = summary_tables(state.config, state.output);
+  const std::vector<SummarySection> tables = summary_tables(state.config, state.output);
   const std::vector<Check>* checks = state.checks ? &*state.checks : nullptr;
   if (options.json) {
     out << summary_text(facts, tables, checks, options.file + ": --json");
@@ -555,7 +556,7 @@ int show_command(const ShowOptions& options, std::ostream& out) {
       throw FileError(options.csv_dir + ": cannot create the directory (--csv): " + error.message());
     }
     std::vector<std::pair<std::filesystem::path, std::string>> csv{{dir / "run.csv", facts_csv(facts)}};
-    for (const SummaryTable& table : tables) csv.emplace_back(dir / (table.name + ".csv"), summary_csv(table));
+    for (const SummarySection& table : tables) csv.emplace_back(dir / (table.name + ".csv"), summary_csv(table));
     if (checks) csv.emplace_back(dir / "checks.csv", checks_csv(*checks));
     std::vector<FileUse> writes;
     for (const auto& [file, text] : csv) writes.push_back({file.string(), "a CSV file (--csv)"});
@@ -588,11 +589,26 @@ int show_command(const ShowOptions& options, std::ostream& out) {
   return kExitOk;
 }
 
+namespace {
+
+// The game's strategies in the library, each a line: {"library": NAME}.
+void describe_library(std::ostream& out, std::string_view game) {
+  const std::vector<LibraryStrategy> library = library_strategies(game);
+  if (library.empty()) return;
+  out << "  library (" << terminal_text(strategy_library_file(game)) << "; {\"library\": NAME} in \"strategies\"):\n";
+  for (const LibraryStrategy& s : library)
+    out << "    " << std::left << std::setw(20) << terminal_text(s.name) << std::right << terminal_text(s.description)
+        << "\n";
+}
+
+}  // namespace
+
 void list_games(std::ostream& out) {
   for (const GameEntry& g : games()) {
     out << g.name << ": " << g.description << "\n";
     g.describe(out);
     out << describe_tables(g);
+    describe_library(out, g.name);
     out << "\n";
   }
   out << "contests (all games): distributions (default true), headtohead, sequential,\n"

@@ -6,6 +6,7 @@
 #include "config/terminal_text.h"
 #include "engine/dice.h"
 #include "games/registry.h"
+#include "strategies/library.h"
 
 namespace dicesim {
 
@@ -92,7 +93,12 @@ RunConfig read_run_config(json document, const std::string& file, bool biased_di
   independently([&] {
     if (const std::optional<JsonNode> description = root.find("description")) description->string();
   });
-  independently([&] { config.entry = &read_game(root.at("game")); });
+  independently([&] {
+    config.entry = &read_game(root.at("game"));
+    // Library strategies become their definitions before anything reads them.
+    if (const std::optional<JsonNode> strategies = root.find("strategies"))
+      resolve_library_strategies(*strategies, config.document["strategies"], config.entry->name);
+  });
   independently([&] {
     if (const std::optional<JsonNode> seed = root.find("seed")) config.seed = named(keys, "seed").read_unsigned(*seed);
   });

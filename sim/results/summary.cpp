@@ -36,11 +36,11 @@ Figure mean_of(const std::vector<std::int64_t>& histogram, const Measure& measur
 
 // Each strategy alone: games, every measure's mean, the score's sd and,
 // where the lowest score wins, P(the least score).
-SummaryTable strategies_table(const RunConfig& config, const EngineOutput& output) {
+SummarySection strategies_table(const RunConfig& config, const EngineOutput& output) {
   const std::vector<Strategy>& strategies = config.game->strategies();
   const std::vector<Measure> measures = config.game->measures();
   const bool lowest_wins = config.entry->lowest_score_wins;
-  SummaryTable table{"strategies", "each strategy alone (95% intervals):"};
+  SummarySection table{"strategies", "each strategy alone (95% intervals):"};
   table.add_column("strategy", "strategy");
   table.add_column("games", "games");
   table.add_column("mean " + measures[0].name, "mean");  // the score's mean is the Python frame's `mean`
@@ -67,7 +67,7 @@ SummaryTable strategies_table(const RunConfig& config, const EngineOutput& outpu
 
 // Pairs in long form: the row strategy's win rate against the opponent, in
 // the order of the strategies (a blind pair gives a row to each of its two).
-SummaryTable pairs_table(const RunConfig& config, const EngineOutput& output, std::string name, std::string title,
+SummarySection pairs_table(const RunConfig& config, const EngineOutput& output, std::string name, std::string title,
                          const std::vector<PlannedPair>& pairs, bool mirror) {
   struct Cell {
     int row, column, table, seat;
@@ -80,7 +80,7 @@ SummaryTable pairs_table(const RunConfig& config, const EngineOutput& output, st
   std::sort(cells.begin(), cells.end(),
             [](const Cell& x, const Cell& y) { return std::pair(x.row, x.column) < std::pair(y.row, y.column); });
   const std::vector<Strategy>& strategies = config.game->strategies();
-  SummaryTable table{std::move(name), std::move(title)};
+  SummarySection table{std::move(name), std::move(title)};
   for (const char* key : {"strategy", "opponent", "games", "wins", "ties", "losses"}) table.add_column(key, key);
   table.add_column("win rate", "win_rate");
   for (const Cell& c : cells) {
@@ -96,10 +96,10 @@ SummaryTable pairs_table(const RunConfig& config, const EngineOutput& output, st
 
 // Tables of several seats in long form: one row per seat, each with its
 // table's shared wins (as the Python frame's rows: seat a number, never "ties").
-SummaryTable groups_table(const RunConfig& config, const EngineOutput& output, std::string name, std::string title,
+SummarySection groups_table(const RunConfig& config, const EngineOutput& output, std::string name, std::string title,
                           const std::vector<int>& groups) {
   const std::vector<Strategy>& strategies = config.game->strategies();
-  SummaryTable table{std::move(name), std::move(title)};
+  SummarySection table{std::move(name), std::move(title)};
   for (const char* key : {"table", "games", "seat", "strategy", "wins", "tied"}) table.add_column(key, key);
   table.add_column("win rate", "win_rate");
   table.add_column("tie_games", "tie_games");
@@ -119,10 +119,10 @@ SummaryTable groups_table(const RunConfig& config, const EngineOutput& output, s
 
 // With a precision target: each table's games and the largest 95%
 // half-width it reached, of the win rates and of each targeted mean.
-SummaryTable precision_table(const RunConfig& config, const EngineOutput& output) {
+SummarySection precision_table(const RunConfig& config, const EngineOutput& output) {
   const PrecisionTarget& target = *config.precision;
   const std::vector<Measure> measures = config.game->measures();
-  SummaryTable table{"precision", "precision target: each table's games and the largest 95% half-width it reached"};
+  SummarySection table{"precision", "precision target: each table's games and the largest 95% half-width it reached"};
   table.add_column("table", "table");
   table.add_column("games", "games");
   const auto limit = [](double value) {  // as many digits as the target has (5e-05, not 0.0000)
@@ -170,7 +170,7 @@ std::string cell_text(const Figure& f, int precision) {
   return {};
 }
 
-void print_table(std::ostream& out, const SummaryTable& table) {
+void print_table(std::ostream& out, const SummarySection& table) {
   TextColumns text;
   text.add_row(table.columns);
   for (const auto& row : table.rows) {
@@ -183,7 +183,7 @@ void print_table(std::ostream& out, const SummaryTable& table) {
 }
 
 // A pairs table as a strategy-by-strategy matrix.
-void print_matrix(std::ostream& out, const SummaryTable& table, const std::vector<Strategy>& strategies) {
+void print_matrix(std::ostream& out, const SummarySection& table, const std::vector<Strategy>& strategies) {
   std::unordered_map<std::string, std::size_t> index;
   for (std::size_t s = 0; s < strategies.size(); ++s) index[strategies[s].name] = s;
   std::vector<MatrixEntry> entries;
@@ -193,7 +193,7 @@ void print_matrix(std::ostream& out, const SummaryTable& table, const std::vecto
 }
 
 // Tables of several seats, one line each: every seat's win rate, then the ties.
-void print_groups(std::ostream& out, const SummaryTable& table, const std::string& what) {
+void print_groups(std::ostream& out, const SummarySection& table, const std::string& what) {
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
     const std::vector<Figure>& row = table.rows[r];
     if (r == 0 || table.rows[r - 1][0].count != row[0].count)
@@ -206,8 +206,8 @@ void print_groups(std::ostream& out, const SummaryTable& table, const std::strin
 
 }  // namespace
 
-std::vector<SummaryTable> summary_tables(const RunConfig& config, const EngineOutput& output) {
-  std::vector<SummaryTable> tables{
+std::vector<SummarySection> summary_tables(const RunConfig& config, const EngineOutput& output) {
+  std::vector<SummarySection> tables{
       strategies_table(config, output),
       pairs_table(config, output, "headtohead",
                   "head to head: fraction of games the row strategy wins (ties count for neither; 95% intervals)",
@@ -218,13 +218,13 @@ std::vector<SummaryTable> summary_tables(const RunConfig& config, const EngineOu
       groups_table(config, output, "nway", "n-way table", config.plan.nway),
       groups_table(config, output, "sequential_tables", "sequential table", config.plan.sequential_tables)};
   if (config.precision) tables.push_back(precision_table(config, output));
-  std::erase_if(tables, [](const SummaryTable& t) { return t.rows.empty(); });
+  std::erase_if(tables, [](const SummarySection& t) { return t.rows.empty(); });
   return tables;
 }
 
 void print_summary(std::ostream& out, const RunConfig& config, const EngineOutput& output) {
   bool first = true;
-  for (const SummaryTable& table : summary_tables(config, output)) {
+  for (const SummarySection& table : summary_tables(config, output)) {
     if (table.name == "nway" || table.name == "sequential_tables") {
       print_groups(out, table, table.title);
       continue;
@@ -249,7 +249,7 @@ std::string shortest(double value) {
 }
 
 // The table's header: each key, an estimate's followed by <key>_half_width.
-std::vector<std::string> machine_columns(const SummaryTable& table) {
+std::vector<std::string> machine_columns(const SummarySection& table) {
   const std::vector<Figure>* sample = table.rows.empty() ? nullptr : &table.rows.front();
   std::vector<std::string> columns;
   for (std::size_t c = 0; c < table.keys.size(); ++c) {
@@ -266,7 +266,7 @@ ordered_json check_record(const Check& c) {
 
 }  // namespace
 
-std::string summary_csv(const SummaryTable& table) {
+std::string summary_csv(const SummarySection& table) {
   std::vector<std::string> header;
   for (const std::string& column : machine_columns(table)) header.push_back(csv_text(column));
   std::string csv = csv_row(header);
@@ -310,12 +310,12 @@ std::string facts_csv(const RunFacts& facts) {
   return csv;
 }
 
-ordered_json summary_document(const RunFacts& facts, const std::vector<SummaryTable>& tables,
+ordered_json summary_document(const RunFacts& facts, const std::vector<SummarySection>& tables,
                               const std::vector<Check>* checks) {
   ordered_json run = ordered_json::object();
   for (const auto& [name, value] : facts) run[name] = value;
   ordered_json out_tables = ordered_json::object();
-  for (const SummaryTable& table : tables) {
+  for (const SummarySection& table : tables) {
     ordered_json rows = ordered_json::array();
     for (const auto& row : table.rows) {
       ordered_json object = ordered_json::object();

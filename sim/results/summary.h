@@ -34,7 +34,9 @@ struct Figure {
   bool has_value() const { return !std::isnan(value); }
 };
 
-struct SummaryTable {
+// One part of a run's summary (not a table in dicesim's sense, a seating):
+// printed as aligned columns, a JSON array of rows, a CSV file.
+struct SummarySection {
   std::string
       name;  // "strategies", "headtohead", "sequential", "nway", "sequential_tables", "precision" (CSV file stem)
   std::string title;                 // printed above it
@@ -42,8 +44,8 @@ struct SummaryTable {
   std::vector<std::string> keys;     // per column its JSON key and CSV header: snake_case, as the Python frames
   std::vector<std::vector<Figure>> rows;
   json targets = json::object();  // precision: per key the half-width the run aimed at
-  SummaryTable(std::string table_name, std::string table_title)
-      : name(std::move(table_name)), title(std::move(table_title)) {}
+  SummarySection(std::string section_name, std::string section_title)
+      : name(std::move(section_name)), title(std::move(section_title)) {}
   void add_column(std::string shown, std::string key) {
     columns.push_back(std::move(shown));
     keys.push_back(std::move(key));
@@ -62,13 +64,13 @@ using RunFacts = std::vector<std::pair<std::string, json>>;
 
 // The tables of a run's summary (empty ones left out). Pairs and tables are
 // in long form: one row per (strategy, opponent) or (table, seat).
-std::vector<SummaryTable> summary_tables(const RunConfig& config, const EngineOutput& output);
+std::vector<SummarySection> summary_tables(const RunConfig& config, const EngineOutput& output);
 
 void print_summary(std::ostream& out, const RunConfig& config, const EngineOutput& output);
 // A table as CSV text, a header of its keys (an estimate is two columns:
 // <key> and <key>_half_width, the half-width of its 95% interval), numbers
 // in their shortest form that reads back to the same double.
-std::string summary_csv(const SummaryTable& table);
+std::string summary_csv(const SummarySection& table);
 // The checks (one row each: name, kind, observed, expected, z, p_value,
 // passed) and the facts (fact,value) as CSV.
 std::string checks_csv(const std::vector<Check>& checks);
@@ -77,7 +79,7 @@ std::string facts_csv(const RunFacts& facts);
 // {"title", "columns", "rows", "targets"?}}, "checks": [records] or null},
 // every row an object of the CSV's columns, keys in the columns' order. Throws json::type_error on text
 // that is not UTF-8.
-ordered_json summary_document(const RunFacts& facts, const std::vector<SummaryTable>& tables,
+ordered_json summary_document(const RunFacts& facts, const std::vector<SummarySection>& tables,
                               const std::vector<Check>* checks);
 // The JSON Schema (draft 2020-12) of summary_document.
 ordered_json summary_schema();

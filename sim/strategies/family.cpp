@@ -70,14 +70,22 @@ ordered_json strategies_schema(const std::vector<StrategyFamily>& families) {
     branches.push_back({{"if", {{"properties", {{"family", {{"const", f.name}}}}}, {"required", {"family"}}}},
                         {"then", object_schema(keys)}});
   }
+  const std::vector<Parameter> reference = {
+      shaped_parameter("library", {{"type", "string"}, {"pattern", "^[a-z0-9_]{1,64}$"}},
+                       "a strategy of the library (strategies/<game>.json, dicesim list)")
+          .as_required(),
+      named(strategy_entry_parameters(), "name"), named(strategy_entry_parameters(), "set")};
   return {{"type", "array"},
           {"minItems", 1},
-          {"description", "the strategies; each an object with a name, a family and the family's parameters"},
+          {"description",
+           "the strategies; each an object with a name, a family and the family's parameters, or a library strategy"},
           {"items",
-           {{"type", "object"},
-            {"required", {"family"}},
-            {"properties", {{"family", {{"enum", names}, {"description", "the strategy family (dicesim list)"}}}}},
-            {"allOf", branches}}}};
+           {{"anyOf",
+             {object_schema(reference),
+              {{"type", "object"},
+               {"required", {"family"}},
+               {"properties", {{"family", {{"enum", names}, {"description", "the strategy family (dicesim list)"}}}}},
+               {"allOf", branches}}}}}}};
 }
 
 }  // namespace dicesim

@@ -182,7 +182,7 @@ TEST(SummaryCsv, ShortestNumbersCountsOfPairsAndTheChecks) {
 
 TEST(SummaryCsv, TheShortestFormReadsBackToTheSameDouble) {
   // The number of the issue: %.17g printed it 0.57186999999999999.
-  SummaryTable table{"t", "t"};
+  SummarySection table{"t", "t"};
   table.add_column("x", "x");
   table.rows.push_back({Figure::of_number(0.57187)});
   table.rows.push_back({Figure::of_number(1.0 / 3.0)});
