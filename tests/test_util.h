@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -65,6 +66,11 @@ inline CommandResult dicesim(const std::string& args, const std::string& cwd = "
 }
 
 inline std::string source_path(const std::string& relative) { return std::string(DICESIM_SOURCE_DIR) + "/" + relative; }
+
+// The strategy library of this checkout, for the tests' own reading of configs
+// (a test binary is not beside strategies/ as build/dicesim is) and the
+// dicesim they start, unless a test names another.
+inline const bool kLibraryOfThisCheckout = setenv("DICESIM_STRATEGIES", source_path("strategies").c_str(), 0) == 0;
 
 // Everything in a results file that (config, seed, games) decide: each
 // dataset ("/path") and attribute ("/path@name") as its shape and bytes.

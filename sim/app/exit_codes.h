@@ -1,4 +1,4 @@
-// dicesim's exit codes (sim/README.md, "Command line"), for main, the commands,
+// dicesim's exit codes (sim/app/README.md), for main, the commands,
 // the cluster and the tests.
 #pragma once
 

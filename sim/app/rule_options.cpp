@@ -30,23 +30,26 @@ std::string help_of(const Parameter& p) {
   return help;
 }
 
-// The declared static range; what relates several keys is the game's rules
-// reader's, which reads the given rules as it reads a config's.
+// The declared static range, shown in --help as "[1 - 200]" (and ", a
+// multiple of 50"); what relates several keys is the game's rules reader's,
+// which reads the given rules as it reads a config's.
 CLI::Validator integer_range(const Parameter& p) {
   using limits = std::numeric_limits<std::int64_t>;
   const std::int64_t min = p.min.is_null() ? limits::min() : p.min.get<std::int64_t>();
   const std::int64_t max = p.max.is_null() ? limits::max() : p.max.get<std::int64_t>();
   const std::int64_t step = p.multiple_of;
-  CLI::Validator range = CLI::Range(min, max);
-  if (step == 0) return range;
-  return range & CLI::Validator(
-                     [step](std::string& text) {
-                       std::int64_t value = 0;
-                       const bool number = CLI::detail::lexical_cast(text, value);
-                       return !number || value % step == 0 ? std::string()  // not a number: Range says so
-                                                           : "expected a multiple of " + std::to_string(step);
-                     },
-                     "a multiple of " + std::to_string(step));
+  std::string shown = "[" + (p.min.is_null() ? std::string("...") : p.min.dump()) + " - " +
+                      (p.max.is_null() ? std::string("...") : p.max.dump()) + "]";
+  if (step != 0) shown += ", a multiple of " + std::to_string(step);
+  return CLI::Validator(
+      [min, max, step, shown](std::string& text) -> std::string {
+        std::int64_t value = 0;
+        if (!CLI::detail::lexical_cast(text, value)) return "expected an integer, got " + text;
+        if (value < min || value > max || (step != 0 && value % step != 0))
+          return "expected an integer " + shown + ", got " + text;
+        return "";
+      },
+      shown);
 }
 
 }  // namespace
@@ -59,13 +62,14 @@ RuleOptions::RuleOptions(CLI::App& command, const std::vector<Parameter>& rules,
     const std::string name = option_name(p.name);
     switch (p.kind) {
       case ParameterKind::integer:
-        rule->option = command.add_option(name, rule->integer, help_of(p))->check(integer_range(p));
+        rule->option = command.add_option(name, rule->integer, help_of(p))->type_name("N")->check(integer_range(p));
         break;
       case ParameterKind::boolean:
         rule->option = command.add_flag(name, rule->boolean, help_of(p) + "; " + name + "=false turns it off");
         break;
       case ParameterKind::one_of:
-        rule->option = command.add_option(name, rule->choice, help_of(p))->check(CLI::IsMember(p.choices));
+        rule->option =
+            command.add_option(name, rule->choice, help_of(p))->type_name("NAME")->check(CLI::IsMember(p.choices));
         break;
       default:
         continue;  // tables and objects: through a config (--config)

@@ -91,7 +91,7 @@ std::optional<std::int64_t> read_integer_key(const JsonNode& object, const std::
 
 // {"type": "object", "properties": ..., "required": ..., "additionalProperties": false}.
 ordered_json object_schema(const std::vector<Parameter>& parameters);
-// A parameter's default as `dicesim list` and configs/README.md write it.
+// A parameter's default as `dicesim list` and the READMEs write it.
 std::string default_text(const Parameter& parameter);
 // `dicesim list`'s lines for rules: name, values, default, description.
 void describe_parameters(std::ostream& out, const std::vector<Parameter>& parameters);

@@ -5,7 +5,7 @@
 //
 // What the engine needs from a game, and nothing more: how to play a block
 // of games at a table, and (where the game allows) the exact odds.
-// Adding a game: see sim/README.md.
+// Adding a game: see sim/games/README.md.
 #pragma once
 
 #include <algorithm>
@@ -74,7 +74,7 @@ class Game {
   std::vector<Strategy> strategies_;
 };
 
-// The tables a game can seat, as data: plan_contests (sim/contest_plan.cpp)
+// The tables a game can seat, as data: plan_contests (plan/contest_plan.cpp)
 // refuses any other with a one-line error, and `dicesim list` describes them.
 struct TableLimits {
   int min_seats = 1;  // 1: a strategy may play alone (distributions)

@@ -4,7 +4,7 @@
 // may include: engine, math, config, strategies, games
 //
 // A run config: the game, its rules and strategies, the seed, the number of
-// games and the contests. configs/README.md documents every key.
+// games and the contests. configs/README.md documents the keys every game shares, each game's README its own.
 #pragma once
 
 #include <cstdint>
@@ -39,7 +39,7 @@ struct RunConfig {
   std::string name;  // results/<name>.h5 by default
   std::uint64_t seed = 1;
   std::uint64_t games = 0;                   // per table; with a precision target, the most a table plays
-  std::optional<PrecisionTarget> precision;  // play each table until it is met (sim/precision.h)
+  std::optional<PrecisionTarget> precision;  // play each table until it is met (plan/precision.h)
   const GameEntry* entry = nullptr;
   std::unique_ptr<Game> game;
   ContestPlan plan;

@@ -29,7 +29,7 @@ struct Check {
 
 using ExactTables = std::vector<std::optional<TableOdds>>;  // per planned table
 
-// Solves the tables on `threads` threads. Throws Interrupted (sim/interrupt.h)
+// Solves the tables on `threads` threads. Throws Interrupted (engine/interrupt.h)
 // once a stop is requested, at the solvers' next step.
 ExactTables exact_tables(const RunConfig& config, int threads);
 std::vector<Check> compare(const RunConfig& config, const EngineOutput& output, const ExactTables& exact);

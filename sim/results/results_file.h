@@ -3,7 +3,7 @@
 //
 // may include: engine, math, config, strategies, games, plan
 //
-// The HDF5 results file of a run, a merge or a check (layout in sim/README.md).
+// The HDF5 results file of a run, a merge or a check (layout in sim/results/README.md).
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 // SHA-256 (FIPS 180-4), fed piece by piece: the content checksum of a results
-// file (sim/README.md, Results file: checksums), which Python's hashlib
+// file (sim/results/README.md, Checksums and trust), which Python's hashlib
 // recomputes.
 #pragma once
 

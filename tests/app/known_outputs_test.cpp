@@ -4,7 +4,7 @@
 // results fails here.
 //
 // A deliberate change (a new stream layout, a game that draws its dice
-// differently, a changed reference config in sim/bench.cpp) must update them,
+// differently, a changed reference config in sim/app/bench.cpp) must update them,
 // and the signature and figures under "Speed" in README.md:
 //   - stream draws: print block_rng(seed, stable_hash(key), block)() four times
 //     for each triple of kStreams;

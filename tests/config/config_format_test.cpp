@@ -1,7 +1,7 @@
 // The config format is declared once, in C++ (config/parameters.h): the
 // readers use the declarations, `dicesim schema` prints configs/schema.json
 // from them, and these tests hold the shipped schema, the shipped configs and
-// configs/README.md's tables to them.
+// the docs' tables (configs/README.md, each game's README) to them.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -52,7 +52,10 @@ TEST(ConfigFormat, TheSchemaHasABranchAndDefaultsForEveryGame) {
         EXPECT_EQ(then["rules"]["properties"][rule.name]["default"], *rule.default_value);
       }
     }
-    EXPECT_EQ(then["strategies"]["items"]["allOf"].size(), games()[g].families().size());
+    // An entry is a library strategy or one of the game's families.
+    const json& entry = then["strategies"]["items"]["anyOf"];
+    EXPECT_EQ(entry[0]["required"], json::array({"library"}));
+    EXPECT_EQ(entry[1]["allOf"].size(), games()[g].families().size());
   }
   EXPECT_EQ(schema["properties"]["seed"]["default"], 1);
   EXPECT_EQ(schema["properties"]["contests"]["properties"]["distributions"]["default"], true);
@@ -79,7 +82,7 @@ TEST(ConfigFormat, EveryShippedConfigPointsAtTheSchemaFirst) {
     EXPECT_TRUE(std::regex_search(read_text(path.string()), first_key)) << path;
 }
 
-// configs/README.md's tables, as (first column's keys) -> the other cells.
+// A README's tables, as (first column's keys) -> the other cells.
 struct MarkdownTable {
   std::vector<std::string> header;
   std::map<std::string, std::vector<std::string>> rows;  // each key of a row's first cell, e.g. `high_from`
@@ -117,13 +120,15 @@ std::string without_backticks(std::string text) {
   return text;
 }
 
-// Each game's section of configs/README.md lists its rules and families as
-// declared: the same keys, the declared defaults, each parameter by name.
+// Each game's README (sim/games/<game>/README.md) lists its rules and
+// families in its config section as declared: the same keys, the declared
+// defaults, each parameter by name.
 TEST(ConfigFormat, TheReadmeTablesMatchTheDeclarations) {
-  const std::string readme = read_text(testing::source_path("configs/README.md"));
   for (const GameEntry& game : games()) {
+    const std::string file = "sim/games/" + std::string(game.name) + "/README.md";
+    const std::string readme = read_text(testing::source_path(file));
     const std::size_t begin = readme.find("(`\"game\": \"" + std::string(game.name) + "\"`)");
-    ASSERT_NE(begin, std::string::npos) << game.name << " has no section in configs/README.md";
+    ASSERT_NE(begin, std::string::npos) << game.name << " has no config section in " << file;
     const std::string section = readme.substr(begin, readme.find("\n## ", begin) - begin);
 
     const MarkdownTable rules = table_after(section, "### `rules`");

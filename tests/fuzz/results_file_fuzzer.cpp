@@ -6,7 +6,7 @@
 // (sim/results/h5.h). scripts/fuzz.sh starts it from real results files of
 // format 3 made by the configs in results_file_corpus/. (Files before 3.0,
 // whose variable-length strings the HDF5 library reads by following ids in
-// the file, are outside this promise: sim/README.md, Results file.)
+// the file, are outside this promise: sim/results/README.md.)
 #include <unistd.h>
 
 #include <cstddef>

@@ -187,7 +187,7 @@ void write_string_attribute(const std::string& path, const std::string& object, 
 }
 
 // A forger's file: /engine's checksum and the content checksum recomputed
-// after an edit (as sim/README.md's "Checksums and trust" describes them),
+// after an edit (as sim/results/README.md's "Checksums and trust" describes them),
 // so that the file counts as intact and only its meaning can refuse it.
 void reseal(const std::string& path) {
   std::string text;

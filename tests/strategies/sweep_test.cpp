@@ -1,4 +1,4 @@
-// Sweeps (sim/sweep.h): an entry with lists or ranges of parameter values
+// Sweeps (strategies/sweep.h): an entry with lists or ranges of parameter values
 // expands into one strategy per combination, named from its template, and
 // every expansion error is a one-line error at the entry's JSON path.
 #include "strategies/sweep.h"

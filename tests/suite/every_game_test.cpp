@@ -161,7 +161,7 @@ std::string file_text(const std::string& relative) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// What sim/README.md's "Adding a game" lists, checked for every game in
+// What sim/games/README.md's "Adding a game" lists, checked for every game in
 // games(), each missing part named with the step that adds it.
 // A game is its folder, its line in games() and a shipped config: the folder
 // holds its rules, solvers, families, solve command, tests and README.
@@ -172,7 +172,8 @@ TEST(EveryGame, HasEveryPartThatAddingAGameLists) {
   const std::string schema = file_text("configs/schema.json");
   for (const GameEntry& g : games()) {
     const std::string name(g.name), folder = "sim/games/" + name + "/";
-    for (const std::string part : {name + "_game.h", name + "_solve.cpp", name + "_test.cpp", "README.md"})
+    for (const std::string& part :
+         std::vector<std::string>{name + "_game.h", name + "_solve.cpp", name + "_test.cpp", "README.md"})
       EXPECT_TRUE(std::filesystem::is_regular_file(testing::source_path(folder + part)))
           << name << ": no " << folder << part << " (sim/games/README.md, Adding a game)";
     EXPECT_TRUE(shipped.count(name)) << name << ": no config in configs/ plays it (it is what the shared suite runs)";

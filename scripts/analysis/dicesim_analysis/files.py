@@ -309,7 +309,7 @@ class ResultsFile:
 
     # The content checksum.
     def content_checksum(self):
-        """The content checksum of the file as it is (sim/README.md, Results file: checksums):
+        """The content checksum of the file as it is (sim/results/README.md, Checksums and trust):
         SHA-256 over every dataset and attribute, each type and size checked before it is read."""
         links = []
         self.f.id.links.visit(lambda name, info: links.append((name, info.type)), info=True)

@@ -355,7 +355,7 @@ Evaluation evaluate_alone(const Rules& rules, ThrowMix& mix) {
   }
 }
 
-// A policy that throws the same way in every state races alone (sim/race.h):
+// A policy that throws the same way in every state races alone (math/race.h):
 // throw by throw, dropping negligible mass as the walks above do.
 Race race_alone(const Rules& rules, const ThrowMix& mix) {
   const int goal = rules.goal;

@@ -1,6 +1,6 @@
 // Dice Battle on the engine: config -> rules and compiled strategies, a
 // block of games at a table, the exact odds and `dicesim list` (`dicesim
-// solve battle`: sim/app/solve_battle.cpp).
+// solve battle`: battle_solve.cpp).
 #include "games/battle/battle_game.h"
 
 #include <ostream>

@@ -1,6 +1,6 @@
 // Pig on the engine: config → rules and compiled strategies, a block of games
 // at a table, the exact odds and `dicesim list` (`dicesim solve pig`:
-// sim/app/solve_pig.cpp).
+// pig_solve.cpp).
 #include "games/pig/pig_game.h"
 
 #include <algorithm>

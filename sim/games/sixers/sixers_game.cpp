@@ -1,6 +1,6 @@
 // Sixers on the engine: config → rules and compiled strategies, a block of
 // games at a table, the exact odds and `dicesim list` (`dicesim solve
-// sixers`: sim/app/solve_sixers.cpp).
+// sixers`: sixers_solve.cpp).
 #include "games/sixers/sixers_game.h"
 
 #include <algorithm>

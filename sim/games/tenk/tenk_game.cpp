@@ -1,6 +1,6 @@
 // 10,000 on the engine: config -> rules and compiled strategies, a block of
 // games at a table, the exact first-turn odds and `dicesim list` (`dicesim
-// solve tenk`: sim/app/solve_tenk.cpp).
+// solve tenk`: tenk_solve.cpp).
 #include "games/tenk/tenk_game.h"
 
 #include <algorithm>
@@ -38,7 +38,7 @@ class TenkGameImpl final : public TenkGame {
 
   int score_bins() const { return (rules_.target + 10000) / kPoint + 1; }
 
-  // The measures, in this order (see configs/README.md).
+  // The measures, in this order (see sim/games/tenk/README.md).
   enum : int { kScore, kTurns, kTurnScore, kFirstTurn, kPlace };
   std::vector<Measure> measures() const override {
     const int capped = rules_.max_rounds + 1;
@@ -334,7 +334,7 @@ std::unique_ptr<TenkGame> load_game(const JsonNode& config, const Die& die) {
 
 GameEntry tenk_entry() {
   // A game alone has no meaning (no distributions); blind tables are played
-  // like sequential ones, in seating order (see sim/README.md, "10,000").
+  // like sequential ones, in seating order (see sim/games/tenk/README.md).
   TableLimits tables;
   tables.min_seats = 2;
   tables.max_seats = kMaxPlayers;

@@ -1,5 +1,5 @@
 // 10,000 on the engine as the rest of dicesim sees it: a Game, and what
-// `dicesim solve tenk` asks of it (sim/app/solve_tenk.cpp).
+// `dicesim solve tenk` asks of it (tenk_solve.cpp).
 #pragma once
 
 #include <memory>

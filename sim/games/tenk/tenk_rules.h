@@ -1,6 +1,6 @@
 // 10,000 ("tenk"): the rules as data and the scoring of a throw.
 //
-// A throw of n dice is a multiset (sim/dice.h). For every number of dice in
+// A throw of n dice is a multiset (engine/dice.h). For every number of dice in
 // hand, every pending three-of-a-kind face and every multiset, Scoring
 // precomputes the legal ways to set dice aside (Move), so that play is table
 // lookups. Seed 000 (Pulpan's rules) and seed 003 (the AI blog's rules) are

@@ -230,7 +230,7 @@ TEST(TenkSeed003, CombinationTablesAndTheirEV) {
   expect_rows(s, 1, 0, {{P::singles, 2, 33.33, 75}});
   for (int face : {2, 3, 4, 6}) {
     // With a triple set aside the author reuses the 3-dice values 500 and
-    // 105, which do not hold here (see configs/README.md): no EV for those.
+    // 105, which do not hold here (see README.md here): no EV for those.
     expect_rows(s, 3, face, {{P::triple, 5, 2.31, 0}, {P::add, 91, 42.13, 0}, {P::singles, 96, 44.44, 0}});
     expect_rows(s, 2, face, {{P::add, 11, 30.56, 0}, {P::singles, 16, 44.44, 94}});
     expect_rows(s, 1, face, {{P::add, 1, 16.67, 0}, {P::singles, 2, 33.33, 75}});
