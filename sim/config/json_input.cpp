@@ -9,11 +9,11 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <map>
-#include <mutex>
 #include <set>
 #include <vector>
 
+#include "config/json_scan_internal.h"
+#include "config/number_literals.h"
 #include "config/suggest.h"
 #include "config/terminal_text.h"
 
@@ -73,52 +73,6 @@ std::string describe(const json& value) {
 
 namespace {
 
-// The numbers a JSON text wrote otherwise than json::dump() prints them back
-// ("-1e1", "1000000000000000.0", "1e6"), by source name and JSON path: error
-// messages echo what the user wrote, and an integer key reads a floating
-// literal exactly. Bounded: at most kMaxNumberTexts numbers of at most
-// kMaxNumberTextLength characters (a longer one is kept cut, which no integer
-// key accepts); past that, the parsed value is what is echoed.
-class WrittenNumbers {
- public:
-  static constexpr std::size_t kMaxNumberTexts = 100'000;
-  static constexpr std::size_t kMaxNumberTextLength = 64;
-  static constexpr std::size_t kMaxPathLength = 256;
-
-  void replace(const std::string& source, std::map<std::string, std::pair<json, std::string>> numbers) {
-    const std::lock_guard<std::mutex> guard(mutex_);
-    if (const auto old = by_source_.find(source); old != by_source_.end()) {
-      count_ -= old->second.size();
-      by_source_.erase(old);
-    }
-    count_ += numbers.size();
-    by_source_[source] = std::move(numbers);
-  }
-  bool has_room(std::size_t pending) const {
-    const std::lock_guard<std::mutex> guard(mutex_);
-    return count_ + pending < kMaxNumberTexts;
-  }
-  // The text written for `value` at source and path, if it was kept.
-  std::optional<std::string> find(const std::string& source, const std::string& path, const json& value) const {
-    const std::lock_guard<std::mutex> guard(mutex_);
-    const auto in_source = by_source_.find(source);
-    if (in_source == by_source_.end()) return std::nullopt;
-    const auto number = in_source->second.find(path);
-    if (number == in_source->second.end() || number->second.first != value) return std::nullopt;
-    return number->second.second;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::map<std::string, std::map<std::string, std::pair<json, std::string>>> by_source_;
-  std::size_t count_ = 0;
-};
-
-WrittenNumbers& written_numbers() {
-  static WrittenNumbers numbers;
-  return numbers;
-}
-
 // A number's text ("-1e15", "2.0", "7") as an exact integer, or nothing.
 std::optional<std::int64_t> exact_integer(std::string_view text) {
   const bool negative = !text.empty() && text.front() == '-';
@@ -135,29 +89,6 @@ constexpr int kMaxNesting = 256;
 
 namespace {
 
-// Calls code(i) for every character of a JSON text outside strings (the
-// quotes included), so that brackets and digits inside strings never count.
-// code returns how many characters to skip after this one.
-template <class Code>
-void scan_outside_strings(std::string_view text, Code code) {
-  bool in_string = false, escaped = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else {
-      i += code(i);
-    }
-  }
-}
-
 void check_nesting(const std::string& text, const std::string& source_name) {
   int depth = 0;
   scan_outside_strings(text, [&](std::size_t i) -> std::size_t {
@@ -172,65 +103,28 @@ void check_nesting(const std::string& text, const std::string& source_name) {
   });
 }
 
-// The number literals of a JSON text, in document order (the order in which
-// the parser reports its values).
-std::vector<std::string_view> number_literals(std::string_view text) {
-  std::vector<std::string_view> out;
-  scan_outside_strings(text, [&](std::size_t i) -> std::size_t {
-    const char c = text[i];
-    if (c != '-' && !std::isdigit(static_cast<unsigned char>(c))) return 0;
-    const std::size_t end = std::min(text.find_first_not_of("0123456789+-.eE", i), text.size());
-    out.push_back(text.substr(i, end - i));
-    return end - i - 1;
-  });
-  return out;
-}
-
-}  // namespace
-
-// Refuses a key repeated within one object, which nlohmann/json would
-// otherwise resolve silently (the last one wins): {"games": 10, "games": 20}
-// is almost certainly a mistake. Tracks the JSON path as the parser goes.
-class DuplicateKeyCheck {
+// Follows the parser's events: the JSON path of the value being read, for
+// DuplicateKeyCheck's message and NumberLiterals' keys.
+class JsonPath {
  public:
-  DuplicateKeyCheck(const std::string& source_name, std::vector<std::string_view> numbers)
-      : source_name_(source_name), numbers_(std::move(numbers)) {}
-
-  bool operator()(int, json::parse_event_t event, json& parsed) {
+  void follow(json::parse_event_t event, const json& parsed) {
     switch (event) {
       case json::parse_event_t::object_start:
       case json::parse_event_t::array_start:
         next_element();
-        frames_.push_back({event == json::parse_event_t::array_start, -1, {}, {}});
+        frames_.push_back({event == json::parse_event_t::array_start, -1, {}});
         break;
       case json::parse_event_t::object_end:
       case json::parse_event_t::array_end:
         frames_.pop_back();
         break;
-      case json::parse_event_t::key: {
-        Frame& object = frames_.back();
-        object.key = parsed.get<std::string>();
-        if (!object.keys.insert(object.key).second)
-          throw InputError(source_name_ + ": " + shown_path(path()) + ": duplicate key " + quoted_text(object.key));
+      case json::parse_event_t::key:
+        frames_.back().key = parsed.get<std::string>();
         break;
-      }
       case json::parse_event_t::value:
         next_element();
-        if (parsed.is_number()) read_number(parsed);
         break;
     }
-    return true;
-  }
-
- private:
-  struct Frame {
-    bool array;
-    int index;
-    std::set<std::string> keys;
-    std::string key;
-  };
-  void next_element() {
-    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
   }
   std::string path() const {
     std::string out;
@@ -240,33 +134,50 @@ class DuplicateKeyCheck {
     }
     return out;
   }
-  // 1e6 or 2.5e6 becomes the integer it denotes; 2.0 stays a double. A
-  // literal that dump() would print otherwise is kept (WrittenNumbers).
-  void read_number(json& parsed) {
-    if (next_number_ >= numbers_.size()) return;
-    const std::string_view literal = numbers_[next_number_++];
-    if (parsed.is_number_float() && literal.find_first_of("eE") != std::string_view::npos)
-      if (const std::optional<std::uint64_t> value = parse_count(literal)) parsed = *value;
-    if (literal == parsed.dump() || !written_numbers().has_room(written_.size())) return;
-    const std::string where = path();
-    if (where.size() > WrittenNumbers::kMaxPathLength) return;
-    std::string text(literal.substr(0, WrittenNumbers::kMaxNumberTextLength));
-    if (text.size() < literal.size()) text += "...";
-    written_[where] = {parsed, std::move(text)};
-  }
-
- public:
-  std::map<std::string, std::pair<json, std::string>> take_written() && { return std::move(written_); }
 
  private:
-  std::map<std::string, std::pair<json, std::string>> written_;
-  std::string source_name_;
+  struct Frame {
+    bool array;
+    int index;
+    std::string key;
+  };
+  void next_element() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+  }
   std::vector<Frame> frames_;
-  std::vector<std::string_view> numbers_;
-  std::size_t next_number_ = 0;
 };
 
-namespace {
+// Refuses a key repeated within one object, which nlohmann/json would
+// otherwise resolve silently (the last one wins): {"games": 10, "games": 20}
+// is almost certainly a mistake.
+class DuplicateKeyCheck {
+ public:
+  explicit DuplicateKeyCheck(const std::string& source_name) : source_name_(source_name) {}
+
+  // Called after `path` has followed the event.
+  void operator()(json::parse_event_t event, const json& parsed, const JsonPath& path) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+        keys_.emplace_back();
+        break;
+      case json::parse_event_t::object_end:
+        keys_.pop_back();
+        break;
+      case json::parse_event_t::key: {
+        const std::string key = parsed.get<std::string>();
+        if (!keys_.back().insert(key).second)
+          throw InputError(source_name_ + ": " + shown_path(path.path()) + ": duplicate key " + quoted_text(key));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+ private:
+  std::string source_name_;
+  std::vector<std::set<std::string>> keys_;  // of each object open, innermost last
+};
 
 // "source:line:column" of a byte of a JSON text.
 std::string position(const std::string& text, std::size_t offset, const std::string& source_name) {
@@ -291,9 +202,17 @@ json parse_json_text(const std::string& text, const std::string& source_name) {
   if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
     throw InputError(position(text, nul, source_name) + ": malformed JSON: a NUL byte");
   try {
-    DuplicateKeyCheck check(source_name, number_literals(text));
-    json parsed = json::parse(text, std::ref(check));
-    written_numbers().replace(source_name, std::move(check).take_written());
+    JsonPath path;
+    DuplicateKeyCheck duplicate_keys(source_name);
+    NumberLiterals numbers(text);
+    json parsed = json::parse(text, [&](int, json::parse_event_t event, json& value) {
+      path.follow(event, value);
+      duplicate_keys(event, value, path);
+      if (event == json::parse_event_t::value && value.is_number())
+        numbers.read_number(value, [&] { return path.path(); });
+      return true;
+    });
+    std::move(numbers).keep(source_name);
     return parsed;
   } catch (const json::parse_error& e) {
     // nlohmann reports a byte offset; people want line and column.
@@ -405,7 +324,7 @@ std::vector<JsonNode> JsonNode::elements(std::size_t min_size) const {
 
 std::optional<std::string> JsonNode::written_number() const {
   if (!value_->is_number()) return std::nullopt;
-  return written_numbers().find(file_, path_, *value_);
+  return written_number_text(file_, path_, *value_);
 }
 
 std::string JsonNode::written() const {

@@ -1,5 +1,7 @@
 // A thin RAII layer over the HDF5 C API: the few calls dicesim needs to write
-// and read its results, with errors turned into exceptions.
+// and read its results, with errors turned into exceptions. Implemented in
+// h5_handle.cpp (Handle), h5_writer.cpp (Writer), h5_reader.cpp (Reader),
+// content_checksum.cpp (the content checksum) and superblock.cpp.
 #pragma once
 
 #include <hdf5.h>

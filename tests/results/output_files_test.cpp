@@ -149,7 +149,7 @@ TEST(OutputFiles, FileNamesMadeFromDataPassOneRule) {
 TEST(OutputFiles, EveryWriterChecksItsPaths) {
   const std::map<std::string, std::string> exempt = {
       {"sim/engine/files.cpp", "the writer itself"},
-      {"sim/results/h5.cpp", "the results writer: run, check and merge hold OutputFiles for its path"},
+      {"sim/results/h5_writer.cpp", "the results writer: run, check and merge hold OutputFiles for its path"},
       {"sim/games/tenk/tenk_win_cache.cpp",
        "the solved game's cache: a name of its own in the cache directory, which solve --policy-csv lists as read"},
   };

@@ -1,4 +1,4 @@
-"""A results file read as guardedly as dicesim reads it (sim/results/h5.cpp):
+"""A results file read as guardedly as dicesim reads it (sim/results/h5_reader.cpp):
 a regular file only, every dataset and attribute checked against the layout
 that `dicesim schema --results-layout` declares (results_layout.json: type
 class, rank, bounds) and against what the file can hold before it is read,
