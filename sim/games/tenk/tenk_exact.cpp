@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "games/tenk/tenk_turn_play.h"
+
 namespace dicesim::tenk {
 
 ThrowStats throw_stats(const Scoring& scoring, int dice, int pending) {

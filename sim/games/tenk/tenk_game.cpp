@@ -14,6 +14,7 @@
 #include "games/game.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
+#include "games/tenk/tenk_game_loop.h"
 #include "games/tenk/tenk_strategies.h"
 #include "games/tenk/tenk_table.h"
 #include "games/tenk/tenk_table_win.h"

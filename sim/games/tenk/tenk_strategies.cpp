@@ -6,6 +6,7 @@
 
 #include "engine/memory_budget.h"
 #include "games/tenk/tenk_table_win.h"
+#include "games/tenk/tenk_turn_sampler.h"
 #include "games/tenk/tenk_win_cache.h"
 
 namespace dicesim::tenk {

@@ -51,6 +51,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/rng.h"
+#include "games/tenk/tenk.h"
 #include "games/tenk/tenk_rules.h"
 
 namespace dicesim::tenk {
@@ -151,7 +153,12 @@ FixedSeat bank_at_seat(const Rules& rules, int points);
 
 // A strategy that plays by its tables (not optimal_win), chase on, as a
 // fixed seat: its play in the engine (after_throw).
-class Policy;
 FixedSeat policy_seat(const Rules& rules, const Policy& policy);
+
+// A turn of `seat` playing the table solve `table` (optimal_win with
+// "seats"): its race decisions, or its answer once someone has reached the
+// target. Throw by throw (the game loop's, tenk_game_loop.h).
+TurnResult play_solved_table_turn(const Scoring& scoring, const TableWin& table, int seat, const GameState& g,
+                                  Rng& rng);
 
 }  // namespace dicesim::tenk

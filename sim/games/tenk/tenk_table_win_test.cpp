@@ -16,6 +16,7 @@
 #include "config/json_input.h"
 #include "engine/rng.h"
 #include "games/tenk/tenk.h"
+#include "games/tenk/tenk_game_loop.h"
 #include "games/tenk/tenk_strategies.h"
 #include "games/tenk/tenk_win.h"
 #include "math/stats.h"

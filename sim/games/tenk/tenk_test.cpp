@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "games/tenk/tenk_exact.h"
+#include "games/tenk/tenk_game_loop.h"
 #include "games/tenk/tenk_rules.h"
 #include "games/tenk/tenk_strategies.h"
 #include "math/stats.h"

@@ -1,15 +1,15 @@
-// Building TurnSampler's tables (tenk.h): the exact distribution of how a
+// Building TurnSampler's tables (tenk_turn_sampler.h): the exact distribution of how a
 // fresh turn ends, by dynamic programming over the positions about to
 // throw, counted in ordered outcomes of the dice so that every weight is an
 // integer out of sides^budget.
+#include "games/tenk/tenk_turn_sampler.h"
+
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
 #include <string>
 #include <tuple>
 #include <unordered_map>
-
-#include "games/tenk/tenk.h"
 
 namespace dicesim::tenk {
 namespace {
@@ -122,6 +122,14 @@ class TurnEndingsOf {
               }
             }
           }
+    return endings(busts, to_decide, banks, decided);
+  }
+
+ private:
+  // A turn's endings from what the dynamic programming gathered: the
+  // weights of a bust, of the turns left to decide and of each bank, and
+  // the positions left to decide; their sum checked against sides^budget.
+  TurnEndings endings(std::uint64_t busts, std::uint64_t to_decide, const Tally& banks, const Tally& decided) const {
     TurnEndings out;
     if (busts != 0) out.ending[TurnSampler::kBustEntry] = busts;
     if (to_decide != 0) out.ending[TurnSampler::kDecideEntry] = to_decide;
@@ -129,11 +137,10 @@ class TurnEndingsOf {
     decided.add_to(out.decided, 0);
     unsigned __int128 sum = 0;
     for (const auto& [entry, weight] : out.ending) sum += weight;
-    if (sum != power_[budget]) throw std::logic_error("TurnSampler: a turn's endings do not sum to sides^budget");
+    if (sum != power_[budget_]) throw std::logic_error("TurnSampler: a turn's endings do not sum to sides^budget");
     return out;
   }
 
- private:
   const Scoring& scoring_;
   int cap_, budget_;
   std::vector<std::uint64_t> power_;

@@ -1,4 +1,4 @@
-// TurnSampler (sim/games/tenk/tenk.h): whole turns drawn at once must follow
+// TurnSampler (sim/games/tenk/tenk_turn_sampler.h): whole turns drawn at once must follow
 // the exact distribution of a turn, played throw by throw, whatever the
 // banked score, the rules, the window and the dice budget.
 #include <gtest/gtest.h>
@@ -11,6 +11,7 @@
 
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_exact.h"
+#include "games/tenk/tenk_game_loop.h"
 #include "games/tenk/tenk_strategies.h"
 #include "math/stats.h"
 #include "tenk_test_util.h"

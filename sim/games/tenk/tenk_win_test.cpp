@@ -22,6 +22,7 @@
 #include <type_traits>
 
 #include "engine/rng.h"
+#include "games/tenk/tenk_game_loop.h"
 #include "games/tenk/tenk_strategies.h"
 #include "games/tenk/tenk_win_cache.h"
 #include "math/stats.h"
