@@ -93,12 +93,7 @@ RunConfig read_run_config(json document, const std::string& file, bool biased_di
   independently([&] {
     if (const std::optional<JsonNode> description = root.find("description")) description->string();
   });
-  independently([&] {
-    config.entry = &read_game(root.at("game"));
-    // Library strategies become their definitions before anything reads them.
-    if (const std::optional<JsonNode> strategies = root.find("strategies"))
-      resolve_library_strategies(*strategies, config.document["strategies"], config.entry->name);
-  });
+  independently([&] { config.entry = &read_game(root.at("game")); });
   independently([&] {
     if (const std::optional<JsonNode> seed = root.find("seed")) config.seed = named(keys, "seed").read_unsigned(*seed);
   });
@@ -107,6 +102,9 @@ RunConfig read_run_config(json document, const std::string& file, bool biased_di
   // The rest depends on the game and its rules: an error there ends the reading.
   if (!config.entry) return config;  // only when validating: the error is recorded
   const std::size_t errors_before_strategies = errors_so_far();
+  // Library strategies become their definitions before anything reads them.
+  if (const std::optional<JsonNode> strategies = root.find("strategies"))
+    resolve_library_strategies(*strategies, config.document["strategies"], config.entry->name);
   const Die& die = biased_die ? loaded_die() : fair_die();
   config.game = load_game ? load_game(root, die) : config.entry->load(root, die);
   independently([&] {

@@ -4,6 +4,7 @@
 // or reference is one line naming the file and the JSON path.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -113,7 +114,8 @@ TEST(Library, ABrokenLibraryIsOneLineNamingItsFileAndPath) {
   dir.write("library/pig.json", "{\"game\": \"pig\", ");
   const auto truncated = validate_with_library(config, dir.file("library"));
   EXPECT_EQ(truncated.exit_code, kExitBadInput);
-  EXPECT_EQ(truncated.out.rfind(library + ": ", 0), 0u) << truncated.out;
+  EXPECT_EQ(truncated.out.rfind(library + ":1:", 0), 0u) << truncated.out;  // line and column
+  EXPECT_EQ(std::count(truncated.out.begin(), truncated.out.end(), '\n'), 1) << truncated.out;
 
   const auto none = validate_with_library(config, dir.file("nowhere"));
   EXPECT_EQ(none.exit_code, kExitBadInput);
