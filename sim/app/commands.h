@@ -64,9 +64,6 @@ int merge_command(const MergeOptions& options, std::ostream& out);
 // not, a shard or a merge), from its engine state, without playing.
 int show_command(const ShowOptions& options, std::ostream& out);
 
-// `dicesim list`.
-void list_games(std::ostream& out);
-
 // SIGINT and SIGTERM (Slurm's preemption) set stop_requested() while this
 // lives; a second signal ends the process at once.
 class StopOnSignals {

@@ -15,6 +15,7 @@
 #include "app/commands.h"
 #include "app/exit_codes.h"
 #include "app/help_examples.h"
+#include "app/list.h"
 #include "app/validate.h"
 #include "config/json_input.h"
 #include "config/suggest.h"

@@ -68,7 +68,7 @@ SummarySection strategies_table(const RunConfig& config, const EngineOutput& out
 // Pairs in long form: the row strategy's win rate against the opponent, in
 // the order of the strategies (a blind pair gives a row to each of its two).
 SummarySection pairs_table(const RunConfig& config, const EngineOutput& output, std::string name, std::string title,
-                         const std::vector<PlannedPair>& pairs, bool mirror) {
+                           const std::vector<PlannedPair>& pairs, bool mirror) {
   struct Cell {
     int row, column, table, seat;
   };
@@ -97,7 +97,7 @@ SummarySection pairs_table(const RunConfig& config, const EngineOutput& output, 
 // Tables of several seats in long form: one row per seat, each with its
 // table's shared wins (as the Python frame's rows: seat a number, never "ties").
 SummarySection groups_table(const RunConfig& config, const EngineOutput& output, std::string name, std::string title,
-                          const std::vector<int>& groups) {
+                            const std::vector<int>& groups) {
   const std::vector<Strategy>& strategies = config.game->strategies();
   SummarySection table{std::move(name), std::move(title)};
   for (const char* key : {"table", "games", "seat", "strategy", "wins", "tied"}) table.add_column(key, key);

@@ -67,7 +67,7 @@ std::vector<LibraryStrategy> library_strategies(std::string_view game) {
 }
 
 void resolve_library_strategies(const JsonNode& node, json& strategies, std::string_view game) {
-  if (!strategies.is_array()) return;  // the game's reader says what is wrong
+  if (!strategies.is_array()) return;                   // the game's reader says what is wrong
   std::optional<std::vector<LibraryStrategy>> library;  // read at the first reference
   const std::vector<JsonNode> entries = node.elements();
   for (std::size_t i = 0; i < entries.size(); ++i) {

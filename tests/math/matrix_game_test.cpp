@@ -1,10 +1,11 @@
 // The matrix game solver (math/matrix_game.h) on games with known answers.
+#include "math/matrix_game.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "engine/rng.h"
-#include "math/matrix_game.h"
 #include "matrix_game_check.h"
 
 namespace dicesim {

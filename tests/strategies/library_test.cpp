@@ -2,6 +2,8 @@
 // every strategy in it plays under its game's default rules, a config uses
 // one by name, the results file holds its definition, and a broken library
 // or reference is one line naming the file and the JSON path.
+#include "strategies/library.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,7 +14,6 @@
 #include "app/exit_codes.h"
 #include "games/registry.h"
 #include "results/h5.h"
-#include "strategies/library.h"
 #include "test_util.h"
 
 namespace dicesim {
@@ -63,7 +64,7 @@ TEST(Library, AConfigUsesAStrategyByNameAndTheResultsHoldItsDefinition) {
   std::filesystem::create_directories(dir.file("written"));
   const std::string config = dir.write(
       "pig.json", config_of("pig", json::array({{{"library", "hold_at_20"}},
-                                                 {{"library", "hold_at_25"}, {"name", "cautious"}, {"set", "s"}}})));
+                                                {{"library", "hold_at_25"}, {"name", "cautious"}, {"set", "s"}}})));
   const auto run = dicesim("run " + config + " --quiet -o " + dir.file("out.h5"));
   ASSERT_EQ(run.exit_code, 0) << run.out;
   const json stored = json::parse(h5::Reader(dir.file("out.h5")).string_attribute("/", "config"));
@@ -91,8 +92,8 @@ TEST(Library, AnUnknownNameOrAnUnknownKeyIsOneLineNamingTheEntry) {
       << unknown.out;
   EXPECT_NE(unknown.out.find("did you mean \"blog_ai\""), std::string::npos) << unknown.out;
 
-  const std::string extra = dir.write(
-      "extra.json", config_of("tenk", json::array({{{"library", "blog_ai"}, {"family", "bank_at"}}})));
+  const std::string extra =
+      dir.write("extra.json", config_of("tenk", json::array({{{"library", "blog_ai"}, {"family", "bank_at"}}})));
   const auto mixed = dicesim("validate " + extra);
   EXPECT_EQ(mixed.exit_code, kExitBadInput);
   EXPECT_NE(mixed.out.find(extra + ": /strategies/0/family: unknown key"), std::string::npos) << mixed.out;

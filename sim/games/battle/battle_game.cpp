@@ -134,7 +134,7 @@ GameEntry battle_entry() {
           .families = families,
           .measures = {"score", "turns"},
           .describe = describe,
-      .add_solve_command = add_solve_command};
+          .add_solve_command = add_solve_command};
 }
 
 }  // namespace dicesim::battle

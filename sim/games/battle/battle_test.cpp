@@ -16,8 +16,8 @@
 #include "games/battle/battle_strategies.h"
 #include "math/matrix_game.h"
 #include "math/stats.h"
-#include "results/h5.h"
 #include "matrix_game_check.h"
+#include "results/h5.h"
 #include "test_util.h"
 
 namespace dicesim::battle {

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <memory>
-
 #include <vector>
 
 #include "config/json_input.h"
