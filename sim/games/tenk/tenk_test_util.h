@@ -2,6 +2,8 @@
 // config would give them.
 #pragma once
 
+#include <algorithm>
+
 #include "config/json_input.h"
 #include "games/tenk/tenk.h"
 #include "games/tenk/tenk_rules.h"
@@ -15,6 +17,15 @@ inline Rules rules_from(const json& rules) { return read_rules(JsonNode(rules, "
 inline Policy compile(const Scoring& scoring, const json& spec) {
   Solutions solutions(scoring);
   return compile_strategy(JsonNode(spec, "test"), scoring, solutions);
+}
+
+// A preset at a small target (its high_from at most half of it): games the
+// value iteration of the tests can sweep.
+inline Rules small_rules(const char* name, int target) {
+  Rules rules = preset(name);
+  rules.target = target;
+  rules.high_from = std::min(rules.high_from, target / 2);
+  return rules;
 }
 
 }  // namespace dicesim::tenk::helpers
