@@ -5,6 +5,7 @@
 
 #include <ostream>
 
+#include "config/bound_rules.h"
 #include "games/battle/battle.h"
 #include "games/battle/battle_exact.h"
 #include "games/battle/battle_strategies.h"
@@ -15,34 +16,28 @@ namespace {
 
 const char* turns_name(Turns turns) { return turns == Turns::sequential ? "sequential" : "simultaneous"; }
 
-}  // namespace
-
-const std::vector<Parameter>& rules_parameters() {
-  static const std::vector<Parameter> all = {
-      integer_parameter("max_dice", 1, kMaxDiceLimit, "D: the most dice a player may throw")
-          .with_default(Rules{}.max_dice),
-      integer_parameter("goal", 1, kMaxGoal, "N: the first to reach it wins").with_default(Rules{}.goal),
-      choice_parameter("turns", {turns_name(Turns::sequential), turns_name(Turns::simultaneous)},
-                       "sequential: players alternate; simultaneous: both choose, then throw; both at or past the "
-                       "goal: the higher total wins, equal totals tie")
-          .with_default(turns_name(Rules{}.turns)),
+// Each rule with the member of Rules it sets (config/bound_rules.h).
+const std::vector<BoundRule<Rules>>& bound_rules() {
+  static const std::vector<BoundRule<Rules>> all = {
+      integer_rule(integer_parameter("max_dice", 1, kMaxDiceLimit, "D: the most dice a player may throw"),
+                   &Rules::max_dice),
+      integer_rule(integer_parameter("goal", 1, kMaxGoal, "N: the first to reach it wins"), &Rules::goal),
+      choice_rule(choice_parameter("turns", {turns_name(Turns::sequential), turns_name(Turns::simultaneous)},
+                                   "sequential: players alternate; simultaneous: both choose, then throw; both at or "
+                                   "past the goal: the higher total wins, equal totals tie"),
+                  &Rules::turns),
   };
   return all;
 }
 
-Rules read_rules(const JsonNode& config) {
-  Rules rules;
-  const std::optional<JsonNode> node = config.find("rules");
-  if (!node) return rules;
-  node->only_keys(keys_of(rules_parameters()));
-  if (auto v = read_integer_key(*node, rules_parameters(), "max_dice")) rules.max_dice = static_cast<int>(*v);
-  if (auto v = read_integer_key(*node, rules_parameters(), "goal")) rules.goal = static_cast<int>(*v);
-  if (auto v = node->find("turns"))
-    rules.turns = named(rules_parameters(), "turns").read_choice(*v) == turns_name(Turns::simultaneous)
-                      ? Turns::simultaneous
-                      : Turns::sequential;
-  return rules;
+}  // namespace
+
+const std::vector<Parameter>& rules_parameters() {
+  static const std::vector<Parameter> all = parameters_of(bound_rules());
+  return all;
 }
+
+Rules read_rules(const JsonNode& config) { return read_bound_rules(config, bound_rules()); }
 
 namespace {
 
@@ -57,9 +52,7 @@ class BattleGame final : public Game {
         config, [&](const JsonNode& spec) { policies_.push_back(compile_strategy(spec, rules_, solutions)); });
   }
 
-  json rules() const override {
-    return {{"max_dice", rules_.max_dice}, {"goal", rules_.goal}, {"turns", turns_name(rules_.turns)}};
-  }
+  json rules() const override { return bound_rules_json(rules_, bound_rules()); }
 
   std::vector<Measure> measures() const override {
     return {{"score", "final score (the winner's is at least the goal)", "points", 0, 1, rules_.score_bins()},

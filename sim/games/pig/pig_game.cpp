@@ -9,6 +9,7 @@
 #include <mutex>
 #include <ostream>
 
+#include "config/bound_rules.h"
 #include "engine/engine.h"
 #include "engine/progress.h"
 #include "games/game.h"
@@ -18,26 +19,29 @@
 #include "games/pig/pig_table_win.h"
 
 namespace dicesim::pig {
-const std::vector<Parameter>& rules_parameters() {
-  static const std::vector<Parameter> all = {
-      integer_parameter("dice", 1, 2,
-                        "one die: a 1 loses the turn total; two dice: a single 1 loses it, two 1s also reset the "
-                        "banked score to 0")
-          .with_default(Rules{}.dice),
-      integer_parameter("goal", 1, kMaxGoal, "reaching it with the turn total wins at once").with_default(Rules{}.goal),
+namespace {
+
+// Each rule with the member of Rules it sets (config/bound_rules.h).
+const std::vector<BoundRule<Rules>>& bound_rules() {
+  static const std::vector<BoundRule<Rules>> all = {
+      integer_rule(integer_parameter("dice", 1, 2,
+                                     "one die: a 1 loses the turn total; two dice: a single 1 loses it, two 1s also "
+                                     "reset the banked score to 0"),
+                   &Rules::dice),
+      integer_rule(integer_parameter("goal", 1, kMaxGoal, "reaching it with the turn total wins at once"),
+                   &Rules::goal),
   };
   return all;
 }
 
-Rules read_rules(const JsonNode& config) {
-  Rules rules;
-  const std::optional<JsonNode> node = config.find("rules");
-  if (!node) return rules;
-  node->only_keys(keys_of(rules_parameters()));
-  if (auto v = read_integer_key(*node, rules_parameters(), "dice")) rules.dice = static_cast<int>(*v);
-  if (auto v = read_integer_key(*node, rules_parameters(), "goal")) rules.goal = static_cast<int>(*v);
-  return rules;
+}  // namespace
+
+const std::vector<Parameter>& rules_parameters() {
+  static const std::vector<Parameter> all = parameters_of(bound_rules());
+  return all;
 }
+
+Rules read_rules(const JsonNode& config) { return read_bound_rules(config, bound_rules()); }
 
 namespace {
 
@@ -58,7 +62,7 @@ class PigGameImpl final : public PigGame {
     outcomes_.resize(policies_.size());
   }
 
-  json rules() const override { return {{"dice", rules_.dice}, {"goal", rules_.goal}}; }
+  json rules() const override { return bound_rules_json(rules_, bound_rules()); }
 
   // Games of more turns than this land in the last bin of "turns".
   int turn_bins() const { return 2 * rules_.goal + 1; }

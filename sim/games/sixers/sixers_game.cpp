@@ -7,38 +7,37 @@
 #include <climits>
 #include <ostream>
 
+#include "config/bound_rules.h"
 #include "games/game.h"
 #include "games/sixers/sixers.h"
 #include "games/sixers/sixers_exact.h"
 #include "games/sixers/sixers_strategies.h"
 
 namespace dicesim::sixers {
-const std::vector<Parameter>& rules_parameters() {
-  static const std::vector<Parameter> all = {
-      integer_parameter("dice", 1, kMaxDice, "dice rolled at the start of a turn").with_default(Rules{}.dice),
-      integer_parameter("rolls", 1, kMaxRolls, "rolls per turn; rolls >= dice: roll until every die is kept")
-          .with_default(Rules{}.rolls),
-      integer_parameter("zero_face", 0, kFaces, "the face that scores 0; 0 = none").with_default(Rules{}.zero_face),
+namespace {
+
+// Each rule with the member of Rules it sets (config/bound_rules.h).
+const std::vector<BoundRule<Rules>>& bound_rules() {
+  static const std::vector<BoundRule<Rules>> all = {
+      integer_rule(integer_parameter("dice", 1, kMaxDice, "dice rolled at the start of a turn"), &Rules::dice),
+      integer_rule(
+          integer_parameter("rolls", 1, kMaxRolls, "rolls per turn; rolls >= dice: roll until every die is kept"),
+          &Rules::rolls),
+      integer_rule(integer_parameter("zero_face", 0, kFaces, "the face that scores 0; 0 = none"), &Rules::zero_face),
   };
   return all;
 }
 
-Rules read_rules(const JsonNode& config) {
-  Rules rules;
-  const std::optional<JsonNode> node = config.find("rules");
-  if (!node) return rules;
-  node->only_keys(keys_of(rules_parameters()));
-  if (auto v = read_integer_key(*node, rules_parameters(), "dice")) rules.dice = static_cast<int>(*v);
-  if (auto v = read_integer_key(*node, rules_parameters(), "rolls")) rules.rolls = static_cast<int>(*v);
-  if (auto v = read_integer_key(*node, rules_parameters(), "zero_face")) rules.zero_face = static_cast<int>(*v);
-  return rules;
+}  // namespace
+
+const std::vector<Parameter>& rules_parameters() {
+  static const std::vector<Parameter> all = parameters_of(bound_rules());
+  return all;
 }
+
+Rules read_rules(const JsonNode& config) { return read_bound_rules(config, bound_rules()); }
 
 namespace {
-
-json rules_json(const Rules& rules) {
-  return {{"dice", rules.dice}, {"rolls", rules.rolls}, {"zero_face", rules.zero_face}};
-}
 
 class SixersGameImpl final : public SixersGame {
  public:
@@ -51,7 +50,7 @@ class SixersGameImpl final : public SixersGame {
     });
   }
 
-  json rules() const override { return rules_json(rules_); }
+  json rules() const override { return bound_rules_json(rules_, bound_rules()); }
 
   std::vector<Measure> measures() const override {
     return {
