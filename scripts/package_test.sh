@@ -51,7 +51,9 @@ for c in /usr/share/dicesim/configs/*.json; do [ "$(basename "$c")" = schema.jso
 dicesim validate "${configs[@]}" >/dev/null || fail "the installed configs do not validate"
 dicesim schema | cmp -s - /usr/share/dicesim/configs/schema.json || fail "the installed schema is not dicesim's"
 # The strategy library, which the installed configs use (sixers_paper.json), found where it is installed.
-dicesim list | grep -q "library (/usr/share/dicesim/strategies/tenk.json" || fail "dicesim list names no installed strategy library"
+# (The listing whole first: grep -q stopping early would end dicesim by SIGPIPE, a failed pipeline.)
+listing=$(dicesim list)
+grep -q "library (/usr/share/dicesim/strategies/tenk.json" <<<"$listing" || fail "dicesim list names no installed strategy library"
 for t in shards merge mpi_run; do
   [ -x "/usr/share/dicesim/slurm/$t.sbatch" ] || fail "no /usr/share/dicesim/slurm/$t.sbatch"
 done
