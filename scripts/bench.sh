@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Games per second of the reference configs (Sixers, 10,000, Pig, Dice Battle)
+# Games per second of every game's reference configs (GameEntry::bench_cases)
 # at 1 and all CPUs, the straightforward implementation for comparison, and the
 # engine's signature, which must not change with the thread count.
 #   bash scripts/bench.sh [--games 2e7] [--threads 1 --threads 2] [--skip-naive]

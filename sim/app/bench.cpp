@@ -15,67 +15,18 @@
 
 #include "config/terminal_text.h"
 #include "engine/engine.h"
+#include "games/registry.h"
 #include "plan/run_config.h"
 
 namespace dicesim {
 namespace {
 
-struct BenchCase {
-  const char* label;
-  const char* config;
-  // The case plays --games / games_divisor games: the throw-by-throw cases
-  // would otherwise take minutes at the games the others need.
-  std::uint64_t games_divisor = 1;
-};
-
-// Reference configs: change them and every published figure changes.
-const BenchCase kCases[] = {
-    {"sixers dv(2,2) distribution",
-     R"J({"game":"sixers","seed":1,"games":1,"strategies":[
-         {"name":"dv(2,2)","family":"dice_value_threshold","per_roll":[2,2]}]})J"},
-    {"sixers dv(2,2) vs ts(5,5) head to head",
-     R"J({"game":"sixers","seed":1,"games":1,"strategies":[
-         {"name":"dv(2,2)","family":"dice_value_threshold","per_roll":[2,2]},
-         {"name":"ts(5,5)","family":"turn_score_threshold","per_roll":[5,5]}],
-        "contests":{"distributions":false,"headtohead":true}})J"},
-    {"sixers optimal_mean then target_aware, sequential",
-     R"J({"game":"sixers","seed":1,"games":1,"strategies":[
-         {"name":"best","family":"optimal_mean"},{"name":"aware","family":"target_aware"}],
-        "contests":{"distributions":false,"sequential_tables":[["best","aware"]]}})J"},
-    {"tenk ev_heuristic vs ev_heuristic, two players to 10,000",
-     R"J({"game":"tenk","seed":1,"games":1,"strategies":[
-         {"name":"a","family":"ev_heuristic"},{"name":"b","family":"ev_heuristic"}],
-        "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J"},
-    {"pig hold_at 20 vs hold_at 20, one die, sequential",
-     R"J({"game":"pig","seed":1,"games":1,"rules":{"dice":1,"goal":100},"strategies":[
-         {"name":"a","family":"hold_at","at":20},{"name":"b","family":"hold_at","at":20}],
-        "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J"},
-    {"pig hold_at 20 vs hold_at 20, two dice, sequential",
-     R"J({"game":"pig","seed":1,"games":1,"rules":{"dice":2,"goal":100},"strategies":[
-         {"name":"a","family":"hold_at","at":20},{"name":"b","family":"hold_at","at":20}],
-        "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J"},
-    {"battle optimal vs blind, sequential turns",
-     R"J({"game":"battle","seed":1,"games":1,"strategies":[
-         {"name":"optimal","family":"optimal"},{"name":"blind","family":"blind"}],
-        "contests":{"distributions":false,"sequential_tables":[["optimal","blind"]]}})J"},
-    {"battle optimal (mixed) vs blind, simultaneous turns",
-     R"J({"game":"battle","seed":1,"games":1,"rules":{"turns":"simultaneous"},"strategies":[
-         {"name":"optimal","family":"optimal"},{"name":"blind","family":"blind"}],
-        "contests":{"distributions":false,"sequential_tables":[["optimal","blind"]]}})J"},
-    {"tenk optimal_win vs ev_heuristic, two players",
-     R"J({"game":"tenk","seed":1,"games":1,"strategies":[
-         {"name":"win","family":"optimal_win"},{"name":"ev","family":"ev_heuristic"}],
-        "contests":{"distributions":false,"sequential_tables":[["win","ev"]]}})J"},
-    {"tenk optimal_expected pair, IV.4 partial set aside (1/10)",
-     R"J({"game":"tenk","seed":1,"games":1,"rules":{"preset":"seed000","partial_set_aside":true},"strategies":[
-         {"name":"a","family":"optimal_expected"},{"name":"b","family":"optimal_expected"}],
-        "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J",
-     10},
-    {"pig optimal_win vs optimal_win, one die, sequential",
-     R"J({"game":"pig","seed":1,"games":1,"rules":{"dice":1,"goal":100},"strategies":[
-         {"name":"a","family":"optimal_win"},{"name":"b","family":"optimal_win"}],
-        "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J"},
-};
+// Every game's reference configs (GameEntry::bench_cases), in the order of games().
+std::vector<BenchCase> bench_cases() {
+  std::vector<BenchCase> all;
+  for (const GameEntry& g : games()) all.insert(all.end(), g.bench_cases.begin(), g.bench_cases.end());
+  return all;
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -102,7 +53,7 @@ struct CaseRuns {
   std::vector<TableRun> runs;
 };
 CaseRuns case_runs(const BenchCase& c) {
-  auto config = std::make_unique<const RunConfig>(load_run_config(json::parse(c.config), c.label));
+  auto config = std::make_unique<const RunConfig>(load_run_config(json::parse(c.config), std::string(c.label)));
   std::vector<TableRun> runs = make_table_runs(*config);
   return {std::move(config), std::move(runs)};
 }
@@ -232,7 +183,8 @@ int run_bench(const BenchOptions& options) {
   const auto chosen = [&](const BenchCase& c) {
     return std::string_view(c.label).find(options.only) != std::string_view::npos;
   };
-  if (std::none_of(std::begin(kCases), std::end(kCases), chosen))
+  const std::vector<BenchCase> cases = bench_cases();
+  if (std::none_of(cases.begin(), cases.end(), chosen))
     throw InputError("--case: no case's label contains " + quoted_text(options.only));
 
   std::map<int, double> floor;
@@ -252,7 +204,7 @@ int run_bench(const BenchOptions& options) {
   std::uint64_t bench_signature = 0;
   bool consistent = true;
   double first_case_rate = 0;
-  for (const BenchCase& c : kCases) {
+  for (const BenchCase& c : cases) {
     if (!chosen(c)) continue;
     double one_thread = 0;
     std::uint64_t first_signature = 0;

@@ -36,6 +36,15 @@ BoundRule<Rules> integer_rule(Parameter parameter, int Rules::*member) {
           [member](const Parameter&, const Rules& rules) { return json(rules.*member); }};
 }
 
+// A boolean rule: true or false, the member's.
+template <class Rules>
+BoundRule<Rules> boolean_rule(Parameter parameter, bool Rules::*member) {
+  parameter.with_default(Rules{}.*member);
+  return {std::move(parameter),
+          [member](const Parameter&, const JsonNode& value, Rules& rules) { rules.*member = value.boolean(); },
+          [member](const Parameter&, const Rules& rules) { return json(rules.*member); }};
+}
+
 // A choice rule whose choices are an enum's values, in the enum's order.
 template <class Rules, class Enum>
 BoundRule<Rules> choice_rule(Parameter parameter, Enum Rules::*member) {

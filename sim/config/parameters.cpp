@@ -1,5 +1,6 @@
 #include "config/parameters.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
 #include <stdexcept>
@@ -227,8 +228,11 @@ std::string default_text(const Parameter& parameter) {
 }
 
 void describe_parameters(std::ostream& out, const std::vector<Parameter>& parameters) {
+  // The names in one column, as wide as the longest needs.
+  std::size_t width = 10;
+  for (const Parameter& p : parameters) width = std::max(width, p.name.size());
   for (const Parameter& p : parameters) {
-    out << "    " << std::left << std::setw(11) << p.name << std::right << p.range_text();
+    out << "    " << std::left << std::setw(static_cast<int>(width + 1)) << p.name << std::right << p.range_text();
     if (p.default_value) out << ", default " << default_text(p);
     if (!p.description.empty()) out << " (" << p.description << ")";
     out << "\n";

@@ -95,6 +95,16 @@ struct TableLimits {
   }
 };
 
+// A reference config that `dicesim bench` times (app/bench.cpp); its
+// counters go into the bench signature, so changing one changes every
+// published figure. `games_divisor`: the case plays --games / games_divisor
+// games (a throw-by-throw case would otherwise take minutes).
+struct BenchCase {
+  std::string_view label;
+  std::string_view config;
+  std::uint64_t games_divisor = 1;
+};
+
 struct GameEntry {
   std::string_view name;         // in configs and on the command line: "tenk"
   std::string_view title;        // in messages: "10,000"
@@ -118,6 +128,8 @@ struct GameEntry {
   // Adds `dicesim solve <name>` (games/<name>/<name>_solve.cpp), whose rule
   // options come from rules_parameters (app/rule_options.h).
   void (*add_solve_command)(CLI::App& solve);
+  // `dicesim bench`'s cases of this game, in the order it times them.
+  std::vector<BenchCase> bench_cases;
 };
 
 }  // namespace dicesim

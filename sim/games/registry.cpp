@@ -11,7 +11,8 @@
   GAME(sixers)                   \
   GAME(tenk)                     \
   GAME(pig)                      \
-  GAME(battle)
+  GAME(battle)                   \
+  GAME(yahtzee)
 
 #define DICESIM_DECLARE_ENTRY(g) \
   namespace g {                  \

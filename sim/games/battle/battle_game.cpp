@@ -127,7 +127,15 @@ GameEntry battle_entry() {
           .families = families,
           .measures = {"score", "turns"},
           .describe = describe,
-          .add_solve_command = add_solve_command};
+          .add_solve_command = add_solve_command,
+          .bench_cases = {{"battle optimal vs blind, sequential turns",
+                           R"J({"game":"battle","seed":1,"games":1,"strategies":[
+           {"name":"optimal","family":"optimal"},{"name":"blind","family":"blind"}],
+          "contests":{"distributions":false,"sequential_tables":[["optimal","blind"]]}})J"},
+                          {"battle optimal (mixed) vs blind, simultaneous turns",
+                           R"J({"game":"battle","seed":1,"games":1,"rules":{"turns":"simultaneous"},"strategies":[
+           {"name":"optimal","family":"optimal"},{"name":"blind","family":"blind"}],
+          "contests":{"distributions":false,"sequential_tables":[["optimal","blind"]]}})J"}}};
 }
 
 }  // namespace dicesim::battle

@@ -324,7 +324,19 @@ GameEntry pig_entry() {
       .families = families,
       .measures = {"score", "turns"},
       .describe = describe,
-      .add_solve_command = add_solve_command};
+      .add_solve_command = add_solve_command,
+      .bench_cases = {{"pig hold_at 20 vs hold_at 20, one die, sequential",
+                       R"J({"game":"pig","seed":1,"games":1,"rules":{"dice":1,"goal":100},"strategies":[
+           {"name":"a","family":"hold_at","at":20},{"name":"b","family":"hold_at","at":20}],
+          "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J"},
+                      {"pig hold_at 20 vs hold_at 20, two dice, sequential",
+                       R"J({"game":"pig","seed":1,"games":1,"rules":{"dice":2,"goal":100},"strategies":[
+           {"name":"a","family":"hold_at","at":20},{"name":"b","family":"hold_at","at":20}],
+          "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J"},
+                      {"pig optimal_win vs optimal_win, one die, sequential",
+                       R"J({"game":"pig","seed":1,"games":1,"rules":{"dice":1,"goal":100},"strategies":[
+           {"name":"a","family":"optimal_win"},{"name":"b","family":"optimal_win"}],
+          "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J"}}};
 }
 
 }  // namespace dicesim::pig

@@ -169,7 +169,19 @@ GameEntry sixers_entry() {
       .families = families,
       .measures = {"score"},
       .describe = describe,
-      .add_solve_command = add_solve_command};
+      .add_solve_command = add_solve_command,
+      .bench_cases = {{"sixers dv(2,2) distribution",
+                       R"J({"game":"sixers","seed":1,"games":1,"strategies":[
+           {"name":"dv(2,2)","family":"dice_value_threshold","per_roll":[2,2]}]})J"},
+                      {"sixers dv(2,2) vs ts(5,5) head to head",
+                       R"J({"game":"sixers","seed":1,"games":1,"strategies":[
+           {"name":"dv(2,2)","family":"dice_value_threshold","per_roll":[2,2]},
+           {"name":"ts(5,5)","family":"turn_score_threshold","per_roll":[5,5]}],
+          "contests":{"distributions":false,"headtohead":true}})J"},
+                      {"sixers optimal_mean then target_aware, sequential",
+                       R"J({"game":"sixers","seed":1,"games":1,"strategies":[
+           {"name":"best","family":"optimal_mean"},{"name":"aware","family":"target_aware"}],
+          "contests":{"distributions":false,"sequential_tables":[["best","aware"]]}})J"}}};
 }
 
 }  // namespace dicesim::sixers

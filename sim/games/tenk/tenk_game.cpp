@@ -349,7 +349,21 @@ GameEntry tenk_entry() {
       .families = families,
       .measures = {"score", "turns", "turn_score", "first_turn", "place"},
       .describe = describe,
-      .add_solve_command = add_solve_command};
+      .add_solve_command = add_solve_command,
+      .bench_cases = {
+          {"tenk ev_heuristic vs ev_heuristic, two players to 10,000",
+           R"J({"game":"tenk","seed":1,"games":1,"strategies":[
+           {"name":"a","family":"ev_heuristic"},{"name":"b","family":"ev_heuristic"}],
+          "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J"},
+          {"tenk optimal_win vs ev_heuristic, two players",
+           R"J({"game":"tenk","seed":1,"games":1,"strategies":[
+           {"name":"win","family":"optimal_win"},{"name":"ev","family":"ev_heuristic"}],
+          "contests":{"distributions":false,"sequential_tables":[["win","ev"]]}})J"},
+          {"tenk optimal_expected pair, IV.4 partial set aside (1/10)",
+           R"J({"game":"tenk","seed":1,"games":1,"rules":{"preset":"seed000","partial_set_aside":true},"strategies":[
+           {"name":"a","family":"optimal_expected"},{"name":"b","family":"optimal_expected"}],
+          "contests":{"distributions":false,"sequential_tables":[["a","b"]]}})J",
+           10}}};
 }
 
 }  // namespace dicesim::tenk
