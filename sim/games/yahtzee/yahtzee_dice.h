@@ -52,7 +52,7 @@ class Keepers {
   std::vector<std::array<int, kFaces>> with_;
   std::vector<int> of_size_[kDice + 1];
   std::vector<int> roll_of_;
-  std::vector<std::uint16_t> keeps_;     // every roll's keepers, one after another
+  std::vector<std::uint16_t> keeps_;        // every roll's keepers, one after another
   std::vector<std::uint32_t> keeps_start_;  // roll r's are [keeps_start_[r], keeps_start_[r + 1])
   std::vector<std::uint32_t> ways_;
   std::vector<std::int16_t> by_code_;  // by the counts as a base-6 number
