@@ -13,7 +13,10 @@ The test checks that they are in the README and that .ci/run calls the
 README's test command. Everything else runs as written, so the README's
 commands are kept cheap (--games 1e5 and the like).
 
-Fails if a block exits non-zero, or if README.md exceeds MAX_LINES lines."""
+Fails if a block exits non-zero, if a block prints NaN (the README promises
+exact values beside the Monte Carlo: a missing one is a broken promise, as
+when a plain run overwrote the file a check had written), or if README.md
+exceeds MAX_LINES lines."""
 
 import os
 import re
@@ -93,6 +96,9 @@ def main():
             if run.returncode != 0:
                 failures.append(f"README.md:{line}: ```{language} block exited {run.returncode}:\n{code}\n"
                                 f"--- stdout\n{run.stdout[-3000:]}\n--- stderr\n{run.stderr[-3000:]}")
+            elif re.search(r"\bNaN\b", run.stdout):
+                failures.append(f"README.md:{line}: ```{language} block printed NaN (a value the README "
+                                f"promises is missing):\n{run.stdout[-3000:]}")
     if len(runnable) < 5:
         failures.append(f"only {len(runnable)} runnable blocks found: is the fence convention still ```sh?")
     for failure in failures:

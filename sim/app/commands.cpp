@@ -74,6 +74,19 @@ RunConfig load_with_overrides(const RunOptions& options) {
     if (const std::optional<std::string> why = too_many_games(config.plan.tables.size(), config.games))
       throw InputError("--games: " + *why);
   }
+  if (!options.total_games.empty()) {
+    // For the user who thinks in games in all: every table plays the same share.
+    const std::uint64_t total = parse_option_count("--total-games", options.total_games, 1, UINT64_MAX, "1 to 2^64-1");
+    const std::uint64_t tables = config.plan.tables.size();
+    if (total < tables)
+      throw InputError("--total-games: " + std::to_string(total) + " games cannot give each of the " +
+                       std::to_string(tables) + " tables one");
+    config.games = total / tables;
+    if (config.games > kMaxGames)
+      throw InputError("--total-games: " + std::to_string(config.games) + " games a table is more than 1e15");
+    if (const std::optional<std::string> why = too_many_games(tables, config.games))
+      throw InputError("--total-games: " + *why);
+  }
   if (!options.seed.empty()) config.seed = parse_option_count("--seed", options.seed, 0, UINT64_MAX, "0 to 2^64-1");
   return config;
 }

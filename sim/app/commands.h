@@ -21,6 +21,7 @@ struct RunOptions {
   std::string config;
   std::string output;        // default results/<name>.h5 (or the --resume file)
   std::string games;         // overrides the config's, when given
+  std::string total_games;   // games in all, split over the tables: overrides the config's per table
   std::string seed;          // overrides the config's, when given
   std::string precision;     // a win-rate half-width overriding the config's precision.rate, when given
   std::string shard;         // "K/N", or empty

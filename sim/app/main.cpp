@@ -103,7 +103,13 @@ void start_memory_budget(const std::string& limit) {
 void add_run_options(CLI::App* cmd, RunOptions& options) {
   cmd->add_option("config", options.config, "JSON config (see configs/README.md)")->required();
   cmd->add_option("-o,--output", options.output, "results file (default results/<name>.h5)");
-  cmd->add_option("--games", options.games, "games per table, overriding the config (accepts 1e9)");
+  CLI::Option* games =
+      cmd->add_option("--games", options.games, "games per table, overriding the config (accepts 1e9)");
+  cmd->add_option("--total-games", options.total_games,
+                  "games in all, split evenly over the tables (each plays N / tables, rounded down; the rest "
+                  "is not played), instead of --games")
+      ->type_name("N")
+      ->excludes(games);
   cmd->add_option("--seed", options.seed, "seed, overriding the config");
   cmd->add_flag("--dry-run", options.dry_run,
                 "print the strategies (sweeps expanded), the tables and the games, and play nothing");

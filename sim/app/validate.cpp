@@ -56,13 +56,14 @@ void print_plan(const RunConfig& config, std::ostream& out) {
 
   const std::string games = (config.precision ? "at most " : "") + group_thousands(config.games);
   TextColumns table_rows;
-  table_rows.add_row({"table", "games"});
+  table_rows.add_row({"table", "games (per table)"});
   for (const PlannedTable& table : config.plan.tables) table_rows.add_row({table.key, games});
   out << "\n" << count_of(config.plan.tables.size(), "table", "tables") << ":\n";
   table_rows.print(out);
   out << "\n"
       << (config.precision ? "at most " : "") << group_thousands(config.plan.tables.size() * config.games)
-      << " games in all; nothing played (--dry-run)\n"
+      << " games in all (" << group_thousands(config.games) << " a table x "
+      << count_of(config.plan.tables.size(), "table", "tables") << "); nothing played (--dry-run)\n"
       << "memory: " << memory_estimate_text() << "\n";
 }
 

@@ -40,7 +40,11 @@ SummarySection strategies_table(const RunConfig& config, const EngineOutput& out
   const std::vector<Strategy>& strategies = config.game->strategies();
   const std::vector<Measure> measures = config.game->measures();
   const bool lowest_wins = config.entry->lowest_score_wins;
-  SummarySection table{"strategies", "each strategy alone (95% intervals):"};
+  // A column that is not self-evident says what it is in the title.
+  const std::string legend =
+      lowest_wins ? "; P(min): the share of games at the least possible score, " + std::to_string(measures[0].value(0))
+                  : "";
+  SummarySection table{"strategies", "each strategy alone (95% intervals" + legend + "):"};
   table.add_column("strategy", "strategy");
   table.add_column("games", "games");
   table.add_column("mean " + measures[0].name, "mean");  // the score's mean is the Python frame's `mean`
@@ -356,7 +360,11 @@ void print_checks(std::ostream& out, const std::vector<Check>& checks, const std
   std::size_t failures = 0;
   double worst = 0;
   if (every_number)
-    out << "\nMonte Carlo against exact (chi_square: statistic against degrees of freedom)\n"
+    out << "\nMonte Carlo against exact. z: the difference in standard errors; a chi_square row compares a\n"
+        << "whole histogram (its statistic against its degrees of freedom; its z is that of its upper-tail\n"
+        << "probability, 0.00 when the statistic is at most its median, about the degrees of freedom: a close\n"
+        << "fit is no failure). .../distribution: a seat's score histogram at that table, whatever the config's\n"
+        << "\"distributions\" says (that only adds each strategy's table alone).\n"
         << std::right << std::setw(9) << "z"
         << "  " << std::left << std::setw(11) << "kind" << std::right << std::setw(14) << "Monte Carlo" << std::setw(14)
         << "exact"

@@ -162,6 +162,26 @@ TEST(Cli, ARepeatedRunOptionTakesItsLastValue) {
   EXPECT_TRUE(std::filesystem::exists(dir.file("m2.h5")));
 }
 
+// --total-games counts games in all: each table plays an even share, rounded
+// down, and the dry run says how the total was made.
+TEST(Cli, TotalGamesSplitsEvenlyOverTheTables) {
+  TempDir dir;
+  const std::string config = dir.write("small.json", kConfig);
+  const auto plan = dicesim("run " + config + " --dry-run --games 1");
+  ASSERT_EQ(plan.exit_code, 0) << plan.out;
+  const std::size_t at = plan.out.find(" games in all (1 a table x ");
+  ASSERT_NE(at, std::string::npos) << plan.out;
+  const std::uint64_t tables = std::stoull(plan.out.substr(plan.out.rfind('\n', at) + 1));
+  const auto run = dicesim("run " + config + " --quiet --total-games " + std::to_string(1000 * tables + tables - 1) +
+                           " -o " + dir.file("total.h5"));
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  EXPECT_EQ(h5::Reader(dir.file("total.h5")).int_attribute("/", "games"), 1000);
+  const auto too_few = dicesim("run " + config + " --total-games " + std::to_string(tables - 1));
+  EXPECT_EQ(too_few.exit_code, kExitBadInput);
+  EXPECT_NE(too_few.out.find("--total-games: "), std::string::npos) << too_few.out;
+  EXPECT_EQ(dicesim("run " + config + " --total-games 1e6 --games 10").exit_code, kExitBadInput);
+}
+
 // srun -n 2 without a PMI plugin starts two independent processes: each
 // says so, and neither plays nor writes.
 TEST(Cli, SeveralSlurmTasksWithoutAnMpiWorldAreRefused) {
@@ -433,13 +453,15 @@ TEST(Cli, BareCommandsPrintTheirUsageToStderrAndExitTwo) {
 // CLI11's type names.
 TEST(Cli, HelpNamesOptionValuesByWhatTheyAre) {
   const std::string run_help = dicesim("run --help").out;
-  for (const char* shown : {"--games N", "--seed SEED", "--shard K/N", "--checkpoint-every SECONDS", "--resume FILE",
-                            "--output FILE", "--threads T", "--precision RATE", "--progress-every SECONDS"})
+  for (const char* shown :
+       {"--games N", "--total-games N", "--seed SEED", "--shard K/N", "--checkpoint-every SECONDS", "--resume FILE",
+        "--output FILE", "--threads T", "--precision RATE", "--progress-every SECONDS"})
     EXPECT_NE(run_help.find(shown), std::string::npos) << shown << "\n" << run_help;
   EXPECT_NE(dicesim("show --help").out.find("--csv DIR"), std::string::npos);
-  for (const char* command : {"run", "check", "merge", "show", "validate", "solve sixers", "solve tenk", "solve pig",
-                              "solve battle", "bench"}) {
-    const std::string help = dicesim(std::string(command) + " --help").out;
+  std::vector<std::string> commands = {"run", "check", "merge", "show", "validate", "bench"};
+  for (const GameEntry& g : games()) commands.push_back("solve " + std::string(g.name));
+  for (const std::string& command : commands) {
+    const std::string help = dicesim(command + " --help").out;
     for (const char* cli11_name : {"TEXT", "UINT", "FLOAT", "INT "})
       EXPECT_EQ(help.find(cli11_name), std::string::npos) << command << " shows " << cli11_name << ":\n" << help;
   }

@@ -34,6 +34,10 @@ def _pairs(results, mode):
     """The pairs of one mode (default: sequential if the file has it, else
     headtohead), each game counted once: a blind pair is stored both ways."""
     frame = results.headtohead
+    if frame.empty or "mode" not in frame:
+        # Not a KeyError deep in pandas: say what the file holds instead.
+        raise ValueError("the file has no pairs (headtohead, sequential or against); the tables of three or more "
+                         "seats (nway, sequential_tables) are in results.nway, one row per seat")
     if mode is None:
         modes = set(frame["mode"])
         mode = "sequential" if "sequential" in modes else "headtohead"

@@ -45,6 +45,19 @@ class Runs(unittest.TestCase):
         self.assertFalse(results.checks.empty)
         self.assertIn("check:", results.log)
 
+    def test_total_games_are_split_evenly_over_the_tables(self):
+        plan = da.run(CONFIG, games=1, progress=False, extra=["--dry-run"])
+        tables = int(plan.split(" games in all")[0].split("\n")[-1].replace(",", ""))
+        results = da.run(CONFIG, total_games=300 * tables + 1, threads=1, output=self.directory / "t.h5",
+                         progress=False)
+        self.assertEqual(results.meta["games"], 300)
+
+    def test_a_sweep_of_a_file_without_pairs_says_where_its_tables_are(self):
+        config = dict(CONFIG, contests={"distributions": False, "nway": [[s["name"] for s in CONFIG["strategies"]]]})
+        results = da.run(config, games=200, threads=1, output=self.directory / "n.h5", progress=False)
+        with self.assertRaisesRegex(ValueError, "results.nway"):
+            da.sweep_values(results, opponent=CONFIG["strategies"][0]["name"])
+
     def test_a_path_config_runs_with_its_defaults_and_writes_the_json_summary(self):
         config = self.directory / "c.json"
         config.write_text(__import__("json").dumps({**CONFIG, "games": 200}))
