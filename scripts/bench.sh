@@ -26,6 +26,10 @@
 # --goal 1000`; each line gives the wall and CPU seconds and the peak memory.
 # On this 2-core machine: solve pig 7.2 s (26.3 s before the pass by score
 # sums), check 13.6 s (31.1 s; its `run` alone takes 7.3 s), solve battle 8.1 s.
+# Then `solve yahtzee` (the optimum, its exact distribution and the three
+# rules of thumb's): 12.2 s wall, 20.7 s CPU, 418 MiB; with `--card yatzy`
+# (2.1 M cards, 15 turns) 38.9 s wall, 60.6 s CPU, 565 MiB (measured beside a
+# build: an upper bound).
 #
 #   bash scripts/bench.sh --sweep
 # what a sweep costs besides its games (issue 14): the setup (parse, expand,
@@ -78,6 +82,9 @@ if [ "$1" = --exact ]; then
   timed build/dicesim solve pig --config "$scratch/pig.json"
   timed build/dicesim check "$scratch/pig.json" -o "$scratch/pig.h5" --quiet
   timed build/dicesim solve battle --max-dice 20 --goal 1000
+  # Yahtzee's solitaire optimum with every family's exact distribution (issue 42's target: 60 s, 4 GiB).
+  timed build/dicesim solve yahtzee
+  timed build/dicesim solve yahtzee --card yatzy
   exit
 fi
 for rules in '{"preset": "seed000"}' '{"preset": "seed003"}' '{"preset": "seed000", "last_turn": true}' \
