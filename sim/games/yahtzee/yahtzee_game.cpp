@@ -3,8 +3,6 @@
 // yahtzee`: yahtzee_solve.cpp).
 #include "games/yahtzee/yahtzee_game.h"
 
-#include <oneapi/tbb/parallel_for.h>
-
 #include <map>
 #include <mutex>
 #include <ostream>
@@ -77,28 +75,26 @@ constexpr int kGamesSideBySide = 16;
 
 class YahtzeeGameImpl final : public YahtzeeGame {
  public:
-  YahtzeeGameImpl(const Rules& rules, const JsonNode& config, const Die& die) : rules_(rules), solutions_(rules) {
+  YahtzeeGameImpl(const Rules& rules, const JsonNode& config, const Die& die)
+      : rules_(rules), die_(die), solutions_(rules) {
     const CardSpace space(rules);
     // Strategies of one spec (copies seated at one table) share their tables.
     std::map<std::string, int> first_of_spec;
     strategies_ = read_strategies(config, [&](const JsonNode& spec) {
       json key = spec.value();
       key.erase("name");
-      const auto [first, fresh] = first_of_spec.try_emplace(key.dump(), static_cast<int>(plans_.size()));
-      turns_of_.push_back(first->second);
+      const auto [first, fresh] = first_of_spec.try_emplace(key.dump(), static_cast<int>(compiled_.size()));
+      plan_of_strategy_.push_back(first->second);
       if (!fresh) return;
       memory_budget().charge(turn_table_bytes(space), spec.file() + ": " + spec.path() + " (its turn tables)");
-      if (spec.at("family").string() == "optimal_mean")
+      auto compiled = std::make_unique<Compiled>();
+      compiled->optimal = spec.at("family").string() == "optimal_mean";
+      if (compiled->optimal)
         memory_budget().charge_once("yahtzee optimum " + bound_rules_json(rules, bound_rules()).dump(),
                                     space.size() * sizeof(double), "the solitaire optimum of " + spec.path());
-      plans_.push_back(plan_of(spec, rules_, solutions_));
+      compiled->plan = plan_of(spec, rules_, solutions_);
+      compiled_.push_back(std::move(compiled));
     });
-    // The strategies' tables side by side (each also builds its layers in parallel).
-    turns_.resize(plans_.size());
-    tbb::parallel_for(std::size_t(0), plans_.size(), [&](std::size_t i) {
-      turns_[i] = std::make_unique<StrategyTurns>(rules_, plans_[i], die, false);
-    });
-    distributions_.resize(plans_.size());
   }
 
   json rules() const override { return bound_rules_json(rules_, bound_rules()); }
@@ -109,10 +105,12 @@ class YahtzeeGameImpl final : public YahtzeeGame {
   }
 
   void play(const Table& table, std::uint64_t games, Rng& stream, TableCounts counts) const override {
+    const StrategyTurns* seat[kMaxSeats];
+    for (std::size_t s = 0; s < table.seats.size(); ++s) seat[s] = &turns(plan_of_strategy_[table.seats[s]]);
     Rng rng = stream;  // a local copy stays in registers
     std::uint64_t g = 0;
-    for (; g + kGamesSideBySide <= games; g += kGamesSideBySide) play_games<kGamesSideBySide>(table, rng, counts);
-    for (; g < games; ++g) play_games<1>(table, rng, counts);
+    for (; g + kGamesSideBySide <= games; g += kGamesSideBySide) play_games<kGamesSideBySide>(table, seat, rng, counts);
+    for (; g < games; ++g) play_games<1>(table, seat, rng, counts);
     stream = rng;
   }
 
@@ -123,10 +121,12 @@ class YahtzeeGameImpl final : public YahtzeeGame {
   }
 
   const std::vector<double>& distribution(int strategy) const override {
-    const int plan = turns_of_[strategy];
-    std::lock_guard lock(mutex_);
-    if (distributions_[plan].empty()) distributions_[plan] = score_distribution(rules_, plans_[plan]);
-    return distributions_[plan];
+    Compiled& c = *compiled_[plan_of_strategy_[strategy]];
+    std::call_once(c.distribution_once, [&] {
+      if (c.optimal) solutions_.optimum();  // before the parallel loop that follows its plan
+      c.distribution = score_distribution(rules_, c.plan);
+    });
+    return c.distribution;
   }
 
  private:
@@ -136,13 +136,33 @@ class YahtzeeGameImpl final : public YahtzeeGame {
     return space.size() * (StrategyTurns::kBytesPerCard + 12 * StrategyTurns::kBytesPerOutcome);
   }
 
+  // A strategy as the engine plays it and as check evaluates it: its plan,
+  // its turn tables and its exact distribution, each made when first needed
+  // (from any thread; run --dry-run and validate make none).
+  struct Compiled {
+    bool optimal = false;  // optimal_mean: follows the optimum, solved first
+    PlanOf plan;
+    std::once_flag turns_once, distribution_once;
+    std::unique_ptr<StrategyTurns> turns;
+    std::vector<double> distribution;
+  };
+
+  const StrategyTurns& turns(int plan) const {
+    Compiled& c = *compiled_[plan];
+    std::call_once(c.turns_once, [&] {
+      if (c.optimal) solutions_.optimum();  // before the parallel loop that follows its plan
+      c.turns = std::make_unique<StrategyTurns>(rules_, c.plan, die_, false);
+    });
+    return *c.turns;
+  }
+
   // N games: each seat plays its N games, then each game is scored.
   template <int N>
-  void play_games(const Table& table, Rng& rng, TableCounts counts) const {
+  void play_games(const Table& table, const StrategyTurns* const* seat, Rng& rng, TableCounts counts) const {
     const int seats = static_cast<int>(table.seats.size());
     int score[kMaxSeats][N];
     for (int s = 0; s < seats; ++s) {
-      turns_[turns_of_[table.seats[s]]]->play<N>(rng, score[s]);
+      seat[s]->play<N>(rng, score[s]);
       for (int i = 0; i < N; ++i) ++counts.score(s, score[s][i]);
     }
     if (seats == 1) {
@@ -165,12 +185,10 @@ class YahtzeeGameImpl final : public YahtzeeGame {
   }
 
   Rules rules_;
-  Solutions solutions_;
-  std::vector<int> turns_of_;  // each strategy's plan: the first strategy of its spec's
-  std::vector<PlanOf> plans_;
-  std::vector<std::unique_ptr<StrategyTurns>> turns_;
-  mutable std::mutex mutex_;
-  mutable std::vector<std::vector<double>> distributions_;
+  Die die_;  // the samplers' (the exact odds throw the fair die)
+  mutable Solutions solutions_;
+  std::vector<int> plan_of_strategy_;  // each strategy's: the first of its spec's
+  std::vector<std::unique_ptr<Compiled>> compiled_;
 };
 
 std::unique_ptr<Game> load(const JsonNode& config, const Die& die) { return load_game(config, die); }

@@ -107,8 +107,9 @@ FaceCounts dice_for(const Rules& rules, int b, const FaceCounts& c) {
   }
 }
 
-// The keeper `h` keeps from roll r with throws still to come.
-int choose_keep(const ScoreTable& table, const Heuristic& h, const Card& card, int roll) {
+// The keeper `h` keeps from roll r with throws still to come; `target` is
+// where it would score r now.
+int choose_keep(const ScoreTable& table, const Heuristic& h, const Card& card, int roll, const Outcome& target) {
   const Keepers& k = keepers();
   const FaceCounts& c = k.counts(k.roll_keeper(roll));
   const Rules& rules = table.rules();
@@ -136,7 +137,6 @@ int choose_keep(const ScoreTable& table, const Heuristic& h, const Card& card, i
       return k.index(keep);
     }
   }
-  const Outcome target = choose_outcome(table, h, card, roll);
   // A box already made at its fixed score: keep everything.
   const Box box = rules.boxes()[target.box];
   const bool made = target.points > 0 &&
@@ -154,8 +154,9 @@ int choose_keep(const ScoreTable& table, const Heuristic& h, const Card& card, i
 
 void heuristic_plan(const ScoreTable& table, const Heuristic& h, const Card& card, TurnPlan& plan) {
   for (int r = 0; r < kRolls; ++r) {
-    plan.outcome[r] = static_cast<std::uint16_t>(choose_outcome(table, h, card, r).code());
-    const int keep = choose_keep(table, h, card, r);
+    const Outcome scored = choose_outcome(table, h, card, r);
+    plan.outcome[r] = static_cast<std::uint16_t>(scored.code());
+    const int keep = choose_keep(table, h, card, r, scored);
     for (int s = 0; s + 1 < table.rules().rolls; ++s) plan.keep[s][r] = static_cast<std::uint16_t>(keep);
   }
 }

@@ -42,7 +42,7 @@ const std::vector<StrategyFamily>& families() {
 }
 
 const Optimum& Solutions::optimum() {
-  if (!optimum_) optimum_ = solve_optimum(rules_);
+  std::call_once(solved_, [&] { optimum_ = solve_optimum(rules_); });
   return *optimum_;
 }
 
@@ -66,7 +66,15 @@ PlanOf plan_of(const JsonNode& spec, const Rules& rules, Solutions& solutions) {
     const std::optional<JsonNode> node = spec.find(p.name);
     return node ? static_cast<int>(p.read_integer(*node)) : p.default_value->get<int>();
   };
-  if (family.name == "optimal_mean") return optimal_plan(solutions.optimum());
+  if (family.name == "optimal_mean") {
+    // Solved when the plan is first followed, not when the config is read
+    // (run --dry-run, validate).
+    auto space = std::make_shared<CardSpace>(rules);
+    auto table = std::make_shared<ScoreTable>(rules);
+    return [space, table, &solutions](const Card& card, TurnPlan& plan) {
+      best_turn(*space, *table, card, solutions.optimum().value.data(), &plan);
+    };
+  }
   Heuristic h;
   if (family.name == "best_box") {
     h.aim = Heuristic::Aim::best_box;

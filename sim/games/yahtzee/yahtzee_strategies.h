@@ -3,6 +3,7 @@
 // plan per card (yahtzee_strategy_turns.h plays and evaluates it).
 #pragma once
 
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -16,7 +17,7 @@ namespace dicesim::yahtzee {
 
 const std::vector<StrategyFamily>& families();
 
-// The optimum, solved once when a strategy first asks for it.
+// The optimum, solved once when a strategy first asks for it (from any thread).
 class Solutions {
  public:
   explicit Solutions(const Rules& rules) : rules_(rules) {}
@@ -24,10 +25,13 @@ class Solutions {
 
  private:
   Rules rules_;
+  std::once_flag solved_;
   std::optional<Optimum> optimum_;
 };
 
-// What a strategy does from each card, for the tables to follow.
+// What a strategy does from each card, for the tables to follow. The
+// optimum's plan solves it when first asked for a card (call
+// solutions.optimum() first to solve it outside a parallel loop).
 PlanOf plan_of(const JsonNode& spec, const Rules& rules, Solutions& solutions);
 // The optimum's plan (`solve yahtzee`, tests).
 PlanOf optimal_plan(const Optimum& optimum);
