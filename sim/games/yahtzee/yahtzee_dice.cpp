@@ -1,6 +1,5 @@
 #include "games/yahtzee/yahtzee_dice.h"
 
-#include <algorithm>
 #include <map>
 
 namespace dicesim::yahtzee {

@@ -1,7 +1,6 @@
 #include "games/yahtzee/yahtzee_rules.h"
 
 #include <algorithm>
-#include <numeric>
 
 namespace dicesim::yahtzee {
 namespace {

@@ -46,11 +46,22 @@ const Optimum& Solutions::optimum() {
   return *optimum_;
 }
 
+namespace {
+
+// The plan that maximises the expected score, from the optimum's values,
+// which values() gives when a card's plan is first asked for.
+template <class Values>
+PlanOf best_turn_plan(const Rules& rules, Values values) {
+  auto space = std::make_shared<CardSpace>(rules);
+  auto table = std::make_shared<ScoreTable>(rules);
+  return [space, table, values](const Card& card, TurnPlan& plan) { best_turn(*space, *table, card, values(), &plan); };
+}
+
+}  // namespace
+
 PlanOf optimal_plan(const Optimum& optimum) {
-  auto space = std::make_shared<CardSpace>(optimum.rules);
-  auto table = std::make_shared<ScoreTable>(optimum.rules);
   const double* values = optimum.value.data();
-  return [space, table, values](const Card& card, TurnPlan& plan) { best_turn(*space, *table, card, values, &plan); };
+  return best_turn_plan(optimum.rules, [values] { return values; });
 }
 
 PlanOf heuristic_plan_of(const Rules& rules, const Heuristic& h) {
@@ -69,11 +80,7 @@ PlanOf plan_of(const JsonNode& spec, const Rules& rules, Solutions& solutions) {
   if (family.name == "optimal_mean") {
     // Solved when the plan is first followed, not when the config is read
     // (run --dry-run, validate).
-    auto space = std::make_shared<CardSpace>(rules);
-    auto table = std::make_shared<ScoreTable>(rules);
-    return [space, table, &solutions](const Card& card, TurnPlan& plan) {
-      best_turn(*space, *table, card, solutions.optimum().value.data(), &plan);
-    };
+    return best_turn_plan(rules, [&solutions] { return solutions.optimum().value.data(); });
   }
   Heuristic h;
   if (family.name == "best_box") {
