@@ -56,8 +56,18 @@ using Bins = Count*;  // the hot loops index the histogram directly
 #endif
 
 struct Table {
-  std::vector<int> seats;   // strategy indices, in seating (playing) order
+  std::vector<int> seats;   // strategy indices, in seating (playing) order (a strategy may hold several)
   bool sequential = false;  // later seats see the earlier seats' results
+  // The points each seat starts with in a race to a goal (a head start), in
+  // the game's units; empty: every seat starts at 0.
+  std::vector<int> head_start = {};
+
+  int start(int seat) const { return head_start.empty() ? 0 : head_start[std::size_t(seat)]; }
+  bool has_head_start() const {
+    for (int points : head_start)
+      if (points != 0) return true;
+    return false;
+  }
 };
 
 // The counters of one table, laid out in a flat int64 block so that the

@@ -61,6 +61,11 @@ class Game {
   // The fewest seats at a table where this strategy can play (Pig's
   // optimal_win with "seats" plays only at a table of that many).
   virtual int fewest_seats(int /*strategy*/) const { return 1; }
+  // Head starts (Table::head_start) a seat may get, in points: a multiple
+  // of head_start_step() up to most_head_start(). 0: the game has none
+  // (plan_contests refuses them); a race to a goal allows up to goal - 1.
+  virtual int most_head_start() const { return 0; }
+  virtual int head_start_step() const { return 1; }
 
   const std::vector<Strategy>& strategies() const { return strategies_; }
   // The bins of each measure: the shape of a table's counters.

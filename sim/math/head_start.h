@@ -47,4 +47,19 @@ inline std::string head_start_line(const std::optional<HeadStart>& head, int poi
   return line.str();
 }
 
+// The contest that plays that head start, for a config of a strategy named
+// `strategy` in both seats: "sequential_tables": [[...]] (seats are
+// positions, so one strategy holds both), and `shipped`, a config that plays
+// it under the default rules.
+inline std::string head_start_contest(const std::optional<HeadStart>& head, int points, const std::string& strategy,
+                                      const std::string& shipped) {
+  if (!head || head->closest == 0) return "";
+  const std::string with =
+      "{\"strategy\": \"" + strategy + "\", \"head_start\": " + std::to_string(head->closest * points) + "}";
+  const std::string plain = "\"" + strategy + "\"";
+  return "Simulate it with a config's \"sequential_tables\": [[" +
+         (head->to_first ? with + ", " + plain : plain + ", " + with) + "]] (" + shipped +
+         " plays it under the default rules; build/dicesim check " + shipped + " compares it with the exact odds)";
+}
+
 }  // namespace dicesim

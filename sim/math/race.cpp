@@ -29,9 +29,9 @@ void add_standing(RaceOdds& out, int seat, const Race& race, std::size_t m, doub
 
 }  // namespace
 
-Race::Race(int scores, int final_scores) {
+Race::Race(int scores, int final_scores, int start) {
   below.push_back(std::vector<double>(scores, 0.0));
-  below[0][0] = 1;
+  below[0][std::size_t(start)] = 1;
   finished.emplace_back();
   finished_from.push_back(std::size_t(final_scores));
   going.push_back(1);

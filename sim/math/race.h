@@ -21,8 +21,9 @@ struct Race {
   std::vector<double> going;                  // [m]: P(still below the goal)
   std::vector<double> finishing;              // [m]: P(reaching the goal at turn m)
 
-  // Starts at score 0 with `scores` cells below the goal and `final_scores` bins.
-  Race(int scores, int final_scores);
+  // Starts at score `start` (0, or a head start) with `scores` cells below
+  // the goal and `final_scores` bins.
+  Race(int scores, int final_scores, int start = 0);
   // Appends turn m + 1, filled in by the caller, and returns it.
   void add_turn(std::vector<double> below_after, std::vector<double> finished_at);
 };

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 
 #include "config/suggest.h"
@@ -93,17 +95,28 @@ class SeatFilling {
   std::size_t chosen_ = 0;
 };
 
+// A seat of a group given as an object: its strategy (or set) and head start.
+const std::vector<Parameter>& seat_parameters() {
+  static const std::vector<Parameter> all = {
+      shaped_parameter("strategy", {{"type", "string"}}, "a strategy name or set name").as_required(),
+      integer_parameter("head_start", 0, std::numeric_limits<int>::max(),
+                        "points the seat starts with, in a race to a goal (up to the goal less one)")
+          .with_default(0),
+  };
+  return all;
+}
+
 // Why a group's sets cannot seat it.
 std::string unfillable_message(const std::vector<std::vector<int>>& options) {
   std::vector<int> all;
   for (const std::vector<int>& seat : options) all.insert(all.end(), seat.begin(), seat.end());
   std::sort(all.begin(), all.end());
   const std::size_t distinct = std::size_t(std::unique(all.begin(), all.end()) - all.begin());
-  const std::string seats = std::to_string(options.size()) + " seats";
+  const std::string seats = std::to_string(options.size()) + (options.size() == 1 ? " set seat" : " set seats");
   if (distinct < options.size())
-    return "its names and sets stand for " + std::to_string(distinct) + " different strategies, too few for its " +
+    return "its sets stand for " + std::to_string(distinct) + " strategies that no other seat holds, too few for its " +
            seats;
-  return "no choice from its names and sets gives its " + seats + " different strategies";
+  return "no choice from its sets gives its " + seats + " different strategies that no other seat holds";
 }
 
 class Planner {
@@ -142,55 +155,113 @@ class Planner {
     return out;
   }
 
-  int table(std::vector<int> seats, bool sequential) {
-    const auto [found, added] = index_.try_emplace({seats, sequential}, static_cast<int>(plan.tables.size()));
+  int table(std::vector<int> seats, bool sequential, std::vector<int> head_start = {}) {
+    Table table{std::move(seats), sequential, std::move(head_start)};
+    if (!table.has_head_start()) table.head_start.clear();  // as a table without them: the same table
+    const auto [found, added] =
+        index_.try_emplace({table.seats, table.sequential, table.head_start}, static_cast<int>(plan.tables.size()));
     if (!added) return found->second;
     if (plan.tables.size() >= kMaxTables)
       contest_->fail("the contests make more than the " + std::to_string(kMaxTables) + " tables a config may play");
-    // The names as a JSON array: no two tables can share a key, whatever
-    // characters their strategies' names hold.
-    json names = json::array();
-    for (int s : seats) names.push_back(strategies_[s].name);
-    const std::string key = (sequential ? "sequential" : "independent") + names.dump();
-    plan.tables.push_back({key, Table{std::move(seats), sequential}});
+    plan.tables.push_back({table_key(table), std::move(table)});
     return static_cast<int>(plan.tables.size()) - 1;
   }
 
+  // The names as a JSON array (a seat with a head start as
+  // {"head_start": points, "strategy": name}): no two tables can share a key,
+  // whatever characters their strategies' names hold, and a table without
+  // head starts keeps the key (and so the random streams) it always had.
+  std::string table_key(const Table& table) const {
+    json names = json::array();
+    for (std::size_t seat = 0; seat < table.seats.size(); ++seat) {
+      const std::string& name = strategies_[std::size_t(table.seats[seat])].name;
+      const int points = table.start(int(seat));
+      names.push_back(points == 0 ? json(name) : json{{"head_start", points}, {"strategy", name}});
+    }
+    return (table.sequential ? "sequential" : "independent") + names.dump();
+  }
+
   // The seatings a group stands for: one per combination of its sets'
-  // members (a plain name is a set of one), skipping those that would seat a
-  // strategy twice.
+  // members. A seat that names one strategy holds it, whether or not other
+  // seats do (seats are positions: ["ai", "bank{total}", "ai"]); a set never
+  // gives a seat a strategy another seat holds, so the combinations that
+  // would are skipped.
   std::vector<std::vector<int>> groups(const JsonNode& node) const {
-    const std::vector<JsonNode> names = node.elements(2);
-    if (names.size() < std::size_t(entry_.tables.min_seats) || names.size() > std::size_t(entry_.tables.max_seats))
+    const std::vector<JsonNode> seat_nodes = node.elements(2);
+    if (seat_nodes.size() < std::size_t(entry_.tables.min_seats) ||
+        seat_nodes.size() > std::size_t(entry_.tables.max_seats))
       node.fail(seats_message(entry_));
     std::vector<std::vector<int>> seat_options;
-    for (const JsonNode& name_node : names) {
+    for (const JsonNode& seat_node : seat_nodes) {
+      const JsonNode name_node = strategy_of_seat(seat_node);
       seat_options.push_back(members(name_node));
-      for (int s : seat_options.back()) check_seats(s, names.size(), name_node);
-      if (seat_options.back().size() == 1 && names.size() > 1)
-        for (std::size_t earlier = 0; earlier + 1 < seat_options.size(); ++earlier)
-          if (seat_options[earlier].size() == 1 && seat_options[earlier][0] == seat_options.back()[0])
-            name_node.fail(quoted_text(name_node.string()) + " is already at this table");
+      for (int s : seat_options.back()) check_seats(s, seat_nodes.size(), name_node);
+    }
+    const std::size_t seats = seat_nodes.size();
+    std::vector<int> seating(seats, -1);
+    std::vector<std::size_t> set_seats;  // the seats a set fills, in order
+    for (std::size_t seat = 0; seat < seats; ++seat)
+      if (seat_options[seat].size() == 1)
+        seating[seat] = seat_options[seat][0];
+      else
+        set_seats.push_back(seat);
+    std::vector<std::vector<int>> set_options;
+    for (std::size_t seat : set_seats) {
+      std::vector<int> free = seat_options[seat];
+      std::erase_if(free, [&](int s) { return std::find(seating.begin(), seating.end(), s) != seating.end(); });
+      set_options.push_back(std::move(free));
     }
     // Only choices after which the later seats can still be filled are
     // followed: every branch then ends in a table, so the search is
     // polynomial in the tables it makes (at most kMaxGroups), however many
     // seatings would fail.
-    SeatFilling start(seat_options);
-    if (!start.fill_later_seats()) node.fail(unfillable_message(seat_options));
+    SeatFilling start(set_options);
+    if (!start.fill_later_seats()) node.fail(unfillable_message(set_options));
     std::vector<std::vector<int>> out;
     const std::function<void(const SeatFilling&, std::size_t)> seat_from = [&](const SeatFilling& filling,
                                                                                std::size_t k) {
-      if (k == seat_options.size()) {
+      if (k == set_options.size()) {
         if (out.size() >= kMaxGroups) node.fail("the sets make more than " + std::to_string(kMaxGroups) + " tables");
-        out.push_back(filling.seats());
+        for (std::size_t i = 0; i < set_seats.size(); ++i) seating[set_seats[i]] = filling.seats()[i];
+        out.push_back(seating);
         return;
       }
-      for (int s : seat_options[k])
+      for (int s : set_options[k])
         if (const std::optional<SeatFilling> next = filling.choose(s)) seat_from(*next, k + 1);
     };
     seat_from(start, 0);
     return out;
+  }
+
+  // A seat of a group: a name (or set), or {"strategy": name, "head_start": points}.
+  static JsonNode strategy_of_seat(const JsonNode& seat) {
+    if (!seat.value().is_object()) return seat;
+    seat.only_keys(keys_of(seat_parameters()));
+    return seat.at("strategy");
+  }
+
+  // The points each seat of a group starts with (empty: none), each checked
+  // against the game's head starts.
+  std::vector<int> head_starts(const JsonNode& node) const {
+    std::vector<int> points;
+    const std::vector<JsonNode> seat_nodes = node.elements();
+    for (const JsonNode& seat : seat_nodes) {
+      const std::optional<JsonNode> given = seat.value().is_object() ? seat.find("head_start") : std::nullopt;
+      points.push_back(given ? head_start(*given) : 0);
+    }
+    if (std::all_of(points.begin(), points.end(), [](int p) { return p == 0; })) points.clear();
+    return points;
+  }
+
+  int head_start(const JsonNode& given) const {
+    const int most = game_.most_head_start(), step = game_.head_start_step();
+    if (most == 0)
+      given.fail("a " + std::string(entry_.title) +
+                 " table has no head starts (they are points at the start of a race to a goal)");
+    const int points = static_cast<int>(given.integer(0, most));
+    if (points % step != 0)
+      given.fail("a head start is a multiple of " + std::to_string(step) + " points, got " + std::to_string(points));
+    return points;
   }
 
   // Before a contest at `node` plans its `tables` tables (counted, not
@@ -203,7 +274,7 @@ class Planner {
       node.fail("makes " + std::to_string(tables) + " tables, past the " + std::to_string(kMaxTables) +
                 " a config may play");
     contest_ = node;
-    const std::uint64_t key = 16 + std::uint64_t(seats) * (longest_name_ + 3);
+    const std::uint64_t key = 16 + std::uint64_t(seats) * (longest_name_ + 3 + kHeadStartKey);
     const std::uint64_t entry = sizeof(PlannedTable) + 2 * key + 2 * seats * sizeof(int) + 64;
     memory_budget().charge(tables * entry, where(node) + " (the plan of " + std::to_string(tables) + " tables)");
     return plan.tables.size();
@@ -238,7 +309,10 @@ class Planner {
   const std::vector<Strategy>& strategies_;
   const GameEntry& entry_;
   const Game& game_;
-  std::map<std::pair<std::vector<int>, bool>, int> index_;  // (seats, sequential) -> table: each table once
+  // A seat's {"head_start": points, "strategy": ...} around its name in a table's key.
+  static constexpr std::uint64_t kHeadStartKey = 36;
+  // (seats, sequential, head starts) -> table: each table once
+  std::map<std::tuple<std::vector<int>, bool, std::vector<int>>, int> index_;
   std::unordered_map<std::string, int> index_of_name_;
   std::map<std::string, std::vector<int>> sets_;
   std::optional<JsonNode> contest_;  // the contest being planned, for its errors
@@ -259,13 +333,16 @@ ordered_json round_robin_schema() { return {{"anyOf", {{{"type", "boolean"}}, na
 
 // "nway" and "sequential_tables": groups of names and sets, one per seat.
 ordered_json groups_schema() {
+  const ordered_json seat = {{"anyOf", {{{"type", "string"}}, object_schema(seat_parameters())}}};
   return {{"type", "array"},
           {"items",
            {{"type", "array"},
             {"minItems", 2},
             {"maxItems", kMaxSeats},
-            {"items", {{"type", "string"}}},
-            {"description", "strategy names and sets, one per seat; a set stands for each of its strategies"}}}};
+            {"items", seat},
+            {"description",
+             "one entry per seat: a strategy name or set name, or {\"strategy\": name, \"head_start\": points}; a "
+             "set stands for each of its strategies, a name may hold several seats"}}}};
 }
 
 // The keys of one rectangle of "against".
@@ -435,10 +512,12 @@ ContestPlan plan_contests(const JsonNode& config, const GameEntry& entry, const 
       for (const JsonNode& group : groups->elements())
         independently([&] {
           std::vector<std::vector<int>> seatings = planner.groups(group);
+          const std::vector<int> head_start = planner.head_starts(group);
           const int seats = int(group.elements().size());
           const std::size_t before = planner.expect(group, seatings.size(), seats);
           for (std::vector<int>& seats_of : seatings)
-            (sequential ? plan.sequential_tables : plan.nway).push_back(planner.table(std::move(seats_of), sequential));
+            (sequential ? plan.sequential_tables : plan.nway)
+                .push_back(planner.table(std::move(seats_of), sequential, head_start));
           planner.charge_new(group, before, seats);
         });
     });

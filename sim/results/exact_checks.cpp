@@ -48,6 +48,16 @@ void check_rate(std::vector<Check>& checks, const std::string& name, const std::
   checks.push_back({name, kind, double(count) / double(games), exact, z, two_sided_p(z)});
 }
 
+// A seat in check names: its strategy's name, followed by "/seat<k>" where
+// the strategy holds several seats of the table (no measure's name holds a
+// digit, and no strategy's name a '/', so the names stay apart).
+std::string seat_name(const RunConfig& config, const Table& table, int seat) {
+  const int strategy = table.seats[std::size_t(seat)];
+  const std::string& name = config.game->strategies()[std::size_t(strategy)].name;
+  if (std::count(table.seats.begin(), table.seats.end(), strategy) == 1) return name;
+  return name + "/seat" + std::to_string(seat);
+}
+
 }  // namespace
 
 std::vector<Check> compare(const RunConfig& config, const EngineOutput& output, const ExactTables& exact) {
@@ -61,7 +71,7 @@ std::vector<Check> compare(const RunConfig& config, const EngineOutput& output, 
     const TableOdds& odds = *exact[t];
     const bool rates = counts.seats() > 1 && !odds.win.empty();
     for (int s = 0; s < counts.seats(); ++s) {
-      const std::string& name = config.game->strategies()[planned.table.seats[s]].name;
+      const std::string name = seat_name(config, planned.table, s);
       for (int m = 0; m < static_cast<int>(measures.size()); ++m) {
         const std::vector<double>* exact_distribution = odds.distribution(m, s);
         if (!exact_distribution) continue;

@@ -290,6 +290,13 @@ void write_groups(h5::Writer& file, const std::string& section, const RunConfig&
     write_described(file, path + "/wins", wins, {}, "games", "games the seat won outright");
     write_described(file, path + "/tied", tied, {}, "games", "games the seat shared the win");
     attach_seat_axis(file, path, {"wins", "tied"});
+    if (const Table& table = config.plan.tables[groups[g]].table; table.has_head_start()) {
+      Matrix head_start;
+      for (int s = 0; s < c.seats(); ++s) head_start.push_back(table.start(s));
+      write_described(file, path + "/head_start", head_start, {}, "points",
+                      "points the seat started with (a head start; absent: every seat started at 0)");
+      attach_seat_axis(file, path, {"head_start"});
+    }
     std::vector<Matrix> seat_counts(measures.size() * c.seats());
     write_measures<std::int64_t>(file, path, measures, names, "counts", [&](int m, int s) {
       return &(seat_counts[m * c.seats() + s] = c.histogram_of(m, s));

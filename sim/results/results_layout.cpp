@@ -73,7 +73,8 @@ ordered_json datasets() {
   for (const std::string section : {"nway", "sequential_tables"}) {
     const std::string group = "/" + section + "/<table>", exact = "/exact" + group;
     out.push_back(dataset(group + "/strategy", "string", {"seats"}));
-    for (const char* name : {"wins", "tied"}) out.push_back(dataset(group + "/" + name, "integer", {"seats"}));
+    for (const char* name : {"wins", "tied", "head_start"})
+      out.push_back(dataset(group + "/" + name, "integer", {"seats"}));
     add_histograms(out, group, "counts", "integer", {"seats", "bins"});
     out.push_back(dataset(exact + "/win", "float", {"seats"}));
     add_histograms(out, exact, "probability", "float", {"seats", "bins"});

@@ -17,9 +17,9 @@ namespace dicesim {
 
 // format_version of the results file: bump the first number when a reader
 // of the old layout would misread the new one, the second when adding.
-// 3.0: every string fixed-length, and the content checksum.
+// 3.0: every string fixed-length, and the content checksum; 3.1: head starts.
 constexpr std::int64_t kFormatMajor = 3;
-constexpr std::int64_t kFormatMinor = 0;
+constexpr std::int64_t kFormatMinor = 1;
 struct RunState {
   RunConfig config;                 // with the seed and games the run used
   EngineOutput output;              // counters, games, blocks done

@@ -104,19 +104,27 @@ SummarySection groups_table(const RunConfig& config, const EngineOutput& output,
                             const std::vector<int>& groups) {
   const std::vector<Strategy>& strategies = config.game->strategies();
   SummarySection table{std::move(name), std::move(title)};
-  for (const char* key : {"table", "games", "seat", "strategy", "wins", "tied"}) table.add_column(key, key);
+  const bool head_starts =
+      std::any_of(groups.begin(), groups.end(), [&](int t) { return config.plan.tables[t].table.has_head_start(); });
+  for (const char* key : {"table", "games", "seat", "strategy"}) table.add_column(key, key);
+  if (head_starts) table.add_column("head start", "head_start");
+  for (const char* key : {"wins", "tied"}) table.add_column(key, key);
   table.add_column("win rate", "win_rate");
   table.add_column("tie_games", "tie_games");
   table.add_column("tie rate", "tie_rate");
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const TableCountsView c = table_counts(config, output, groups[g]);
+    const Table& seated = config.plan.tables[groups[g]].table;
     const std::uint64_t games = output.games_done[groups[g]];
-    for (int s = 0; s < c.seats(); ++s)
-      table.rows.push_back({Figure::of_count(std::int64_t(g)), Figure::of_count(std::int64_t(games)),
-                            Figure::of_count(s),
-                            Figure::of_text(strategies[config.plan.tables[groups[g]].table.seats[s]].name),
-                            Figure::of_count(c.wins(s)), Figure::of_count(c.tied(s)), rate(c.wins(s), games),
-                            Figure::of_count(c.tie_games()), rate(c.tie_games(), games)});
+    for (int s = 0; s < c.seats(); ++s) {
+      std::vector<Figure> row = {Figure::of_count(std::int64_t(g)), Figure::of_count(std::int64_t(games)),
+                                 Figure::of_count(s), Figure::of_text(strategies[seated.seats[s]].name)};
+      if (head_starts) row.push_back(Figure::of_count(seated.start(s)));
+      for (Figure figure : {Figure::of_count(c.wins(s)), Figure::of_count(c.tied(s)), rate(c.wins(s), games),
+                            Figure::of_count(c.tie_games()), rate(c.tie_games(), games)})
+        row.push_back(figure);
+      table.rows.push_back(std::move(row));
+    }
   }
   return table;
 }

@@ -83,6 +83,7 @@ ordered_json row_schemas() {
                                             {"games", count()},
                                             {"seat", count()},
                                             {"strategy", text()},
+                                            {"head_start", count()},  // only where some seat has one
                                             {"wins", count()},
                                             {"tied", count()},
                                             {"win_rate", number_or_null()},

@@ -305,7 +305,7 @@ TEST(Cli, SolveRefusesWhatRunRefuses) {
   TempDir dir;
   const std::map<std::string, std::string> bad = {
       {"tenk", R"J({"game": "tenk", "games": 10, "strategies": [{"name": "a", "family": "ev_heuristic"}],
-                   "contests": {"distributions": false, "sequential_tables": [["a", "a"]]}})J"},
+                   "contests": {"distributions": false, "sequential_tables": [["a", "b"]]}})J"},
       {"pig", R"J({"game": "pig", "games": 10, "strategies": [{"name": "a", "family": "hold_at", "total": 20}],
                   "contests": {"sequential_tables": [["a", "a"]]}})J"},
       {"sixers", R"J({"game": "sixers", "games": 10, "strategies": [{"name": "a", "family": "dv", "per_roll": [2, 2]}],

@@ -62,14 +62,14 @@ TEST(Validate, ContestErrorsAreReportedWhenTheStrategiesAreSound) {
   const std::string config = dir.write("contests.json", R"J({
     "game": "sixers", "games": 1000,
     "strategies": [{"name": "a", "family": "optimal_mean"}, {"name": "b", "family": "target_aware"}],
-    "contests": {"distributions": true, "nway": [["a", "x"], ["a", "a"]], "sequential_tables": [["b", "y"]]}
+    "contests": {"distributions": true, "nway": [["a", "x"], ["a"]], "sequential_tables": [["b", "y"]]}
   })J");
   const auto result = dicesim("validate " + config);
   EXPECT_EQ(result.exit_code, kExitBadInput);
   const std::vector<std::string> lines = lines_of(result.out);
   ASSERT_EQ(lines.size(), 3u) << result.out;
   EXPECT_TRUE(has_line_with(lines, "/contests/nway/0/1: unknown strategy or set \"x\"")) << result.out;
-  EXPECT_TRUE(has_line_with(lines, "/contests/nway/1/1: \"a\" is already at this table")) << result.out;
+  EXPECT_TRUE(has_line_with(lines, "/contests/nway/1: expected at least 2 elements")) << result.out;
   EXPECT_TRUE(has_line_with(lines, "/contests/sequential_tables/0/1: unknown strategy or set \"y\"")) << result.out;
 }
 

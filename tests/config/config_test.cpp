@@ -71,7 +71,6 @@ const BadCase kCases[] = {
     {"/contests/headtohead", "1", "bad.json: /contests/headtohead: expected true or false, got 1"},
     {"/contests/nway/0/2", R"J("worst")J",
      R"J(bad.json: /contests/nway/0/2: unknown strategy or set "worst" (not in /strategies))J"},
-    {"/contests/nway/0/2", R"J("dv(2,2)")J", R"J(bad.json: /contests/nway/0/2: "dv(2,2)" is already at this table)J"},
     {"/contests/nway/0", R"J(["best"])J", "bad.json: /contests/nway/0: expected at least 2 elements"},
     {"/contests", R"J({"distributions": false})J",
      "bad.json: /contests: no contest to play (enable distributions, headtohead, ... )"},

@@ -195,13 +195,15 @@ inline bool play_alone_turn(const ThrowSampler& dice, const Policy* const* polic
 // Plays `games` games of the rules' turns (alone when `second` is null),
 // Lanes side by side (see play_side_by_side); finished(record) receives
 // each game's record.
+// `start`: each seat's score at the start (a head start).
 template <int Lanes, class Finished>
 void play_games(const ThrowSampler& dice, const Rules& rules, const Policy& first, const Policy* second,
-                std::uint64_t games, Rng& rng, Finished&& finished) {
+                std::uint64_t games, Rng& rng, Finished&& finished, const int (&start)[2] = {0, 0}) {
   const Policy* policy[2] = {&first, second};
+  const GameRecord at_start{{start[0], start[1]}};
   const auto play = [&](auto step) {
     play_side_by_side<Lanes>(
-        games, GameRecord{}, [&](GameRecord& g) { return step(dice, policy, rules.goal, rng, g); }, finished);
+        games, at_start, [&](GameRecord& g) { return step(dice, policy, rules.goal, rng, g); }, finished);
   };
   if (!second) {
     play(play_alone_turn);

@@ -111,11 +111,11 @@ double throw_from(const ThrowMix::Throw& f, int mine, int goal, double m, std::v
 
 // Forward over the throws: mass[a * N + b] is P(the game reaches throw t
 // with scores (a, b)); seat t % 2 throws.
-Evaluation evaluate_sequential(const Rules& rules, ThrowMix mix[2]) {
+Evaluation evaluate_sequential(const Rules& rules, ThrowMix mix[2], Start start) {
   const int goal = rules.goal;
   Evaluation e = empty_evaluation(rules, 2);
   std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size());
-  mass[0] = 1;
+  mass[start.index(goal)] = 1;
   Progress progress("Dice Battle exact odds: throw", 0);
   for (int t = 0;; ++t, progress.advance()) {
     const int mover = t % 2;
@@ -148,13 +148,13 @@ Evaluation evaluate_sequential(const Rules& rules, ThrowMix mix[2]) {
 // score sum only grows and one pass in increasing sums meets every state
 // after everything that leads to it, however many throws that took. The
 // walk above meets a state once per throw count that reaches it.
-Evaluation evaluate_sequential_by_sum(const Rules& rules, ThrowMix mix[2]) {
+Evaluation evaluate_sequential_by_sum(const Rules& rules, ThrowMix mix[2], Start start) {
   const int goal = rules.goal;
   Evaluation e = empty_evaluation(rules, 2);
   e.turns.assign(2, {});
   std::array<std::vector<double>, 2> mass;  // [seat to throw][a * goal + b]
   for (std::vector<double>& m : mass) m.assign(std::size_t(goal) * goal, 0.0);
-  mass[0][0] = 1;
+  mass[0][start.index(goal)] = 1;
   Progress progress("Dice Battle exact odds: score sum", 2 * goal - 1);
   for (int sum = 0; sum <= 2 * goal - 2; ++sum, progress.advance()) {
     double won[2] = {0, 0};  // this sum's wins, added up apart
@@ -220,11 +220,11 @@ void turn_from(const ThrowMix::Throw& f0, const ThrowMix::Throw& f1, int a, int 
 }
 
 // Forward over the turns: both throw from (a, b).
-Evaluation evaluate_simultaneous(const Rules& rules, ThrowMix mix[2]) {
+Evaluation evaluate_simultaneous(const Rules& rules, ThrowMix mix[2], Start start) {
   const int goal = rules.goal;
   Evaluation e = empty_evaluation(rules, 2);
   std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size());
-  mass[0] = 1;
+  mass[start.index(goal)] = 1;
   Progress progress("Dice Battle exact odds: turn", 0);
   for (int t = 0;; ++t, progress.advance()) {
     std::fill(next.begin(), next.end(), 0.0);
@@ -248,12 +248,12 @@ Evaluation evaluate_simultaneous(const Rules& rules, ThrowMix mix[2]) {
 
 // The same without the turns, each state once in increasing score sums (see
 // evaluate_sequential_by_sum).
-Evaluation evaluate_simultaneous_by_sum(const Rules& rules, ThrowMix mix[2]) {
+Evaluation evaluate_simultaneous_by_sum(const Rules& rules, ThrowMix mix[2], Start start) {
   const int goal = rules.goal;
   Evaluation e = empty_evaluation(rules, 2);
   e.turns.assign(2, {});
   std::vector<double> mass(std::size_t(goal) * goal, 0.0);
-  mass[0] = 1;
+  mass[start.index(goal)] = 1;
   Progress progress("Dice Battle exact odds: score sum", 2 * goal - 1);
   for (int sum = 0; sum <= 2 * goal - 2; ++sum, progress.advance()) {
     TurnEnd turn;  // this sum's outcomes, added up apart
@@ -272,13 +272,13 @@ Evaluation evaluate_simultaneous_by_sum(const Rules& rules, ThrowMix mix[2]) {
 // The same, when seat 1 throws the same distribution f1 in every state: seat
 // 0's throws are spread first, into spread[a'][b] (a' up to the goal + 6D),
 // and seat 1's throw is applied once per (a', b) instead of once per (a, b, k).
-Evaluation evaluate_simultaneous_against_constant(const Rules& rules, ThrowMix mix[2]) {
+Evaluation evaluate_simultaneous_against_constant(const Rules& rules, ThrowMix mix[2], Start start) {
   const int goal = rules.goal;
   Evaluation e = empty_evaluation(rules, 2);
   const ThrowMix::Throw f1 = mix[1].at(0, 0);
   std::vector<double> mass(std::size_t(goal) * goal, 0.0), next(mass.size());
   std::vector<double> spread(std::size_t(rules.score_bins()) * goal);
-  mass[0] = 1;
+  mass[start.index(goal)] = 1;
   Progress progress("Dice Battle exact odds: turn", 0);
   for (int t = 0;; ++t, progress.advance()) {
     std::fill(spread.begin(), spread.end(), 0.0);
@@ -357,9 +357,9 @@ Evaluation evaluate_alone(const Rules& rules, ThrowMix& mix) {
 
 // A policy that throws the same way in every state races alone (math/race.h):
 // throw by throw, dropping negligible mass as the walks above do.
-Race race_alone(const Rules& rules, const ThrowMix& mix) {
+Race race_alone(const Rules& rules, const ThrowMix& mix, int start) {
   const int goal = rules.goal;
-  Race race(goal, rules.score_bins());
+  Race race(goal, rules.score_bins(), start);
   const ThrowMix::Throw f = mix.at(0, 0);
   Progress progress("Dice Battle exact odds: throw", 0);
   while (race.going.back() > 0) {
@@ -377,8 +377,8 @@ Race race_alone(const Rules& rules, const ThrowMix& mix) {
 }
 
 // Two such policies: from their races, in O(throws x scores).
-Evaluation evaluate_apart(const Rules& rules, const ThrowMix mix[2]) {
-  const Race first = race_alone(rules, mix[0]), second = race_alone(rules, mix[1]);
+Evaluation evaluate_apart(const Rules& rules, const ThrowMix mix[2], Start start) {
+  const Race first = race_alone(rules, mix[0], start.first), second = race_alone(rules, mix[1], start.second);
   RaceOdds odds = rules.turns == Turns::sequential
                       ? race_in_turns({&first, &second}, rules.score_bins(), rules.goal + 1)
                       : race_at_once(first, second, rules.score_bins(), rules.goal + 1);
@@ -568,27 +568,27 @@ SimultaneousSolution solve_simultaneous(const Rules& rules) {
   return s;
 }
 
-Evaluation evaluate(const Rules& rules, const Policy& first, const Policy* second) {
-  return evaluate(rules, first, second, rules.goal <= kTurnsFollowedUpToGoal);
+Evaluation evaluate(const Rules& rules, const Policy& first, const Policy* second, Start start) {
+  return evaluate(rules, first, second, rules.goal <= kTurnsFollowedUpToGoal, start);
 }
 
-Evaluation evaluate(const Rules& rules, const Policy& first, const Policy* second, bool follow_turns) {
+Evaluation evaluate(const Rules& rules, const Policy& first, const Policy* second, bool follow_turns, Start start) {
   const auto probability = throw_probabilities(rules.max_dice);
   if (!second) {
     ThrowMix mix(first, probability);
     return evaluate_alone(rules, mix);
   }
   ThrowMix mix[2] = {ThrowMix(first, probability), ThrowMix(*second, probability)};
-  if (mix[0].same_everywhere() && mix[1].same_everywhere()) return evaluate_apart(rules, mix);
+  if (mix[0].same_everywhere() && mix[1].same_everywhere()) return evaluate_apart(rules, mix, start);
   if (rules.turns == Turns::sequential)
-    return follow_turns ? evaluate_sequential(rules, mix) : evaluate_sequential_by_sum(rules, mix);
-  if (!follow_turns) return evaluate_simultaneous_by_sum(rules, mix);
-  if (mix[1].same_everywhere()) return evaluate_simultaneous_against_constant(rules, mix);
+    return follow_turns ? evaluate_sequential(rules, mix, start) : evaluate_sequential_by_sum(rules, mix, start);
+  if (!follow_turns) return evaluate_simultaneous_by_sum(rules, mix, start);
+  if (mix[1].same_everywhere()) return evaluate_simultaneous_against_constant(rules, mix, start);
   if (mix[0].same_everywhere()) {  // the rules treat both seats alike
     ThrowMix swapped[2] = {ThrowMix(*second, probability), ThrowMix(first, probability)};
-    return swap_seats(evaluate_simultaneous_against_constant(rules, swapped));
+    return swap_seats(evaluate_simultaneous_against_constant(rules, swapped, {start.second, start.first}));
   }
-  return evaluate_simultaneous(rules, mix);
+  return evaluate_simultaneous(rules, mix, start);
 }
 
 }  // namespace dicesim::battle

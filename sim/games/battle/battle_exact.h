@@ -79,8 +79,13 @@ struct Evaluation {
 // (minutes at 1000). Above it the walk goes once through the states in
 // increasing score sums and `turns` is empty.
 constexpr int kTurnsFollowedUpToGoal = 300;
-Evaluation evaluate(const Rules& rules, const Policy& first, const Policy* second);
+// Each seat's score at the start of the game: a head start.
+struct Start {
+  int first = 0, second = 0;
+  std::size_t index(int goal) const { return std::size_t(first) * goal + second; }  // in a walk's (a, b) mass
+};
+Evaluation evaluate(const Rules& rules, const Policy& first, const Policy* second, Start start = {});
 // The same, choosing whether to follow the turns (tests).
-Evaluation evaluate(const Rules& rules, const Policy& first, const Policy* second, bool follow_turns);
+Evaluation evaluate(const Rules& rules, const Policy& first, const Policy* second, bool follow_turns, Start start = {});
 
 }  // namespace dicesim::battle

@@ -53,6 +53,7 @@ class BattleGame final : public Game {
   }
 
   json rules() const override { return bound_rules_json(rules_, bound_rules()); }
+  int most_head_start() const override { return rules_.goal - 1; }
 
   std::vector<Measure> measures() const override {
     return {{"score", "final score (the winner's is at least the goal)", "points", 0, 1, rules_.score_bins()},
@@ -65,23 +66,27 @@ class BattleGame final : public Game {
     TableCounts::Histogram turns[2] = {counts.histogram(1, 0), seats > 1 ? counts.histogram(1, 1) : nullptr};
     const Policy* second = seats > 1 ? &policies_[table.seats[1]] : nullptr;
     Rng local = rng;  // a copy the compiler keeps in registers
+    const int start[2] = {table.start(0), seats > 1 ? table.start(1) : 0};
     // Alone, a seat "wins" every game: a race against the goal.
-    play_games<kGamesSideBySide>(dice_, rules_, policies_[table.seats[0]], second, games, local,
-                                 [&](const GameRecord& r) {
-                                   for (int s = 0; s < seats; ++s) ++score[s][r.score[s]], ++turns[s][r.turns[s]];
-                                   if (r.winner >= 0) {
-                                     ++counts.wins(r.winner);
-                                   } else {
-                                     ++counts.tie_games();
-                                     ++counts.tied(0), ++counts.tied(1);
-                                   }
-                                 });
+    play_games<kGamesSideBySide>(
+        dice_, rules_, policies_[table.seats[0]], second, games, local,
+        [&](const GameRecord& r) {
+          for (int s = 0; s < seats; ++s) ++score[s][r.score[s]], ++turns[s][r.turns[s]];
+          if (r.winner >= 0) {
+            ++counts.wins(r.winner);
+          } else {
+            ++counts.tie_games();
+            ++counts.tied(0), ++counts.tied(1);
+          }
+        },
+        start);
     rng = local;
   }
 
   std::optional<TableOdds> exact(const Table& table) const override {
     const Policy* second = table.seats.size() > 1 ? &policies_[table.seats[1]] : nullptr;
-    Evaluation e = evaluate(rules_, policies_[table.seats[0]], second);
+    Evaluation e =
+        evaluate(rules_, policies_[table.seats[0]], second, Start{table.start(0), second ? table.start(1) : 0});
     TableOdds odds;
     odds.probability = {std::move(e.score), std::move(e.turns)};
     odds.win = std::move(e.win);

@@ -166,6 +166,20 @@ TEST(BattleSequential, EvaluationOfTheOptimalPolicyGivesBackTheRecursion) {
   EXPECT_GT(solutions.sequential().first_player_wins(), 0.5);  // moving first is worth something
 }
 
+// A head start: the walks (throw by throw, and by score sums) start from
+// the scores given and agree with the recursion's value there.
+TEST(BattleSequential, AHeadStartIsValuedFromItsScores) {
+  const Rules rules;
+  Solutions solutions(rules);
+  const Policy optimal = optimal_policy(rules, solutions);
+  for (const bool follow_turns : {true, false}) {
+    const Evaluation e = evaluate(rules, optimal, &optimal, follow_turns, Start{0, 4});
+    EXPECT_NEAR(expected_gain(e, 0), solutions.sequential().expected_gain(0, 4), 1e-12) << follow_turns;
+    EXPECT_NEAR(e.win[0] + e.win[1] + e.tie, 1.0, 1e-12);
+  }
+  EXPECT_LT(solutions.sequential().expected_gain(0, 4), solutions.sequential().expected_gain(0, 0));
+}
+
 TEST(BattleSequential, OptimalIsTheBestResponseToEveryFamilyInBothSeats) {
   const Rules rules;
   Solutions solutions(rules);
@@ -496,12 +510,16 @@ TEST(BattleCli, CheckOfTheSequentialConfigPasses) {
   h5::Reader r(dir.file("battle.h5"));
   EXPECT_EQ(r.strings("/measures/name", h5::kAnyShape), (std::vector<std::string>{"score", "turns"}));
   const std::vector<std::string> names = r.strings("/checks/name", h5::kAnyShape);
-  // Every ordered pair's win rate, and the turns of every seat, are checked.
+  // Every ordered pair's win rate, and the turns of every seat, are
+  // checked, and so is the head start table of optimal against itself.
   EXPECT_EQ(std::count_if(names.begin(), names.end(), [](const std::string& n) { return n.find("/win/") != n.npos; }),
-            2 * 5 * 4);
+            2 * 5 * 4 + 2);
   EXPECT_GE(std::count_if(names.begin(), names.end(),
                           [](const std::string& n) { return n.find("/turns/distribution") != n.npos; }),
-            2 * 5 * 4 + 5);
+            2 * 5 * 4 + 5 + 2);
+  EXPECT_EQ(std::count(names.begin(), names.end(),
+                       R"(sequential["optimal",{"head_start":4,"strategy":"optimal"}]/win/optimal/seat1)"),
+            1);
 }
 
 TEST(BattleCli, SolvePrintsTheSolversNumbers) {

@@ -161,14 +161,17 @@ inline int play_turn(const std::uint8_t* hold, int score, Stream& dice, int tota
 // side (see play_side_by_side). play_turn(seat, phase, score, leader,
 // scores) plays one turn (`scores`: every seat's, for a seat that watches
 // them all) and returns the seat's new score; finished(score, turns, winner)
-// receives each game's final scores and turns played per seat.
+// receives each game's final scores and turns played per seat. `start`
+// (null: every seat at 0): each seat's banked score at the start, a head start.
 template <int Lanes, class PlayTurn, class Finished>
 void play_games(const Policy* const* policy, int seats, int goal, std::uint64_t games, PlayTurn&& play_turn,
-                Finished&& finished) {
+                Finished&& finished, const int* start = nullptr) {
   struct Game {
     int score[kMaxSeats] = {}, turns[kMaxSeats] = {};
     int seat = 0;
   };
+  Game first;
+  for (int s = 0; start && s < seats; ++s) first.score[s] = start[s];
   const auto turn = [&](Game& g) {
     const int s = g.seat;
     int leader = 0;
@@ -180,7 +183,7 @@ void play_games(const Policy* const* policy, int seats, int goal, std::uint64_t 
     g.seat = s + 1 == seats ? 0 : s + 1;
     return g.score[s] >= goal;
   };
-  play_side_by_side<Lanes>(games, Game{}, turn,
+  play_side_by_side<Lanes>(games, first, turn,
                            [&](const Game& g) { finished(g.score, g.turns, g.seat == 0 ? seats - 1 : g.seat - 1); });
 }
 

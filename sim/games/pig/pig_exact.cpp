@@ -270,7 +270,7 @@ void add_geometric_tail(double r, long h, int turn_bins, HalfTurn& half_turn, Ev
 }  // namespace
 
 std::optional<Evaluation> evaluate_outcomes(const Rules& rules, const std::vector<const TurnOutcomes*>& seats,
-                                            int turn_bins, bool geometric_tail) {
+                                            int turn_bins, bool geometric_tail, const std::vector<int>& start) {
   const int n = static_cast<int>(seats.size());
   if (n < 1 || n > 2) return std::nullopt;
   const int goal = rules.goal;
@@ -285,7 +285,8 @@ std::optional<Evaluation> evaluate_outcomes(const Rules& rules, const std::vecto
   // land side by side in next[j * others + ...].
   const int others = n == 2 ? goal : 1;
   std::vector<double> mass(std::size_t(goal) * others, 0.0), next(mass.size(), 0.0);
-  mass[0] = 1;
+  const auto start_of = [&](int seat) { return start.empty() ? 0 : start[std::size_t(seat)]; };
+  mass[std::size_t(start_of(0)) * others + (n == 2 ? start_of(1) : 0)] = 1;
   double alive = 1;
   std::vector<std::vector<double>> half_turn_score = out.score;
   const auto half_turn = [&](long h) {
@@ -417,10 +418,10 @@ std::optional<double> win_probability(const Rules& rules, const TurnOutcomes& fi
 
 namespace dicesim::pig {
 
-Race race_alone(const Rules& rules, const Policy& policy) {
+Race race_alone(const Rules& rules, const Policy& policy, int start) {
   const int goal = rules.goal;
   const TurnOutcomes outcomes(rules, policy);
-  Race race(goal, rules.score_bins());
+  Race race(goal, rules.score_bins(), start);
   Progress progress("Pig exact odds: turn", 0);
   for (long m = 1; race.going.back() >= kUnfinished * 1e-3 && m < 100'000'000L / goal; ++m, progress.advance()) {
     std::vector<double> below(goal, 0.0), finished(rules.score_bins(), 0.0);

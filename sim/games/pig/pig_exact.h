@@ -100,8 +100,10 @@ std::optional<Evaluation> evaluate(const Rules& rules, const std::vector<const P
 // (within kUnfinished / 10 over the rest of the game), the rest is added as a
 // geometric series (geometric_tail, for policies of one phase; a third of the
 // walk at two dice, goal 200); without it, the walk goes on to the end.
+// `start`: each seat's banked score at the start (empty: 0, else one per seat).
 std::optional<Evaluation> evaluate_outcomes(const Rules& rules, const std::vector<const TurnOutcomes*>& seats,
-                                            int turn_bins, bool geometric_tail = true);
+                                            int turn_bins, bool geometric_tail = true,
+                                            const std::vector<int>& start = {});
 
 // P(seat 0 wins) alone, without the turn by turn walk of evaluate(): the
 // value of every turn-start state, solved once per pair of scores from high
@@ -119,7 +121,8 @@ std::optional<double> win_probability(const Rules& rules, const TurnOutcomes& fi
 // together from them in O(turns x seats x (seats + goal)) instead of a walk
 // over every tuple of scores turn by turn: any number of seats.
 // Its own turns (math/race.h), until less than kUnfinished * 1e-3 is left unfinished.
-Race race_alone(const Rules& rules, const Policy& policy);
+// From banked score `start` (a head start).
+Race race_alone(const Rules& rules, const Policy& policy, int start = 0);
 // Them playing in turn, seat 0 first; for one or two seats the same as evaluate().
 Evaluation evaluate_independent(const Rules& rules, const std::vector<const Race*>& seats, int turn_bins);
 

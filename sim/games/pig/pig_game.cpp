@@ -84,10 +84,11 @@ class PigGameImpl final : public PigGame {
   // optimal_win with "seats" sits only at a table of that many.
   int most_seats(int strategy) const override { return table_seats_[strategy] ? table_seats_[strategy] : kMaxSeats; }
   int fewest_seats(int strategy) const override { return table_seats_[strategy] ? table_seats_[strategy] : 1; }
+  int most_head_start() const override { return rules_.goal - 1; }
 
   std::optional<TableOdds> exact(const Table& table) const override {
-    if (!follows_alone(table.seats)) return exact_by_table_solve(table.seats);
-    const std::optional<Evaluation> e = evaluation(table.seats);
+    if (!follows_alone(table.seats)) return exact_by_table_solve(table.seats, table.head_start);
+    const std::optional<Evaluation> e = evaluation(table.seats, table.head_start);
     TableOdds odds;
     odds.probability = {e->score, e->turns};
     odds.win = e->win;  // alone, a seat wins every game it finishes
@@ -96,16 +97,23 @@ class PigGameImpl final : public PigGame {
 
   // A table of seats that each ignore the others is a race, any number of
   // seats; one that watches a score is followed in the joint state, which
-  // fits for two seats only.
-  std::optional<Evaluation> evaluation(const std::vector<int>& seats) const {
+  // fits for two seats only. `start`: the seats' head starts (empty: none).
+  std::optional<Evaluation> evaluation(const std::vector<int>& seats, const std::vector<int>& start = {}) const {
     if (std::all_of(seats.begin(), seats.end(), [&](int s) { return samplers_[s].ignores_opponent(); })) {
+      std::vector<Race> from_head_start;  // a race from 0 is kept for every table; one from a head start is not
+      from_head_start.reserve(seats.size());
       std::vector<const Race*> races;
-      for (int s : seats) races.push_back(&process(s));
+      for (std::size_t seat = 0; seat < seats.size(); ++seat) {
+        const int points = start.empty() ? 0 : start[seat];
+        races.push_back(points == 0
+                            ? &process(seats[seat])
+                            : &from_head_start.emplace_back(race_alone(rules_, policies_[seats[seat]], points)));
+      }
       return evaluate_independent(rules_, races, turn_bins());
     }
     std::vector<const TurnOutcomes*> outcomes_of;
     for (int s : seats) outcomes_of.push_back(&outcomes(s));
-    return evaluate_outcomes(rules_, outcomes_of, turn_bins());
+    return evaluate_outcomes(rules_, outcomes_of, turn_bins(), true, start);
   }
 
   // Whether the table's exact odds come from its seats' own turns (a race,
@@ -125,7 +133,7 @@ class PigGameImpl final : public PigGame {
   // (a table of nothing but the solved policy is the solve itself); the
   // score and turns it does not give. A policy that plans its turns is
   // beyond it: its state would need the turns played.
-  TableOdds exact_by_table_solve(const std::vector<int>& seats) const {
+  TableOdds exact_by_table_solve(const std::vector<int>& seats, const std::vector<int>& head_start = {}) const {
     const int n = static_cast<int>(seats.size());
     TableOdds odds;
     if (const std::string why = table_solve_refusal(seats); !why.empty()) {
@@ -145,7 +153,8 @@ class PigGameImpl final : public PigGame {
       all_solved = all_solved && table_seats_[s];
       fixed.push_back(table_seats_[s] ? table_win(n).decision() : policy_decision(policies_[s], n));
     }
-    const int start[kMostTableSeats] = {};
+    int start[kMostTableSeats] = {};
+    std::copy(head_start.begin(), head_start.end(), start);
     const SeatOdds win = all_solved ? table_win(n).value(0, start) : solve_table_win(rules_, n, fixed).value(0, start);
     odds.win.assign(win.begin(), win.begin() + n);
     odds.not_compared.push_back("score and turns: the table solve gives each seat's chance of winning only");
@@ -250,7 +259,9 @@ class PigGameImpl final : public PigGame {
     const TableWin* solved[kMaxSeats] = {};
     TableCounts::Histogram score_bins[kMaxSeats];
     TableCounts::Histogram turn_bins[kMaxSeats];
+    int start[kMaxSeats] = {};
     for (int s = 0; s < seats; ++s) {
+      start[s] = table.start(s);
       policy[s] = &policies_[table.seats[s]];
       sampler[s] = &samplers_[table.seats[s]];
       if (table_seats_[table.seats[s]]) solved[s] = solve;
@@ -273,7 +284,8 @@ class PigGameImpl final : public PigGame {
             ++score_bins[s][score[s]];
             ++turn_bins[s][std::min(turns[s], last_turn_bin)];
           }
-        });
+        },
+        start);
     rng = local;
   }
 

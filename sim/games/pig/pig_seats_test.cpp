@@ -15,6 +15,7 @@
 #include "games/game.h"
 #include "games/pig/pig_exact.h"
 #include "games/pig/pig_game.h"
+#include "games/pig/pig_strategies.h"
 #include "games/pig/pig_table_win.h"
 #include "math/stats.h"
 #include "test_util.h"
@@ -214,6 +215,30 @@ TEST(PigSolvedSeats, TablesOfAnotherSizeAreRefused) {
   EXPECT_EQ(too_large.exit_code, 2) << too_large.out;
   EXPECT_EQ(lines(too_large.out), 1) << too_large.out;
   EXPECT_NE(too_large.out.find("/strategies/0/seats"), std::string::npos) << too_large.out;
+}
+
+// A head start: optimal_win against itself is valued at the solve's state
+// (0, 4), and a race of hold_at seats (each one's turns alone) agrees with
+// the walk over both scores from the same start.
+TEST(PigHeadStart, TheExactOddsStartFromTheHeadStart) {
+  const Rules rules{1, 40};
+  const auto game =
+      pig_game(rules, {strategy("optimal_win", {{"family", "optimal_win"}}), strategy("hold_at 20", holding_at(20))});
+  const TableOdds optimal = *game->exact(Table{{0, 0}, true, {0, 4}});
+  EXPECT_NEAR(optimal.win[0], solve_optimal_win(rules).win(0, 4), 1e-11);
+  const TableOdds race = *game->exact(Table{{1, 1}, true, {3, 10}});
+  const Policy hold = hold_at(rules, 20);
+  const TurnOutcomes outcomes(rules, hold);
+  const std::optional<Evaluation> walk =
+      evaluate_outcomes(rules, {&outcomes, &outcomes}, 2 * rules.goal + 1, true, {3, 10});
+  for (int s = 0; s < 2; ++s) {
+    EXPECT_NEAR(race.win[s], walk->win[s], 1e-12) << s;
+    for (int score = 0; score < rules.score_bins(); ++score)
+      EXPECT_NEAR(race.probability[0][s][score], walk->score[s][score], 1e-12) << s << " " << score;
+  }
+  // One die never takes a banked score back: seat 1 ends at 10 or more.
+  for (int score = 0; score < 10; ++score) EXPECT_EQ(race.probability[0][1][score], 0.0);
+  expect_monte_carlo_agrees(*game, Table{{1, 1}, true, {3, 10}}, race.win, 400'000, "hold_at 20 from 3 and 10");
 }
 
 }  // namespace

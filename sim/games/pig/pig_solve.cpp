@@ -65,6 +65,9 @@ void print_optimal(const Rules& rules) {
   const std::optional<HeadStart> head =
       fair_head_start([&](int first, int second) { return solution.win(first, second); }, rules.goal);
   std::cout << "  " << head_start_line(head, 1) << "\n";
+  if (const std::string contest = head_start_contest(head, 1, "optimal_win", "configs/pig_one_die.json");
+      !contest.empty())
+    std::cout << "  " << contest << "\n";
 }
 
 // Passes that cycled: what the values above are, and how far from an

@@ -61,7 +61,9 @@ class TenkGameImpl final : public TenkGame {
     const Policy* policy[kMaxPlayers];
     const TurnSampler* sampler[kMaxPlayers];
     TableCounts::Histogram turn_scores[kMaxPlayers];
+    int start[kMaxPlayers] = {};  // units
     for (int s = 0; s < seats; ++s) {
+      start[s] = table.start(s) / kPoint;
       policy[s] = &policies_[table.seats[s]];
       sampler[s] = turn_sampler(table.seats[s]);
       // optimal_win's tables are per turn start of two seats.
@@ -79,11 +81,11 @@ class TenkGameImpl final : public TenkGame {
     // cannot tell that the counters written below never alias it.
     Rng local = rng;
     if (whole_turns && by_score)
-      play_games<TurnLoop::whole_by_score>(seats, policy, sampler, games, local, turn_scores, counts);
+      play_games<TurnLoop::whole_by_score>(seats, policy, sampler, start, games, local, turn_scores, counts);
     else if (whole_turns)
-      play_games<TurnLoop::whole>(seats, policy, sampler, games, local, turn_scores, counts);
+      play_games<TurnLoop::whole>(seats, policy, sampler, start, games, local, turn_scores, counts);
     else
-      play_games<TurnLoop::general>(seats, policy, sampler, games, local, turn_scores, counts);
+      play_games<TurnLoop::general>(seats, policy, sampler, start, games, local, turn_scores, counts);
     rng = local;
   }
 
@@ -91,14 +93,14 @@ class TenkGameImpl final : public TenkGame {
   // Pig plays, measured slower here: a game's state no longer fits the
   // registers); kLoop: see play_next_turn.
   template <TurnLoop kLoop>
-  void play_games(int seats, const Policy* const* policy, const TurnSampler* const* sampler, std::uint64_t games,
-                  Rng& rng, TableCounts::Histogram* turn_scores, TableCounts counts) const {
+  void play_games(int seats, const Policy* const* policy, const TurnSampler* const* sampler, const int* start,
+                  std::uint64_t games, Rng& rng, TableCounts::Histogram* turn_scores, TableCounts counts) const {
     const int last_score_bin = score_bins() - 1;
     const auto clamp = [](int bin, int last) { return bin < last ? bin : last; };
     const auto on_turn = [turn_scores, clamp](int s, int units) { ++turn_scores[s][clamp(units, kTurnBins - 1)]; };
     GameResult result;
     for (std::uint64_t game = 0; game < games; ++game) {
-      play_game<kLoop>(scoring_, policy, seats, rng, result, on_turn, sampler);
+      play_game<kLoop>(scoring_, policy, seats, rng, result, on_turn, sampler, start);
       int winners = 0, winner = 0;
       for (int s = 0; s < seats; ++s) {
         ++counts.histogram(kScore, s)[clamp(result.score[s] / kPoint, last_score_bin)];
@@ -127,22 +129,34 @@ class TenkGameImpl final : public TenkGame {
     TableOdds odds;
     odds.probability.resize(kPlace + 1);
     for (auto& measure : odds.probability) measure.resize(table.seats.size());
+    if (table.has_head_start() && table.seats.size() != 2) {
+      odds.not_compared.push_back(
+          "win, tie, place, turns and first turns: a head start at a table of three or more (the table solver starts "
+          "every seat at 0)");
+      return odds;
+    }
     if (table.seats.size() != 2) return table_odds(table, std::move(odds));
     if (const std::optional<std::string> refused = win_solver_refusal(rules_, false))
       return first_turn_only(table, std::move(odds), "the second seat's first turn", *refused);
     const std::unique_ptr<SeatRule> first = seat_rule(table.seats[0]), second = seat_rule(table.seats[1]);
     const GameShape shape = game_shape(scoring_, *first, *second);
-    for (int seat = 0; seat < 2; ++seat) {
-      odds.probability[kFirstTurn][seat] = in_turn_bins(shape.first_turn[seat]);
-      odds.probability[kTurns][seat] = shape.turns[seat];
-    }
+    if (table.has_head_start())
+      odds.not_compared.push_back(
+          "turns and first turns: with a head start (the walk over the game's length starts at 0 points; who wins "
+          "is read from the solution at the head start)");
+    else
+      for (int seat = 0; seat < 2; ++seat) {
+        odds.probability[kFirstTurn][seat] = in_turn_bins(shape.first_turn[seat]);
+        odds.probability[kTurns][seat] = shape.turns[seat];
+      }
     if (const std::optional<std::string> why = cut_changes_winners(shape.cut_at_most)) {
       odds.not_compared.push_back("win, tie and place: " + *why);
       return odds;
     }
     const WinSolution game = evaluate_win(scoring_, *first, *second);
-    odds.win = {game.first_wins(), game.second_wins()};
-    odds.tie = game.tie();
+    const WinValue start = game.at(0, table.start(0) / kPoint, table.start(1) / kPoint);
+    odds.win = {start.win, 1 - start.win - start.tie};
+    odds.tie = start.tie;
     for (int seat = 0; seat < 2; ++seat) {
       odds.probability[kPlace][seat] = {odds.win[seat] + odds.tie, odds.win[1 - seat]};
       odds.probability[kPlace][seat].resize(kMaxPlayers, 0.0);
@@ -278,6 +292,9 @@ class TenkGameImpl final : public TenkGame {
   int fewest_seats(int strategy) const override {
     return policies_[strategy].table_seats ? policies_[strategy].table_seats : 1;
   }
+  // Points banked at the start, in the game's steps of 50, short of the target.
+  int most_head_start() const override { return rules_.target - kPoint; }
+  int head_start_step() const override { return kPoint; }
 
   const Scoring& scoring() const override { return scoring_; }
   const Policy& policy(int strategy) const override { return policies_[strategy]; }

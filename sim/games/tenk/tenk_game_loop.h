@@ -120,11 +120,12 @@ inline void finish_game(const Rules& rules, int players, const GameState& g, Gam
 // reached the target is the last); seat 1 may chase seat 0, and seat 0
 // seat 1 after the round under last_turn. kByScore[s]: seat s's tables are
 // per banked score (not optimal_win's), drawn through TurnSampler::ByScore.
+// start: the units each seat starts with (a head start).
 template <bool kByScore0, bool kByScore1, class OnTurn>
 void play_two_seats(const Scoring& scoring, const Policy* const* seats, const TurnSampler* const* samplers, Rng& rng,
-                    GameResult& out, OnTurn& on_turn) {
+                    GameResult& out, OnTurn& on_turn, const int* start) {
   const Rules& rules = scoring.rules();
-  int units[2] = {0, 0}, first[2] = {0, 0}, reached_round[2] = {-1, -1};
+  int units[2] = {start[0], start[1]}, first[2] = {0, 0}, reached_round[2] = {-1, -1};
   int round = 0, finisher = -1;
   // Copies of the generator and of the tables' addresses, which stay in
   // registers: only copies of the generator reach the calls.
@@ -171,7 +172,7 @@ void play_two_seats(const Scoring& scoring, const Policy* const* seats, const Tu
     play(0, fresh(kSeat0));
     play(1, finisher < 0 ? fresh(kSeat1) : last(kSeat1));
     turns[0] = turns[1] = ++round;
-    if (round == 1) first[0] = units[0], first[1] = units[1];  // the first round's turns, from 0
+    if (round == 1) first[0] = units[0] - start[0], first[1] = units[1] - start[1];  // the first round's turns
     if (round == rules.max_rounds || finisher == 0) break;
     if (finisher == 1) {
       if (rules.last_turn) play(0, last(kSeat0)), ++turns[0];
@@ -182,21 +183,25 @@ void play_two_seats(const Scoring& scoring, const Policy* const* seats, const Tu
   rng = local;
 }
 
-// One whole game (see play_next_turn).
+// One whole game (see play_next_turn). start (null: 0 each): the units
+// each seat starts with, a head start.
 template <TurnLoop kLoop = TurnLoop::general, class OnTurn>
 void play_game(const Scoring& scoring, const Policy* const* seats, int players, Rng& rng, GameResult& out,
-               OnTurn on_turn, const TurnSampler* const* samplers = nullptr) {
+               OnTurn on_turn, const TurnSampler* const* samplers = nullptr, const int* start = nullptr) {
+  static constexpr int kFromZero[kMaxPlayers] = {};
+  if (!start) start = kFromZero;
   if constexpr (kLoop == TurnLoop::whole_by_score)
-    if (players == 2) return play_two_seats<true, true>(scoring, seats, samplers, rng, out, on_turn);
+    if (players == 2) return play_two_seats<true, true>(scoring, seats, samplers, rng, out, on_turn, start);
   if constexpr (kLoop == TurnLoop::whole)
     if (players == 2) {  // a seat or both play optimal_win
       if (!samplers[0]->per_turn_start())
-        return play_two_seats<true, false>(scoring, seats, samplers, rng, out, on_turn);
+        return play_two_seats<true, false>(scoring, seats, samplers, rng, out, on_turn, start);
       if (!samplers[1]->per_turn_start())
-        return play_two_seats<false, true>(scoring, seats, samplers, rng, out, on_turn);
-      return play_two_seats<false, false>(scoring, seats, samplers, rng, out, on_turn);
+        return play_two_seats<false, true>(scoring, seats, samplers, rng, out, on_turn, start);
+      return play_two_seats<false, false>(scoring, seats, samplers, rng, out, on_turn, start);
     }
   GameState g;
+  std::copy_n(start, players, g.units);
   while (!play_next_turn<kLoop>(scoring, seats, samplers, players, g, rng, on_turn)) {
   }
   finish_game(scoring.rules(), players, g, out);

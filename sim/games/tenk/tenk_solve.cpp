@@ -253,6 +253,9 @@ void print_win(const TenkGame& game, const SolveOptions& options) {
               << solution->second_wins() << ", tie " << solution->tie() << "\n"
               << solve_origin(*solution, scoring.rules()) << "\n";
     std::cout << head_start_line(head, kPoint) << "\n";
+    if (const std::string contest = head_start_contest(head, kPoint, "optimal_win", "configs/tenk_optimal_win.json");
+        !contest.empty())
+      std::cout << contest << "\n";
     print_win_odds(rows, solution->at(0, 0, 0).utility());
   }
   if (!options.policy_csv.empty()) {
