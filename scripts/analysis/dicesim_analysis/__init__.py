@@ -14,17 +14,21 @@
     results.to_xarray()      # every section and histogram as xarray Datasets, dims strategy, opponent, table, seat, ...
     rank(results)            # Bradley-Terry strengths with 95% intervals
     best_responses(results)  # per opponent: the best strategy, its margin, beyond chance?
+    sweep_values(results)    # a sweep's figure per strategy (and per swept seat at tables of 3+)
 
 Built on numpy, h5py, pandas and matplotlib (Debian's python3-* packages);
 to_xarray needs xarray. The reference: scripts/analysis/README.md.
 """
 
 # The package's own version (pyproject.toml reads it from here).
+# 1.7: sweeps at tables of three or more (sweep_values, plot_sweep, table_sweeps, sweep_best,
+#      rank_at_tables), the report's
+#      curve per swept seat with many tables folded; results.nway keyed by seat with head_start
 # 1.6: reads as guardedly as dicesim (results_layout.json, `dicesim schema --results-layout`); format 3 only;
 #      every error a one-line DicesimError; writes through one safe writer; run() always passes -o
 # 1.5: run() and solve() call dicesim, Results.to_xarray, the dicesim-report command, summary_schema()
 # 1.4: reads results format 3.0 (fixed-length strings), checking its content checksum
-__version__ = "1.6.0"
+__version__ = "1.7.0"
 
 from .load import Results, load, wilson_interval, mean_difference_z
 from .plots import (
@@ -38,7 +42,8 @@ from .plots import (
     plot_sweep_map,
     plot_win_counts,
 )
-from .ranking import best_responses, lowest_means, rank, scores_against, sweep_values
+from .ranking import (best_responses, lowest_means, rank, rank_at_tables, rate_lead, scores_against, sweep_best,
+                      sweep_values, table_sweeps)
 from .errors import DicesimError, ResultsFileError
 from .runner import find_binary, run, solve
 from .xarray_view import open_xarray
@@ -76,6 +81,10 @@ __all__ = [
     "plot_sweep_map",
     "plot_win_counts",
     "rank",
+    "rank_at_tables",
+    "rate_lead",
+    "table_sweeps",
+    "sweep_best",
     "best_responses",
     "lowest_means",
     "scores_against",

@@ -70,7 +70,8 @@ PAIR_COLUMNS = {"mode": _NAME, "strategy": _NAME, "opponent": _NAME, "games": _C
                 "loss_high": _REAL, "seat_advantage": _REAL, "seat_advantage_low": _REAL,
                 "seat_advantage_high": _REAL, "exact_win": _REAL, "exact_tie": _REAL,
                 "exact_loss": _REAL, "z_win": _REAL}
-TABLE_COLUMNS = {"section": _NAME, "table": _COUNT, "seat": _COUNT, "strategy": _NAME, "games": _COUNT,
+TABLE_COLUMNS = {"section": _NAME, "table": _COUNT, "seat": _COUNT, "strategy": _NAME, "head_start": _COUNT,
+                 "games": _COUNT,
                  "wins": _COUNT, "tied": _COUNT, "tie_games": _COUNT, "win_rate": _REAL, "win_low": _REAL,
                  "win_high": _REAL, "tie_rate": _REAL, "tie_low": _REAL, "tie_high": _REAL, "exact_win": _REAL,
                  "exact_tie": _REAL, "z_win": _REAL}
@@ -339,7 +340,8 @@ def _read_tables(rf):
             continue
         for key in rf.table_keys(f"/{section}"):
             path = f"/{section}/{key}"
-            strategies = rf.read(f"{path}/strategy")
+            strategies = rf.read(f"{path}/strategy")  # a name may sit in several seats: key by seat
+            head_start = _head_starts(rf, path, len(strategies))
             wins = _length(rf, f"{path}/wins", rf.read(f"{path}/wins"), len(strategies))
             tied = _length(rf, f"{path}/tied", rf.read(f"{path}/tied"), len(strategies))
             n = _count(rf, f"{path} games", rf.attribute(path, "games"))
@@ -355,13 +357,26 @@ def _read_tables(rf):
             for seat, name in enumerate(strategies):
                 p = float(exact_win[seat])
                 rows.append(dict(
-                    section=section, table=int(key), seat=seat, strategy=name, games=n, wins=int(wins[seat]),
+                    section=section, table=int(key), seat=seat, strategy=name, head_start=int(head_start[seat]),
+                    games=n, wins=int(wins[seat]),
                     tied=int(tied[seat]), tie_games=tie_games, win_rate=wins[seat] / n if n else np.nan,
                     win_low=float(low[seat]), win_high=float(high[seat]), tie_rate=tie_games / n if n else np.nan,
                     tie_low=tie_low, tie_high=tie_high, exact_win=p, exact_tie=exact_tie,
                     z_win=(wins[seat] / n - p) / math.sqrt(p * (1 - p) / n) if n and 0 < p < 1 else np.nan,
                 ))
     return _frame(rows, TABLE_COLUMNS)
+
+
+def _head_starts(rf, path, seats):
+    """Each seat's points at the start: the optional `<path>/head_start`,
+    all zeros where the file has none (every file before head starts)."""
+    if not rf.has(f"{path}/head_start"):
+        return np.zeros(seats, dtype=np.int64)
+    try:
+        values = rf.read(f"{path}/head_start")
+    except LookupError:  # a file newer than this package's copy of the layout
+        rf.refuse(f"{path}/head_start is not in this package's results layout: update the package")
+    return _length(rf, f"{path}/head_start", values, seats)
 
 
 def _measure_list(rf):

@@ -88,7 +88,8 @@ def plot_win_counts(results, table=0, section="nway", pair=None, ax=None):
         exact = [row.get("exact_win"), row.get("exact_loss"), row.get("exact_tie")]
     else:
         t = results.nway[(results.nway["section"] == section) & (results.nway["table"] == table)]
-        labels = list(t["strategy"]) + ["ties"]
+        # By seat: a strategy may sit in several seats of one table.
+        labels = [f"{seat}: {name}" for seat, name in zip(t["seat"], t["strategy"])] + ["ties"]
         counts = list(t["wins"]) + [t["tie_games"].iloc[0]]
         games = t["games"].iloc[0]
         exact = list(t["exact_win"]) + [t["exact_tie"].iloc[0]]
@@ -281,90 +282,128 @@ def plot_mc_vs_exact(results, ax=None):
     return ax
 
 
-def _sweep_label(results, opponent):
+def _sweep_label(rows, opponent):
+    """What a sweep's figure is, from sweep_values' rows."""
+    if "seat" in rows:
+        section = rows["section"].iloc[0]
+        return f"outright win rate ({section}) against {_seated(rows['opponent'].iloc[0])}"
     if opponent is not None:
         return f"score rate against {opponent} (wins + ties/2)"
     return "mean score"
 
 
-def _best_index(results, values, opponent):
-    """Where the best value is: the highest rate, or the lowest mean where the
-    lowest score wins (Sixers), else the highest mean."""
-    lowest = opponent is None and bool(int(results.meta.get("lowest_score_wins", 0)))
+def _seated(others):
+    """The other seats of a table, in seating order, as text."""
+    return ", ".join(others)
+
+
+def _lowest_is_best(results, rows, opponent):
+    """Whether a sweep's best is its lowest value: the mean score where the
+    lowest score wins (Sixers); never a rate (against an opponent, at tables)."""
+    rates = opponent is not None or "seat" in rows
+    return not rates and bool(int(results.meta.get("lowest_score_wins", 0)))
+
+
+def _best_index(values, lowest):
+    """Where the best value is: the lowest or the highest."""
     return int(np.nanargmin(values) if lowest else np.nanargmax(values))
 
 
-def _lead(results, names, opponent):
-    """(runner-up, whether the best of `names` leads it beyond chance): the
-    test of best_responses against an opponent (score rates), of lowest_means
-    for the mean score (or its mirror where the highest mean is best)."""
-    from .ranking import best_responses
+def _lead(results, rows, opponent):
+    """(runner-up, whether the best of sweep_values' `rows` leads it beyond
+    chance): for rates (against an opponent, or at tables, per seat)
+    sweep_best's test, the one of best_responses; for the mean score
+    lowest_means' z of two means (or its mirror where the highest mean is best)."""
+    from .ranking import sweep_best
 
-    if opponent is not None:
-        best = best_responses(results, candidates=names)
-        row = best[best["opponent"] == opponent]
-        return (None, True) if row.empty else (row["runner_up"].iloc[0], bool(row["beyond_chance"].iloc[0]))
-    lowest = bool(int(results.meta.get("lowest_score_wins", 0)))
-    s = results.summary[results.summary["strategy"].isin(names)].sort_values("mean", ascending=lowest, kind="stable")
-    if len(s) < 2:
+    if opponent is not None or "seat" in rows:
+        best = sweep_best(rows).iloc[0]
+        return best["runner_up"], bool(best["beyond_chance"])
+    lowest = _lowest_is_best(results, rows, opponent)
+    ordered = rows.sort_values("value", ascending=lowest, kind="stable")
+    if len(ordered) < 2:
         return None, True
-    a, b = s.iloc[0], s.iloc[1]
-    spread = np.sqrt(a["sd"] ** 2 / a["games"] + b["sd"] ** 2 / b["games"])
-    margin = abs(a["mean"] - b["mean"])
+    a, b = ordered.iloc[0], ordered.iloc[1]
+    s = results.summary.set_index("strategy")
+    spread = np.sqrt(s.at[a["strategy"], "sd"] ** 2 / a["games"] + s.at[b["strategy"], "sd"] ** 2 / b["games"])
+    margin = abs(a["value"] - b["value"])
     return b["strategy"], bool(margin > Z95 * spread) if spread > 0 else bool(margin > 0)
 
 
-def plot_sweep(results, parameter, opponent=None, family=None, ax=None):
-    """A figure against one swept parameter: the score rate against `opponent`
-    (or, without one, the mean score) of each strategy that has the parameter
-    (of `family` if given), with its 95% band, the exact curve where the file
-    has it, and the best value marked: a filled star where its lead over
-    the runner-up is beyond chance (best_responses' test, or lowest_means'
-    for the mean), an open one labelled "within chance of" where it is not."""
+def _sweep_rows(results, opponent, family, mode, seat, parameters):
+    """sweep_values' rows of `family` (if given) that have every parameter."""
     from .ranking import sweep_values
 
-    rows = sweep_values(results, opponent)
+    rows = sweep_values(results, opponent, mode, seat)
     if family is not None:
         rows = rows[rows["family"] == family]
-    rows = rows[rows[parameter].notna()].sort_values(parameter, kind="stable") if parameter in rows else rows[:0]
-    if rows.empty:
-        raise ValueError(f"no strategy has the parameter {parameter!r}")
-    ax = _axes(ax, (8, 4.5))
+    missing = [p for p in parameters if p not in rows]
+    if missing or rows.empty:
+        raise ValueError(f"no strategy has the parameter{'s' if len(parameters) > 1 else ''} "
+                         f"{' and '.join(map(repr, parameters))}")
+    return rows[rows[list(parameters)].notna().all(axis=1)]
+
+
+def _draw_sweep_curve(ax, results, rows, parameter, opponent, name=""):
+    """One curve of plot_sweep: the figure, its band, the exact curve and the
+    best marked. name: what tells this curve from the others ("seat 1: ")."""
+    rows = rows.sort_values(parameter, kind="stable")
     x = rows[parameter].to_numpy(float)
     value = rows["value"].to_numpy(float)
-    line = ax.plot(x, value, "o-", markersize=3, linewidth=1, label="Monte Carlo")[0]
-    ax.fill_between(x, rows["low"], rows["high"], color=line.get_color(), alpha=0.25, linewidth=0, label="95% interval")
+    line = ax.plot(x, value, "o-", markersize=3, linewidth=1, label=_t(f"{name}Monte Carlo"))[0]
+    ax.fill_between(x, rows["low"], rows["high"], color=line.get_color(), alpha=0.25, linewidth=0,
+                    label=_t(f"{name}95% interval"))
     if rows["exact"].notna().any():
-        ax.plot(x, rows["exact"], "--", color="black", linewidth=0.8, label="exact")
-    best = _best_index(results, value, opponent)
-    runner_up, beyond = _lead(results, list(rows["strategy"]), opponent)
+        ax.plot(x, rows["exact"], "--", color="black" if not name else line.get_color(), linewidth=0.8,
+                label=_t(f"{name}exact"))
+    best = _best_index(value, _lowest_is_best(results, rows, opponent))
+    runner_up, beyond = _lead(results, rows, opponent)
     if beyond:
         ax.plot([x[best]], [value[best]], "*", color="crimson", markersize=12,
-                label=_t(f"best: {rows['strategy'].iloc[best]}"))
+                label=_t(f"{name}best: {rows['strategy'].iloc[best]}"))
     else:  # an open star: the lead over the runner-up could be chance
         ax.plot([x[best]], [value[best]], "*", markerfacecolor="none", markeredgecolor="crimson", markersize=12,
-                label=_t(f"best within chance of {runner_up}: {rows['strategy'].iloc[best]}"))
+                label=_t(f"{name}best within chance of {runner_up}: {rows['strategy'].iloc[best]}"))
+
+
+def plot_sweep(results, parameter, opponent=None, family=None, ax=None, mode=None, seat=None):
+    """A figure against one swept parameter: sweep_values' figure (the score
+    rate against `opponent`; without one, the mean score; at tables of three
+    or more, the outright win rate, one curve per swept seat) of each
+    strategy that has the parameter (of `family` if given), with its 95%
+    band, the exact curve where the file has it, and the best value marked:
+    a filled star where its lead over the runner-up is beyond chance
+    (best_responses' test, or lowest_means' for the mean), an open one
+    labelled "within chance of" where it is not. opponent, mode and seat
+    are sweep_values'."""
+    rows = _sweep_rows(results, opponent, family, mode, seat, [parameter])
+    ax = _axes(ax, (8, 4.5))
+    if "seat" in rows:
+        seats = rows.groupby("seat", sort=True)
+        for number, curve in seats:
+            _draw_sweep_curve(ax, results, curve, parameter, opponent, f"seat {number}: " if len(seats) > 1 else "")
+    else:
+        _draw_sweep_curve(ax, results, rows, parameter, opponent)
+    label = _sweep_label(rows, opponent)
     ax.set_xlabel(_t(parameter))
-    ax.set_ylabel(_t(_sweep_label(results, opponent)))
-    ax.set_title(_t(f"{_sweep_label(results, opponent)} by {parameter}"))
+    ax.set_ylabel(_t(label if "seat" not in rows else "outright win rate"))
+    swept = f", seat {rows['seat'].iloc[0]}" if "seat" in rows and rows["seat"].nunique() == 1 else ""
+    ax.set_title(_t(f"{label}, by {parameter}{swept}"), fontsize="medium")
     ax.legend(fontsize="small")
     return ax
 
 
-def plot_sweep_map(results, x, y, opponent=None, family=None, ax=None):
+def plot_sweep_map(results, x, y, opponent=None, family=None, ax=None, mode=None, seat=None):
     """A heat map over two swept parameters (x across, y down) of the score
     rate against `opponent` (or the mean score), each cell with its 95%
     half-width where the grid is small enough to read, the best cell boxed
     (a dashed box, and the title says so, where its lead over the runner-up
-    is within chance, as in plot_sweep)."""
-    from .ranking import sweep_values
-
-    rows = sweep_values(results, opponent)
-    if family is not None:
-        rows = rows[rows["family"] == family]
-    if x not in rows or y not in rows:
-        raise ValueError(f"no strategy has both parameters {x!r} and {y!r}")
-    rows = rows[rows[x].notna() & rows[y].notna()]
+    is within chance, as in plot_sweep). opponent, mode and seat are
+    sweep_values'; a sweep at tables with several swept seats needs seat=."""
+    rows = _sweep_rows(results, opponent, family, mode, seat, [x, y])
+    if "seat" in rows and rows["seat"].nunique() > 1:
+        raise ValueError(f"the sweep sits in seats {', '.join(map(str, sorted(set(rows['seat']))))}: "
+                         "pass seat= to map one")
     grid = rows.pivot_table(index=y, columns=x, values="value", aggfunc="mean")
     half = rows.assign(half=(rows["high"] - rows["low"]) / 2).pivot_table(index=y, columns=x, values="half")
     values = grid.to_numpy(float)
@@ -378,14 +417,14 @@ def plot_sweep_map(results, x, y, opponent=None, family=None, ax=None):
                 if np.isfinite(values[i, j]):
                     ax.text(j, i, f"{values[i, j]:.3g}\n±{half.to_numpy()[i, j]:.2g}", ha="center", va="center",
                             fontsize=7, color=_text_colour(image.cmap(image.norm(values[i, j]))))
-    flat = _best_index(results, values.reshape(-1), opponent)
+    flat = _best_index(values.reshape(-1), _lowest_is_best(results, rows, opponent))
     i, j = divmod(flat, values.shape[1])
-    runner_up, beyond = _lead(results, list(rows["strategy"]), opponent)
+    runner_up, beyond = _lead(results, rows, opponent)
     ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="crimson", linewidth=2.5,
                                linestyle="-" if beyond else "--"))
     ax.set_xlabel(_t(x))
     ax.set_ylabel(_t(y))
     boxed = "boxed" if beyond else f"dashed box: within chance of {runner_up}"
-    ax.set_title(_t(f"{_sweep_label(results, opponent)}; best {x}={grid.columns[j]:g}, {y}={grid.index[i]:g} ({boxed})"))
+    ax.set_title(_t(f"{_sweep_label(rows, opponent)}; best {x}={grid.columns[j]:g}, {y}={grid.index[i]:g} ({boxed})"))
     ax.figure.colorbar(image, ax=ax, fraction=0.046)
     return ax

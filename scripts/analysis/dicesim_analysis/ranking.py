@@ -12,6 +12,12 @@ differences of strengths mean anything, and a strength is only as certain as
 the games that connect it to the others: strategies that never meet anyone
 connected to the rest cannot be ranked and make `rank` raise.
 
+At tables of three or more seats (the file's `nway` and `sequential_tables`,
+results.nway) there are no pairs to fit: `rank` there ranks by each
+strategy's rate of outright wins over every seat it played (see
+`rank_at_tables`), and `sweep_values` reads a sweep seat by seat (see
+`table_sweeps`).
+
 `best_responses` answers the question a sweep asks of each opponent: which
 strategy scores best against it (win rate plus half the tie rate), by how
 much it leads the runner-up, and whether that lead is beyond chance (a z of
@@ -98,7 +104,12 @@ def rank(results, mode=None):
     (wins plus half the ties, over games). A strategy with no score at all
     against everyone has an infinite strength in theory; the fit stops where
     the likelihood is flat within rounding, so read its interval as open.
+
+    A file of tables only (three seats or more: no pairs to fit), or mode
+    "nway" or "sequential_tables", gives rank_at_tables' ranking instead.
     """
+    if _tables_wanted(results, mode):
+        return rank_at_tables(results, mode)
     pairs, _ = _pairs(results, mode)
     names = sorted(set(pairs["strategy"]) | set(pairs["opponent"]), key=list(results.strategies["strategy"]).index)
     if len(names) < 2:
@@ -161,6 +172,17 @@ def scores_against(results, mode=None, seat=None):
     return both.drop(columns=["exact"], errors="ignore")
 
 
+def rate_lead(rate, games, runner_up_rate, runner_up_games):
+    """How far one rate leads another, as best_responses and plot_sweep test
+    it: the margin, its 95% interval and z (the difference of two
+    independent binomial rates), and whether it is beyond chance (z > 1.96)."""
+    margin = rate - runner_up_rate
+    se = math.sqrt(rate * (1 - rate) / games + runner_up_rate * (1 - runner_up_rate) / runner_up_games)
+    z = margin / se if se > 0 else (math.inf if margin > 0 else 0.0)
+    return dict(margin=margin, margin_low=margin - Z95 * se, margin_high=margin + Z95 * se, z=z,
+                beyond_chance=bool(z > Z95))
+
+
 def best_responses(results, mode=None, candidates=None, seat=None):
     """Per opponent, the strategy that scores best against it (wins plus half
     the ties, both seats together in sequential play, or only in `seat` 0 or
@@ -177,15 +199,10 @@ def best_responses(results, mode=None, candidates=None, seat=None):
             continue
         group = group.sort_values("rate", ascending=False, kind="stable")
         best, runner_up = group.iloc[0], group.iloc[1]
-        margin = best["rate"] - runner_up["rate"]
-        se = math.sqrt(best["rate"] * (1 - best["rate"]) / best["games"]
-                       + runner_up["rate"] * (1 - runner_up["rate"]) / runner_up["games"])
-        z = margin / se if se > 0 else (math.inf if margin > 0 else 0.0)
+        lead = rate_lead(best["rate"], best["games"], runner_up["rate"], runner_up["games"])
         rows.append(dict(opponent=opponent, best=best["strategy"], best_rate=best["rate"],
-                         best_exact_rate=best["exact_rate"],
-                         runner_up=runner_up["strategy"], runner_up_rate=runner_up["rate"], margin=margin,
-                         margin_low=margin - Z95 * se, margin_high=margin + Z95 * se, z=z,
-                         beyond_chance=bool(z > Z95)))
+                         best_exact_rate=best["exact_rate"], runner_up=runner_up["strategy"],
+                         runner_up_rate=runner_up["rate"], **lead))
     return pd.DataFrame(rows, columns=list(BEST_COLUMNS)).astype(BEST_COLUMNS)
 
 
@@ -218,21 +235,244 @@ def lowest_means(results, groups=None):
 
 
 SWEEP_COLUMNS = ("value", "low", "high", "exact")
+PAIR_MODES = ("headtohead", "sequential")
+TABLE_SECTIONS = ("nway", "sequential_tables")
+# Columns a sweep at tables adds to the strategy's parameters, before SWEEP_COLUMNS.
+TABLE_SWEEP_COLUMNS = ("section", "seat", "opponent", "table", "games", "wins", "tied", "shared_rate")
 
 
-def sweep_values(results, opponent=None, mode=None):
-    """One row per strategy: its parameters (results.strategies) and the figure
-    a sweep compares, with its 95% interval and exact value. With an opponent:
-    the score rate against it (wins plus half the ties, both seats in
-    sequential play); without: the mean score (score distributions)."""
+def _tables_wanted(results, mode):
+    """Whether `mode` means the tables of three or more (results.nway): named,
+    or left out in a file that has tables and no pairs."""
+    if mode is not None and mode not in PAIR_MODES + TABLE_SECTIONS:
+        raise ValueError(f"mode must be one of {', '.join(PAIR_MODES + TABLE_SECTIONS)} or None, not {mode!r}")
+    if mode is None:
+        return results.headtohead.empty and not results.nway.empty
+    return mode in TABLE_SECTIONS
+
+
+def _tables_of(results, mode):
+    """results.nway's rows of one table section (None: both), or a
+    ValueError saying which sections the file has."""
+    tables = results.nway
+    if mode is not None:
+        tables = tables[tables["section"] == mode]
+    if tables.empty:
+        held = sorted(set(results.nway["section"])) if not results.nway.empty else []
+        raise ValueError(f"the file has no tables{f' in {mode}' if mode else ''} "
+                         f"(its table sections: {', '.join(held) or 'none'})")
+    return tables
+
+
+RANK_AT_TABLES_COLUMNS = {"rank": "int64", "strategy": object, "win_rate": "float64", "win_low": "float64",
+                          "win_high": "float64", "fair_rate": "float64", "shared_rate": "float64",
+                          "games": "int64", "wins": "int64", "tied": "int64", "tables": "int64"}
+
+
+def rank_at_tables(results, mode=None):
+    """The strategies ranked by their rate of outright wins over every seat
+    they played at the tables of `mode` ("nway", "sequential_tables"; None:
+    both), best first. A shared win counts nothing here (the exact solver
+    gives each seat's P(win alone) only); shared_rate is beside it. Columns:
+    rank, strategy, win_rate with its 95% Wilson interval win_low/high,
+    fair_rate (the rate an equal player would win at the same tables: the
+    mean of 1/seats over its games, ignoring shared wins), shared_rate,
+    games (seat-games), wins, tied, tables. Strategies that sat at tables of
+    other sizes or company are not compared on equal terms: read the win
+    rate against fair_rate, and use sweep_values for like against like."""
+    tables = _tables_of(results, mode)
+    seats = tables.groupby(["section", "table"])["seat"].transform("size")
+    pooled = tables.assign(fair=tables["games"] / seats, key=tables["section"] + "/" + tables["table"].astype(str))
+    pooled = pooled.groupby("strategy", sort=False).agg(games=("games", "sum"), wins=("wins", "sum"),
+                                                         tied=("tied", "sum"), fair=("fair", "sum"),
+                                                         tables=("key", "nunique")).reset_index()
+    low, high = wilson_interval(pooled["wins"], pooled["games"])
+    pooled = pooled.assign(win_rate=pooled["wins"] / pooled["games"], win_low=low, win_high=high,
+                           fair_rate=pooled["fair"] / pooled["games"],
+                           shared_rate=pooled["tied"] / pooled["games"])
+    pooled = pooled.sort_values("win_rate", ascending=False, kind="stable").reset_index(drop=True)
+    pooled.insert(0, "rank", np.arange(1, len(pooled) + 1))
+    return pooled[list(RANK_AT_TABLES_COLUMNS)].astype(RANK_AT_TABLES_COLUMNS)
+
+
+def _with_companions(tables):
+    """results.nway's rows with `opponent`: the strategies in the other seats
+    of the row's table, in seating order (a tuple; names may repeat), and
+    `starts`, every seat's head start (a tuple), so that a sweep compares
+    only tables that differ in the swept seat."""
+    seating = tables.groupby(["section", "table"], sort=False)["strategy"].agg(tuple)
+    starts = (tables.groupby(["section", "table"], sort=False)["head_start"].agg(tuple) if "head_start" in tables
+              else pd.Series(dtype=object))
+    keys = list(zip(tables["section"], tables["table"]))
+    others = [seating[key][:seat] + seating[key][seat + 1:] for key, seat in zip(keys, tables["seat"])]
+    return tables.assign(opponent=others, starts=[starts.get(key, ()) for key in keys])
+
+
+def _swept_rows(tables):
+    """The rows whose seat is swept: a seat whose strategy changes from table
+    to table while the other seats (and every head start) stay the same."""
+    tables = _with_companions(tables)
+    strategies = tables.groupby(["section", "seat", "opponent", "starts"], sort=False)["strategy"].transform("nunique")
+    return tables[strategies >= 2]
+
+
+def table_sweeps(results, mode=None):
+    """The sweeps at tables a file holds: one row per table section and
+    opponent (the other seats' strategies, in seating order, as a tuple)
+    where some seat's strategy changes from table to table while the other
+    seats stay. Columns: section, opponent, seats (the swept seats, a tuple),
+    strategies (how many sit in them), tables. The opponents are what
+    sweep_values(results, opponent=...) and plot_sweep take."""
+    columns = ["section", "opponent", "seats", "strategies", "tables"]
+    if results.nway.empty:
+        return pd.DataFrame(columns=columns)
+    rows = _swept_rows(_tables_of(results, mode))
+    groups = rows.groupby(["section", "opponent"], sort=False)
+    return pd.DataFrame([dict(section=section, opponent=opponent, seats=tuple(sorted(set(g["seat"]))),
+                              strategies=g["strategy"].nunique(), tables=len(g))
+                         for (section, opponent), g in groups], columns=columns)
+
+
+def _matches(others, opponent):
+    """Whether a row's other seats are what `opponent` describes: a tuple or
+    list of names (the other seats in seating order), or one name (every
+    other seat is that strategy)."""
+    if isinstance(opponent, str):
+        return all(name == opponent for name in others)
+    return tuple(others) == tuple(opponent)
+
+
+def _choices(sweeps):
+    """The sweeps as the arguments that pick each, for an error message."""
+    return "; ".join(f"opponent={opponent!r}, mode={section!r} (swept seat{'s' if len(seats) > 1 else ''} "
+                     f"{', '.join(map(str, seats))})"
+                     for section, opponent, seats in zip(sweeps["section"], sweeps["opponent"], sweeps["seats"]))
+
+
+def _table_sweep_values(results, opponent, mode, seat):
+    """sweep_values at tables of three or more seats (see sweep_values)."""
+    rows = _swept_rows(_tables_of(results, mode))
+    if rows.empty:
+        raise ValueError("the file's tables (results.nway, one row per table and seat) hold no sweep: no seat "
+                         "whose strategy changes from table to table while the other seats stay the same")
+    sweeps = table_sweeps(results, mode)
+    if opponent is not None:
+        rows = rows[[_matches(others, opponent) for others in rows["opponent"]]]
+        if rows.empty:
+            raise ValueError(f"no sweep at tables against {opponent!r}; the file's: {_choices(sweeps)}")
+    picked = rows[["section", "opponent"]].drop_duplicates()
+    if len(picked) > 1:
+        shown = sweeps.merge(picked, on=["section", "opponent"])
+        raise ValueError(f"the file holds {len(picked)} sweeps at tables; choose one with {_choices(shown)}")
+    if seat is not None:
+        rows = rows[rows["seat"] == seat]
+        if rows.empty:
+            raise ValueError(f"seat {seat!r} is not swept; the swept seats: {_choices(sweeps.merge(picked))}")
+    figures = rows.assign(value=rows["win_rate"], low=rows["win_low"], high=rows["win_high"],
+                          exact=rows["exact_win"], shared_rate=rows["tied"] / rows["games"])
+    extra = ["head_start"] if "head_start" in rows else []
+    return figures[["strategy", *TABLE_SWEEP_COLUMNS, *extra, *SWEEP_COLUMNS]]
+
+
+def _sweep_uses_tables(results, opponent, mode):
+    """Whether sweep_values reads the tables: mode names a table section; or
+    mode is left out and the opponent is a tuple or list (the other seats),
+    or a name that met no pair in the file, or None in a file with neither
+    distributions nor pairs."""
+    if mode is not None:
+        return _tables_wanted(results, mode)
+    if isinstance(opponent, (tuple, list)):
+        return True
+    pairs = results.headtohead
     if opponent is None:
+        return results.summary.empty and pairs.empty and not results.nway.empty
+    return not results.nway.empty and (pairs.empty or not (pairs["opponent"] == opponent).any())
+
+
+def sweep_values(results, opponent=None, mode=None, seat=None):
+    """One row per strategy: its parameters (results.strategies) and the figure
+    a sweep compares, with its 95% interval and exact value: columns value,
+    low, high, exact.
+
+    Pairs (headtohead, sequential; mode one of them): with an opponent (a
+    name), the score rate against it (wins plus half the ties, both seats in
+    sequential play, or only in `seat` 0 or 1 as scores_against counts it),
+    and its games; without one, the mean score (score distributions).
+
+    Tables of three or more seats (nway, sequential_tables; see
+    table_sweeps): one row per swept strategy and swept seat, the figure its
+    rate of outright wins there (Wilson interval; exact: the solver's P(win
+    alone) where the file has it). A shared win counts nothing in it, since
+    the solver gives each seat's P(win alone) only: shared_rate is beside
+    it. Extra columns: section, seat, opponent (the other seats' strategies,
+    in seating order), table, games, wins, tied, and head_start (0 where the
+    file records none). opponent: a tuple or list of names (the other
+    seats, in seating order; names may repeat) or one name (every other
+    seat is that strategy); None where the file holds one sweep at tables.
+    mode: "nway" or "sequential_tables" where both hold one; seat: keep only
+    that swept seat. The tables are read when mode names a table section,
+    when opponent is a tuple or list, when it is a name that met no pair, or
+    when the file has neither distributions nor pairs. Ambiguity (several
+    sweeps, no sweep against that opponent) is a ValueError listing the
+    arguments that pick each sweep the file holds."""
+    if _sweep_uses_tables(results, opponent, mode):
+        figures = _table_sweep_values(results, opponent, mode, seat)
+        return _with_parameters(results, figures).sort_values("seat", kind="stable").reset_index(drop=True)
+    if opponent is None:
+        if results.summary.empty:
+            raise ValueError(_no_mean_score(results))
         figures = results.summary.rename(columns={"mean": "value", "ci_low": "low", "ci_high": "high",
-                                                  "exact_mean": "exact"})
+                                                  "exact_mean": "exact"})[["strategy", "games", *SWEEP_COLUMNS]]
     else:
-        scores = scores_against(results, mode)
+        scores = scores_against(results, mode, seat)
         figures = scores[scores["opponent"] == opponent].rename(
             columns={"rate": "value", "rate_low": "low", "rate_high": "high", "exact_rate": "exact"})
         if figures.empty:
-            raise ValueError(f"no strategy met {opponent!r}")
-    figures = figures[["strategy", *SWEEP_COLUMNS]]
+            met = list(dict.fromkeys(scores["opponent"]))
+            raise ValueError(f"no strategy met {opponent!r}; the opponents: {', '.join(map(repr, met))}")
+        figures = figures[["strategy", "games", *SWEEP_COLUMNS]]
+    return _with_parameters(results, figures)
+
+
+def _with_parameters(results, figures):
+    """Each row of figures with its strategy's family and parameters before it."""
     return results.strategies.drop(columns="spec").merge(figures, on="strategy")
+
+
+SWEEP_BEST_COLUMNS = {"seat": "Int64", "best": object, "value": "float64", "low": "float64", "high": "float64",
+                      "exact": "float64", "runner_up": object, "margin": "float64", "margin_low": "float64",
+                      "margin_high": "float64", "z": "float64", "beyond_chance": bool, "exact_best": object}
+
+
+def sweep_best(rows):
+    """The best of a sweep of rates (sweep_values' rows against an opponent,
+    or at tables), per swept seat (seat <NA> for pairs): the best strategy,
+    its value with its interval and exact value, the runner-up and the
+    lead's test (rate_lead; a lone strategy leads by nothing, beyond chance),
+    and exact_best, the best by the exact values where the rows have them."""
+    groups = rows.groupby("seat", sort=True) if "seat" in rows else [(pd.NA, rows)]
+    best = []
+    for seat, group in groups:
+        ordered = group.sort_values("value", ascending=False, kind="stable")
+        top = ordered.iloc[0]
+        if len(ordered) > 1:
+            second = ordered.iloc[1]
+            runner_up, lead = second["strategy"], rate_lead(top["value"], top["games"], second["value"],
+                                                            second["games"])
+        else:
+            runner_up, lead = None, dict(margin=np.nan, margin_low=np.nan, margin_high=np.nan, z=np.nan,
+                                         beyond_chance=True)
+        known = group["exact"].notna().any()
+        best.append(dict(seat=seat, best=top["strategy"], value=top["value"], low=top["low"], high=top["high"],
+                         exact=top["exact"], runner_up=runner_up, **lead,
+                         exact_best=group.loc[group["exact"].idxmax(), "strategy"] if known else None))
+    return pd.DataFrame(best, columns=list(SWEEP_BEST_COLUMNS)).astype(SWEEP_BEST_COLUMNS)
+
+
+def _no_mean_score(results):
+    """Why sweep_values without an opponent has nothing to show, and what to pass."""
+    if not results.headtohead.empty:
+        opponents = list(dict.fromkeys(results.headtohead["opponent"]))[:10]
+        return ("the file has no score distributions, so there is no mean score to sweep: pass opponent=, "
+                f"one of {', '.join(map(repr, opponents))}")
+    return "the file has no score distributions, pairs or tables to sweep"

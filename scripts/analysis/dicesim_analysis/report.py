@@ -29,7 +29,7 @@ from .plots import (
     plot_sweep_map,
     plot_win_counts,
 )
-from .ranking import best_responses, rank
+from .ranking import best_responses, rank, sweep_best, sweep_values, table_sweeps
 from .safe import refuse_clashes, write_atomically
 
 STYLE = """body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}
@@ -37,6 +37,11 @@ table{border-collapse:collapse;margin:1em 0;font-size:90%}td,th{border:1px solid
 th{background:#f0f0f0}img{max-width:100%}.bad{color:#b00;font-weight:bold}"""
 PAIR_SECTIONS = ("headtohead", "sequential")
 TABLE_SECTIONS = ("nway", "sequential_tables")
+# Above this many tables in a section, its per-table plots fold into one
+# table of numbers (a sweep's curve says the rest): 40 tables drew 240 images.
+MOST_TABLES_DRAWN = 12
+# The most opponents (pairs) or table sweeps drawn per swept family.
+MOST_SWEEP_PLOTS = 6
 
 
 def figure_html(ax, caption):
@@ -133,7 +138,7 @@ def ranking_html(results):
     """Bradley-Terry strengths and best responses of the pairs, where more than
     two strategies met."""
     if results.headtohead.empty:
-        return []
+        return ranking_at_tables_html(results)
     try:
         ranked = rank(results)
     except ValueError as error:  # strategies in groups that never meet
@@ -152,6 +157,20 @@ def ranking_html(results):
     return parts
 
 
+def ranking_at_tables_html(results):
+    """A file of tables only: the strategies by their outright win rate over
+    every seat they played (rank_at_tables), with the equal player's rate."""
+    if results.nway.empty or results.nway["strategy"].nunique() <= 2:
+        return []
+    ranked = rank(results)
+    return ["<h2>Ranking</h2>", "<p>Outright win rate over every seat each strategy played (a shared win counts "
+            "nothing), best first, with 95% intervals, beside the rate an equal player would win at the same "
+            "tables; the 30 best shown. Strategies at other tables are not compared on equal terms: the sweeps "
+            "above compare like with like.</p>",
+            table_html(ranked.head(30), ["rank", "strategy", "win_rate", "fair_rate", "shared_rate", "games",
+                                         "tables"], digits=3)]
+
+
 def sweeps_html(results):
     """Per swept family: its figure against each parameter (one swept) or a
     heat map (two), against each strategy outside the family that met it, and
@@ -161,7 +180,7 @@ def sweeps_html(results):
         members = set(results.strategies.loc[results.strategies["family"] == family, "strategy"])
         pairs = results.headtohead
         met = pairs[pairs["strategy"].isin(members) & ~pairs["opponent"].isin(members)]
-        opponents = list(dict.fromkeys(met["opponent"]))[:6]
+        opponents = list(dict.fromkeys(met["opponent"]))[:MOST_SWEEP_PLOTS]
         if met.empty and not pairs.empty:  # a round robin of the family: against its strongest
             opponents = [rank(results)["strategy"].iloc[0]]
         targets = ([None] if not results.summary.empty else []) + opponents
@@ -174,19 +193,81 @@ def sweeps_html(results):
                 x, y = parameters[:2]
                 parts.append(figure_html(plot_sweep_map(results, x, y, opponent, family),
                                          f"{family} by {x} and {y}: {against}"))
+        parts += table_sweeps_html(results, family, parameters)
     return (["<h2>Sweeps</h2>"] + parts) if parts else []
 
 
+def _family_table_sweeps(results, family):
+    """The sweeps at tables (table_sweeps' rows) whose swept seats hold the
+    family's strategies."""
+    if results.nway.empty:
+        return []
+    found = []
+    for sweep in table_sweeps(results).itertuples(index=False):
+        rows = sweep_values(results, sweep.opponent, sweep.section)
+        if (rows["family"] == family).sum() >= 2:
+            found.append((sweep, rows[rows["family"] == family]))
+    return found[:MOST_SWEEP_PLOTS]
+
+
+def table_sweeps_html(results, family, parameters):
+    """Per sweep of the family at tables of three or more: the outright win
+    rate by the swept parameter, one curve per swept seat (a heat map per
+    seat for two parameters), and each seat's best with its interval."""
+    found = _family_table_sweeps(results, family)
+    parts = [f"<p>{html.escape(family)} at tables: each swept seat's outright win rate (a shared win counts "
+             "nothing) with its 95% band, the exact curve where the file has it, and the best starred (an open "
+             "star where its lead over the runner-up is within chance).</p>"] if found else []
+    for sweep, rows in found:
+        against = f"{sweep.section} against {', '.join(sweep.opponent)}"
+        if len(parameters) == 1:
+            parts.append(figure_html(plot_sweep(results, parameters[0], sweep.opponent, family, mode=sweep.section),
+                                     f"{family} by {parameters[0]}: {against}"))
+        else:
+            x, y = parameters[:2]
+            for seat in sweep.seats:
+                parts.append(figure_html(plot_sweep_map(results, x, y, sweep.opponent, family, mode=sweep.section,
+                                                        seat=seat), f"{family} by {x} and {y}: {against}, seat {seat}"))
+        best = sweep_best(rows).rename(columns={"value": "win_rate", "low": "win_low", "high": "win_high",
+                                                "exact": "exact_win"}).astype({"seat": "int64"})
+        exact = ["exact_win", "exact_best"] if rows["exact"].notna().any() else []
+        parts.append(table_html(best, ["seat", "best", "win_rate", *exact[:1], "runner_up", "margin",
+                                       "beyond_chance", *exact[1:]]))
+    return parts
+
+
+def _many_tables(results, section):
+    """Whether a table section has too many tables to draw one by one."""
+    tables = results.nway[results.nway["section"] == section]
+    return tables["table"].nunique() > MOST_TABLES_DRAWN
+
+
+def folded(summary, inner):
+    """HTML collapsed under a one-line summary (no images inside: the page stays small)."""
+    return f"<details><summary>{html.escape(summary)}</summary>{inner}</details>"
+
+
 def tables_html(results):
+    """Each table's wins, a plot and its rows; a section of more than
+    MOST_TABLES_DRAWN tables as one table of every seat, folded."""
     if results.nway.empty:
         return []
     parts = ["<h2>Tables</h2>"]
+    columns = ["seat", "strategy", "games", "wins", "win_rate", "tied", "tie_rate"]
+    columns += ["head_start"] if results.nway["head_start"].any() else []
+    columns += ["exact_win", "z_win"] if results.has_exact else []
     for section in TABLE_SECTIONS:
-        for table, rows in results.nway[results.nway["section"] == section].groupby("table"):
+        tables = results.nway[results.nway["section"] == section]
+        if tables.empty:
+            continue
+        if _many_tables(results, section):
+            count = tables["table"].nunique()
+            parts.append(folded(f"{section}: {count} tables, one row per seat (not drawn: more than "
+                                f"{MOST_TABLES_DRAWN}; plot_win_counts(results, table, {section!r}) draws one)",
+                                table_html(tables, ["table"] + columns)))
+            continue
+        for table, rows in tables.groupby("table"):
             parts.append(figure_html(plot_win_counts(results, table, section), f"{section} table {table}: wins"))
-            columns = ["seat", "strategy", "games", "wins", "win_rate", "tied", "tie_rate"]
-            if results.has_exact:
-                columns += ["exact_win", "z_win"]
             parts.append(table_html(rows, columns))
         parts += difference_html(results, section)
     return parts
@@ -200,16 +281,34 @@ def measures_html(results):
     # The measures in the file's order; in each, the sections in the page's.
     order = {"measure": {name: k for k, name in enumerate(m["measure"].unique())},
              "section": {name: k for k, name in enumerate(("distributions",) + PAIR_SECTIONS + TABLE_SECTIONS)}}
+    many = [section for section in TABLE_SECTIONS if _many_tables(results, section)]
+    shown = shown[~shown["section"].isin(many)]
     groups = shown[["measure", "section", "table"]].drop_duplicates()
     groups = groups.sort_values(["measure", "section", "table"], key=lambda c: c.astype(object).map(order[c.name]) if c.name in order else c)
-    if groups.empty:
+    if groups.empty and not many:
         return []
     parts = ["<h2>Histograms</h2>"]
     for measure, section, table in groups.itertuples(index=False):
         where = section if table < 0 else f"{section} table {table}"
         parts.append(figure_html(plot_measure(results, measure, section, None if table < 0 else table),
                                  f"{measure}: {where}"))
+    for section in many:
+        parts.append(folded(f"{section}: each seat's mean of every measure (histograms not drawn: more than "
+                            f"{MOST_TABLES_DRAWN} tables; plot_measure(results, measure, {section!r}, table) "
+                            "draws one)",
+                            seat_means(m[m["section"] == section]).to_html(
+                                index=False, float_format=lambda v: f"{v:.3f}", border=0)))
     return parts
+
+
+def seat_means(measures):
+    """Per table and seat of the measures' long form: the strategy and the
+    mean of each measure, a column per measure."""
+    weighted = measures.assign(total=measures["value"] * measures["count"])
+    keys = ["table", "seat", "strategy", "measure"]
+    sums = weighted.groupby(keys, observed=True, sort=True)[["total", "count"]].sum()
+    means = (sums["total"] / sums["count"]).unstack("measure")
+    return means.reset_index().rename(columns=lambda c: c if c in ("table", "seat", "strategy") else f"mean {c}")
 
 
 def checks_html(results):

@@ -209,7 +209,7 @@ class PlotsTest(ResultsFile, unittest.TestCase):
         ax = plot_normal_probability(self.r, "dv(2,2)")
         self.assertIn("dv(2,2)", ax.get_title())
         ax = plot_win_counts(self.r, table=0)
-        self.assertEqual([t.get_text() for t in ax.get_xticklabels()], ["dv(2,2)", "ts(5,5)", "best", "ties"])
+        self.assertEqual([t.get_text() for t in ax.get_xticklabels()], ["0: dv(2,2)", "1: ts(5,5)", "2: best", "ties"])
         ax = plot_win_counts(self.r, pair=("dv(2,2)", "best"))
         self.assertEqual(sorted(p.get_height() for p in ax.patches),
                          sorted(self.r.headtohead.query("mode == 'headtohead' and strategy == 'dv(2,2)' and opponent == 'best'")[

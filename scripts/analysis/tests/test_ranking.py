@@ -4,14 +4,19 @@ import dataclasses
 import math
 import tempfile
 import unittest
+from pathlib import Path
+from unittest import mock
 
+import h5py
 import numpy as np
 import pandas as pd
 
 from common import make_results
-from dicesim_analysis import (best_responses, load, lowest_means, plot_sweep, plot_sweep_map, rank, scores_against,
-                              sweep_values)
+from dicesim_analysis import (best_responses, files, load, lowest_means, plot_sweep, plot_sweep_map, plot_win_counts,
+                              rank, scores_against, sweep_best, sweep_values)
+from dicesim_analysis.files import content_checksum
 from dicesim_analysis.load import SUMMARY_COLUMNS, Results, _frame
+from dicesim_analysis.ranking import table_sweeps
 
 
 def _results(pairs=(), summary=(), strategies=None, mode="sequential", lowest_score_wins=0):
@@ -174,6 +179,173 @@ class SweepOfARealRunTest(unittest.TestCase):
         self.assertEqual(len(ranked), 5)
         # Strengths and score rates order the strategies alike in a round robin.
         self.assertEqual(list(ranked["strategy"]), list(ranked.sort_values("score_rate", ascending=False)["strategy"]))
+
+
+
+def three_seat_sweep(tables, games=3000, command="check"):
+    """A Pig config: hold{at} (10 to 30) swept at tables of three beside two
+    declared copies of hold at 20, h20a and h20b; `tables` the seatings."""
+    return {"game": "pig", "seed": 5, "games": games,
+            "strategies": [{"name": "hold{at}", "family": "hold_at", "at": [10, 15, 20, 25, 30]},
+                           {"name": "h20a", "family": "hold_at", "at": 20},
+                           {"name": "h20b", "family": "hold_at", "at": 20}],
+            "contests": {"distributions": False, "sequential_tables": tables}}
+
+
+def seat_everywhere(f, old, new):
+    """Every seat list of the file's tables (their measures' and exact
+    groups' too) with `new` where `old` sat, resealed: the repeated names at a
+    table that dicesim will write (names of the same length)."""
+    def rename(name, obj):
+        if isinstance(obj, h5py.Dataset) and name.endswith("/strategy") and "tables" in name:
+            names = obj.asstr()[()]
+            obj[...] = np.array([new if n == old else n for n in names], dtype=obj.dtype)
+    f.visititems(rename)
+    f.attrs["content_sha256"] = np.bytes_(content_checksum(f))
+
+
+class TableSweepTest(unittest.TestCase):
+    """The three-seat question: seated second between two copies of one
+    strategy, which hold value wins most? One config, `sweep_values`, the curve."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.directory = tempfile.TemporaryDirectory()
+        cls.path = make_results(cls.directory.name, "check", three_seat_sweep([["h20a", "hold{at}", "h20b"]]))
+        cls.r = load(cls.path)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.directory.cleanup()
+
+    def test_one_row_per_swept_total_with_interval_and_exact(self):
+        values = sweep_values(self.r)  # one sweep at tables in the file: no opponent needed
+        self.assertEqual(list(values["at"]), [10.0, 15.0, 20.0, 25.0, 30.0])
+        self.assertEqual(set(values["seat"]), {1})
+        self.assertEqual(set(values["opponent"]), {("h20a", "h20b")})
+        t = self.r.nway.set_index(["table", "seat"])
+        for row in values.itertuples():
+            self.assertEqual(row.value, t.at[(row.table, 1), "wins"] / 3000)  # a shared win counts nothing
+            self.assertTrue(row.low <= row.value <= row.high)
+        z = (values["value"] - values["exact"]) / np.sqrt(values["exact"] * (1 - values["exact"]) / 3000)
+        self.assertLess(z.abs().max(), 5)
+        pd.testing.assert_frame_equal(values, sweep_values(self.r, opponent=("h20a", "h20b")))
+        pd.testing.assert_frame_equal(values, sweep_values(self.r, opponent=["h20a", "h20b"], mode="sequential_tables"))
+
+    def test_the_curve_marks_the_best_and_draws_the_exact_values(self):
+        ax = plot_sweep(self.r, "at")
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        values = sweep_values(self.r)
+        best = values.loc[values["value"].idxmax(), "strategy"]
+        self.assertTrue(any(label.endswith(f": {best}") and "best" in label for label in labels), labels)
+        self.assertIn("exact", labels)
+        self.assertIn("seat 1", ax.get_title())
+        best = sweep_best(values).iloc[0]
+        self.assertEqual((best["seat"], best["best"]), (1, values.loc[values["value"].idxmax(), "strategy"]))
+        self.assertEqual(best["exact_best"], values.loc[values["exact"].idxmax(), "strategy"])
+        self.assertEqual(best["runner_up"], values.sort_values("value").iloc[-2]["strategy"])
+
+    def test_a_file_of_tables_ranks_by_outright_wins(self):
+        ranked = rank(self.r)
+        self.assertEqual(list(ranked.columns[:3]), ["rank", "strategy", "win_rate"])
+        self.assertEqual(ranked.set_index("strategy").at["h20a", "tables"], 5)
+        self.assertAlmostEqual(ranked["fair_rate"].iloc[0], 1 / 3)
+        self.assertTrue((ranked["win_rate"].diff().dropna() <= 0).all())
+        with self.assertRaisesRegex(ValueError, "no pairs"):
+            rank(self.r, mode="sequential")
+
+    def test_what_is_not_there_is_a_value_error_naming_the_choices(self):
+        for opponent in ("h20a", ("h20b", "h20a"), "nobody"):
+            with self.assertRaisesRegex(ValueError, r"opponent=\('h20a', 'h20b'\), mode='sequential_tables'"):
+                sweep_values(self.r, opponent=opponent)
+        with self.assertRaisesRegex(ValueError, "no tables in nway"):
+            sweep_values(self.r, mode="nway")
+        with self.assertRaisesRegex(ValueError, "seat 0 is not swept"):
+            sweep_values(self.r, seat=0)
+        with self.assertRaisesRegex(ValueError, "mode must be one of"):
+            sweep_values(self.r, mode="tables")
+
+    def test_repeated_names_at_a_table_are_keyed_by_seat(self):
+        # dicesim will seat one strategy twice (["h20a", "hold{at}", "h20a"]): forged here from h20b.
+        path = Path(self.directory.name) / "repeated.h5"
+        path.write_bytes(self.path.read_bytes())
+        with h5py.File(path, "r+") as f:
+            seat_everywhere(f, "h20b", "h20a")
+        r = load(path)
+        self.assertEqual(list(r.nway.query("table == 0")["strategy"]), ["h20a", "hold10", "h20a"])
+        values = sweep_values(r, opponent="h20a")  # one name: every other seat is h20a
+        pd.testing.assert_frame_equal(values.drop(columns="opponent"),
+                                      sweep_values(self.r).drop(columns="opponent"))
+        self.assertEqual(set(values["opponent"]), {("h20a", "h20a")})
+        ranked = rank(r).set_index("strategy")
+        self.assertEqual(ranked.at["h20a", "games"], 2 * 5 * 3000)  # both seats of every table
+        labels = [t.get_text() for t in plot_win_counts(r, 0, "sequential_tables").get_xticklabels()]
+        self.assertEqual(labels, ["0: h20a", "1: hold10", "2: h20a", "ties"])
+        r.measures  # every seat's histograms, names repeated
+
+    def test_head_starts_are_read_where_the_file_has_them(self):
+        self.assertEqual(set(self.r.nway["head_start"]), {0})  # absent: all zeros
+        path = Path(self.directory.name) / "head_start.h5"
+        path.write_bytes(self.path.read_bytes())
+        with h5py.File(path, "r+") as f:
+            f.create_dataset("sequential_tables/0/head_start", data=np.array([0, 10, 0], dtype="<i8"))
+            f.attrs["content_sha256"] = np.bytes_(content_checksum(f))
+        # Until dicesim declares it, this package's copy of the layout does not: declared here.
+        declaration = {"path": "/sequential_tables/<table>/head_start", "type": "integer", "shape": ["seats"],
+                       "required": False}
+        declared = [(files._pattern(declaration["path"]), declaration)] + files._DATASETS
+        with mock.patch.object(files, "_DATASETS", declared):
+            r = load(path)
+        self.assertEqual(list(r.nway.query("table == 0")["head_start"]), [0, 10, 0])
+        # A head start makes another table: the sweep compares the tables without one.
+        self.assertEqual(list(sweep_values(r)["at"]), [15.0, 20.0, 25.0, 30.0])
+
+
+class TableSweepChoicesTest(unittest.TestCase):
+    """A file of several sweeps at tables: the same sweep in two seats against
+    the same others, and against the others the other way round."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.directory = tempfile.TemporaryDirectory()
+        tables = [["h20a", "hold{at}", "h20b"], ["hold{at}", "h20a", "h20b"], ["h20b", "hold{at}", "h20a"]]
+        cls.r = load(make_results(cls.directory.name, "run", three_seat_sweep(tables, games=300)))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.directory.cleanup()
+
+    def test_the_sweeps_are_listed(self):
+        sweeps = table_sweeps(self.r)
+        self.assertEqual(list(sweeps["opponent"]), [("h20a", "h20b"), ("h20b", "h20a")])
+        self.assertEqual(list(sweeps["seats"]), [(0, 1), (1,)])
+        self.assertEqual(list(sweeps["tables"]), [10, 5])
+
+    def test_ambiguity_is_a_value_error_naming_each_choice(self):
+        with self.assertRaises(ValueError) as caught:
+            sweep_values(self.r)
+        self.assertIn("2 sweeps at tables", str(caught.exception))
+        self.assertIn("opponent=('h20a', 'h20b'), mode='sequential_tables' (swept seats 0, 1)", str(caught.exception))
+        self.assertIn("opponent=('h20b', 'h20a'), mode='sequential_tables' (swept seat 1)", str(caught.exception))
+        with self.assertRaisesRegex(ValueError, "pass seat="):
+            other = self.r.strategies.assign(other=[1.0, 1.0, 2.0, 2.0, 2.0, 1.0, 1.0])
+            plot_sweep_map(dataclasses.replace(self.r, strategies=other), "at", "other", opponent=("h20a", "h20b"))
+
+    def test_each_swept_seat_is_a_curve(self):
+        values = sweep_values(self.r, opponent=("h20a", "h20b"))
+        self.assertEqual(list(values["seat"]), [0] * 5 + [1] * 5)
+        self.assertEqual(list(values["at"]), [10.0, 15.0, 20.0, 25.0, 30.0] * 2)
+        ax = plot_sweep(self.r, "at", opponent=("h20a", "h20b"))
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        self.assertIn("seat 0: Monte Carlo", labels)
+        self.assertIn("seat 1: Monte Carlo", labels)
+        self.assertEqual(sum("best" in label for label in labels), 2)  # each seat's best
+        one = sweep_values(self.r, opponent=("h20a", "h20b"), seat=1)
+        self.assertEqual(set(one["seat"]), {1})
+
+    def test_the_pair_functions_say_where_the_tables_are(self):
+        with self.assertRaisesRegex(ValueError, "results.nway"):
+            scores_against(self.r)
 
 
 if __name__ == "__main__":

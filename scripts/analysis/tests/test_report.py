@@ -53,6 +53,29 @@ class ReportTest(unittest.TestCase):
         self.assertIn("<h2>Ranking</h2>", page)
         self.assertIn("Best response to each opponent", page)
 
+    def test_a_sweep_at_tables_of_three_is_a_curve_and_its_many_tables_fold(self):
+        # 16 hold values, each seated second between two copies of hold at 20
+        # (one named with HTML in it): more tables than MOST_TABLES_DRAWN.
+        config = {"game": "pig", "seed": 3, "games": 300,
+                  "strategies": [{"name": "hold{at}", "family": "hold_at", "at": {"from": 10, "to": 40, "step": 2}},
+                                 {"name": "h20", "family": "hold_at", "at": 20},
+                                 {"name": "<b>h20&amp;", "family": "hold_at", "at": 20}],
+                  "contests": {"distributions": False, "sequential_tables": [["h20", "hold{at}", "<b>h20&amp;"]]}}
+        with tempfile.TemporaryDirectory() as directory:
+            results = make_results(directory, "run", config)
+            run = subprocess.run([sys.executable, *REPORT, str(results)], capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            page = (Path(directory) / "results.html").read_text()
+        images = re.findall(r'<img alt="([^"]*)"', page)
+        self.assertEqual(images, ["hold_at by at: sequential_tables against h20, &lt;b&gt;h20&amp;amp;"])
+        self.assertIn("<th>best</th>", page)  # each swept seat's best, with its interval
+        self.assertRegex(page, r"<td>hold\d+</td>\s*<td>\d\.\d{4} \[\d\.\d{4}, \d\.\d{4}\]</td>")
+        self.assertEqual(page.count("<details>"), 2)  # the tables and the histograms, folded
+        self.assertIn("sequential_tables: 16 tables, one row per seat", page)
+        self.assertIn("mean turns", page)
+        self.assertNotIn("<b>h20&amp;", page)  # every name escaped
+        self.assertLess(len(page), 200_000)  # 2.7 MB when its 16 tables were drawn one by one
+
     def test_every_histogram_of_the_file_appears(self):
         config = {"game": "tenk", "seed": 3, "games": 300,
                   "strategies": [{"name": "ev", "family": "ev_heuristic"}, {"name": "bank", "family": "bank_at", "total": 350}],
