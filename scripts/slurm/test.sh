@@ -398,17 +398,22 @@ jobs_submitted+=("$held" "$held_merge")
 scancel "${held}_1"
 scontrol release "$held"
 
-# 4. MPI across the network: 2 ranks, one per node, with srun --mpi=pmix
-# (the template's defaults: 2 nodes, 1 task per node), and with mpirun in
+# 4. MPI across the network: 2 ranks, one per node, each with every CPU of
+# its node (so as many threads), with srun --mpi=pmix (the template as
+# meant: --nodes, --ntasks-per-node=1, --cpus-per-task) and with mpirun in
 # an allocation of 2 nodes; one job of a single 2-CPU task.
-mpi=$(DICESIM=$work/where.sh sbatch --parsable "${small[@]}" --nodes=2 --ntasks-per-node=1 "$mpi_sbatch" \
-  "$config" --games "$games" -o results/mpi.h5)
+node_cpus=$(sinfo -h -n dnode1 -o %c)
+whole_node=(--time=00:10:00 --nodes=2 --ntasks-per-node=1 --cpus-per-task="$node_cpus")
+mpi=$(DICESIM=$work/where.sh sbatch --parsable "${whole_node[@]}" "$mpi_sbatch" "$config" --games "$games" \
+  -o results/mpi.h5)
 wide=$(sbatch --parsable --time=00:10:00 --nodes=1 --ntasks-per-node=1 --cpus-per-task=2 "$mpi_sbatch" \
   "$config" --games "$games" -o results/wide.h5)
 # mpirun inside the allocation, for an MPI without a Slurm PMI plugin:
-# OpenMPI starts its daemon on the other node with srun.
-mpirun_job=$(sbatch --parsable "${small[@]}" --nodes=2 --ntasks-per-node=1 --output=logs/mpirun-%j.out \
-  --wrap="mpirun --allow-run-as-root ./where.sh run $config --games $games -o results/mpirun.h5")
+# OpenMPI starts its daemon on the other node with srun, and binds each rank
+# to one core unless told PE= (CPUs per rank).
+mpirun_job=$(sbatch --parsable "${whole_node[@]}" --output=logs/mpirun-%j.out \
+  --wrap="mpirun --allow-run-as-root --map-by slot:PE=\$SLURM_CPUS_PER_TASK ./where.sh run $config --games $games \
+-o results/mpirun.h5")
 jobs_submitted+=("$mpi" "$wide" "$mpirun_job")
 
 # The reference, while the jobs run.
@@ -450,9 +455,11 @@ log "the requeued task resumed, its log appended ($starts starts)"
 [ "$(root_attribute results/mpirun.h5 ranks)" = 2 ] || fail "results/mpirun.h5: not 2 ranks"
 require_one_rank_per_node "$mpi" "srun --mpi=pmix"
 require_one_rank_per_node "$mpirun_job" "mpirun in an allocation of 2 nodes"
+for file in results/mpi.h5 results/mpirun.h5; do
+  [ "$(root_attribute $file threads_min)" = "$node_cpus" ] || fail "$file: a rank ran fewer than $node_cpus threads"
+done
 [ "$(root_attribute results/wide.h5 threads_min)" = 2 ] || fail "results/wide.h5: its rank did not get 2 CPUs"
-log "MPI: 2 ranks on dnode1 and dnode2 (srun --mpi=pmix, and mpirun), of" \
-  "$(root_attribute results/mpi.h5 threads_min)-$(root_attribute results/mpi.h5 threads_max) threads;" \
+log "MPI: 2 ranks of $node_cpus threads, on dnode1 and dnode2 (srun --mpi=pmix, and mpirun);" \
   "the 2-CPU task ran $(root_attribute results/wide.h5 threads_max) threads"
 
 # 5. scancel --batch --signal=TERM signals the batch shell only, which the
@@ -483,7 +490,7 @@ grep -q "not launched under MPI" "$state/none.err" || fail "srun --mpi=none -N 2
 [ ! -e results/none.h5 ] || fail "srun --mpi=none -N 2 -n 2: wrote results/none.h5"
 log "srun --mpi=none -N 2 -n 2: refused ($(head -1 "$state/none.err"))"
 
-# 7. A node lost mid-run: 2 shards of 2 CPUs each, so one task per node.
+# 7. A node lost mid-run: 2 shards of a whole node each, so one task per node.
 # Once task 1 has checkpointed, every process of its node dies (slurmd,
 # slurmstepd, dicesim), as in a crash. slurmctld marks the node DOWN after
 # SlurmdTimeout and requeues the task, which resumes its checkpoint on the
@@ -491,7 +498,7 @@ log "srun --mpi=none -N 2 -n 2: refused ($(head -1 "$state/none.err"))"
 mkdir -p lost/logs
 ln -s "$checkout/build" "$checkout/configs" lost/
 cd lost
-lost=$(sbatch --parsable --time=00:10:00 --cpus-per-task=2 --array=0-1 "$shards_sbatch" "$config" 2 \
+lost=$(sbatch --parsable --time=00:10:00 --cpus-per-task="$node_cpus" --array=0-1 "$shards_sbatch" "$config" 2 \
   --games "$games" --checkpoint-every 1)
 lost_merge=$(sbatch --parsable --dependency="afterok:$lost" "$merge_sbatch" "$config" 2)
 jobs_submitted+=("$lost" "$lost_merge")
