@@ -9,15 +9,16 @@
 #   - an array of 4 shards spread over both nodes (one task requeued
 #     mid-run), merged; more arrays (offset, throttled, stepped, one task
 #     rerun, a failed task) and their merges;
-#   - MPI over the network: 2 ranks on 2 nodes with srun --mpi=pmix
-#     (mpi_run.sbatch), and mpirun inside an sbatch -N2 allocation; a job
-#     of one 2-CPU task;
+#   - MPI over the network: 2 ranks on 2 nodes, one per node with a
+#     node's CPUs as threads, with srun --mpi=pmix (mpi_run.sbatch) and
+#     with mpirun inside an sbatch -N2 allocation; a job of one 2-CPU task;
 #   - scancel --batch --signal=TERM, and srun without an MPI world refused;
-#   - a node lost mid-run (every process of dnode2 killed, its slurmd too):
+#   - a node lost mid-run (every process of the node of a running task
+#     killed, its slurmd too):
 #     slurmctld marks it DOWN, requeues its task, which resumes its
 #     checkpoint on the other node; then the node comes back;
 # and every dataset of every result is identical to a local run.
-# About 2.5 minutes on 2 CPUs. Needs root (slurmd starts jobs as their
+# 2 min 10 s to 2 min 40 s on 2 CPUs. Needs root (slurmd starts jobs as their
 # users; namespaces); elsewhere, or without `ip` and namespaces, it says why
 # and exits 0.
 #   bash scripts/slurm/test.sh        (keep_state=1: keep /tmp state)
@@ -266,13 +267,21 @@ start_cluster() {
   munged --foreground --socket="$state/munge.socket" --key-file="$state/munge.key" --pid-file="$state/munged.pid" \
     --log-file="$state/munged.log" --seed-file="$state/munged.seed" >>"$state/munged.out" 2>&1 &
   daemons+=($!)
+  # Runs at once take turns to pick a subnet and a port and start slurmctld
+  # on them, so that no two take the same (fd 9: the lock, which slurmctld
+  # must not inherit and hold).
+  mkdir -p /run/lock
+  exec 9>"/run/lock/$prefix.lock"
+  flock 9
   make_network
   write_slurm_conf "$host"
   export SLURM_CONF=$state/slurm.conf
   for _ in $(seq 50); do [ -S "$state/munge.socket" ] && break; sleep 0.1; done
   [ -S "$state/munge.socket" ] || fail "munged did not start: $(tail -1 "$state/munged.log")"
-  slurmctld -D -i -f "$SLURM_CONF" >>"$state/slurmctld.out" 2>&1 &
+  slurmctld -D -i -f "$SLURM_CONF" >>"$state/slurmctld.out" 2>&1 9>&- &
   daemons+=($!)
+  for _ in $(seq 100); do sinfo >/dev/null 2>&1 && break; sleep 0.1; done
+  exec 9>&-
   for k in "${!nodes[@]}"; do start_slurmd "$k"; done
   for node in "${nodes[@]}"; do wait_for_node_state "$node" idle 30; done
 }
