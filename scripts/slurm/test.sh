@@ -18,7 +18,7 @@
 #     slurmctld marks it DOWN, requeues its task, which resumes its
 #     checkpoint on the other node; then the node comes back;
 # and every dataset of every result is identical to a local run.
-# 2 min 10 s to 2 min 40 s on 2 CPUs. Needs root (slurmd starts jobs as their
+# 2 min 10 s to 2 min 45 s on 2 CPUs. Needs root (slurmd starts jobs as their
 # users; namespaces); elsewhere, or without `ip` and namespaces, it says why
 # and exits 0.
 #   bash scripts/slurm/test.sh        (keep_state=1: keep /tmp state)
