@@ -330,11 +330,11 @@ def _lead(results, rows, opponent):
     return b["strategy"], bool(margin > Z95 * spread) if spread > 0 else bool(margin > 0)
 
 
-def _sweep_rows(results, opponent, family, mode, seat, parameters):
+def _sweep_rows(results, opponent, family, mode, seat, parameters, head_starts=None):
     """sweep_values' rows of `family` (if given) that have every parameter."""
     from .ranking import sweep_values
 
-    rows = sweep_values(results, opponent, mode, seat)
+    rows = sweep_values(results, opponent, mode, seat, head_starts)
     if family is not None:
         rows = rows[rows["family"] == family]
     missing = [p for p in parameters if p not in rows]
@@ -366,7 +366,7 @@ def _draw_sweep_curve(ax, results, rows, parameter, opponent, name=""):
                 label=_t(f"{name}best within chance of {runner_up}: {rows['strategy'].iloc[best]}"))
 
 
-def plot_sweep(results, parameter, opponent=None, family=None, ax=None, mode=None, seat=None):
+def plot_sweep(results, parameter, opponent=None, family=None, ax=None, mode=None, seat=None, head_starts=None):
     """A figure against one swept parameter: sweep_values' figure (the score
     rate against `opponent`; without one, the mean score; at tables of three
     or more, the outright win rate, one curve per swept seat) of each
@@ -376,7 +376,7 @@ def plot_sweep(results, parameter, opponent=None, family=None, ax=None, mode=Non
     (best_responses' test, or lowest_means' for the mean), an open one
     labelled "within chance of" where it is not. opponent, mode and seat
     are sweep_values'."""
-    rows = _sweep_rows(results, opponent, family, mode, seat, [parameter])
+    rows = _sweep_rows(results, opponent, family, mode, seat, [parameter], head_starts)
     ax = _axes(ax, (8, 4.5))
     if "seat" in rows:
         seats = rows.groupby("seat", sort=True)
@@ -393,14 +393,14 @@ def plot_sweep(results, parameter, opponent=None, family=None, ax=None, mode=Non
     return ax
 
 
-def plot_sweep_map(results, x, y, opponent=None, family=None, ax=None, mode=None, seat=None):
+def plot_sweep_map(results, x, y, opponent=None, family=None, ax=None, mode=None, seat=None, head_starts=None):
     """A heat map over two swept parameters (x across, y down) of the score
     rate against `opponent` (or the mean score), each cell with its 95%
     half-width where the grid is small enough to read, the best cell boxed
     (a dashed box, and the title says so, where its lead over the runner-up
     is within chance, as in plot_sweep). opponent, mode and seat are
     sweep_values'; a sweep at tables with several swept seats needs seat=."""
-    rows = _sweep_rows(results, opponent, family, mode, seat, [x, y])
+    rows = _sweep_rows(results, opponent, family, mode, seat, [x, y], head_starts)
     if "seat" in rows and rows["seat"].nunique() > 1:
         raise ValueError(f"the sweep sits in seats {', '.join(map(str, sorted(set(rows['seat']))))}: "
                          "pass seat= to map one")

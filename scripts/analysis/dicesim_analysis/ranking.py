@@ -320,17 +320,19 @@ def table_sweeps(results, mode=None):
     """The sweeps at tables a file holds: one row per table section and
     opponent (the other seats' strategies, in seating order, as a tuple)
     where some seat's strategy changes from table to table while the other
-    seats stay. Columns: section, opponent, seats (the swept seats, a tuple),
-    strategies (how many sit in them), tables. The opponents are what
-    sweep_values(results, opponent=...) and plot_sweep take."""
-    columns = ["section", "opponent", "seats", "strategies", "tables"]
+    seats stay. Columns: section, opponent, head_starts (every seat's head
+    start, a tuple: tables that differ in them are different sweeps), seats
+    (the swept seats, a tuple), strategies (how many sit in them), tables.
+    The opponents and head starts are what sweep_values(results,
+    opponent=..., head_starts=...) and plot_sweep take."""
+    columns = ["section", "opponent", "head_starts", "seats", "strategies", "tables"]
     if results.nway.empty:
         return pd.DataFrame(columns=columns)
     rows = _swept_rows(_tables_of(results, mode))
-    groups = rows.groupby(["section", "opponent"], sort=False)
-    return pd.DataFrame([dict(section=section, opponent=opponent, seats=tuple(sorted(set(g["seat"]))),
-                              strategies=g["strategy"].nunique(), tables=len(g))
-                         for (section, opponent), g in groups], columns=columns)
+    groups = rows.groupby(["section", "opponent", "starts"], sort=False)
+    return pd.DataFrame([dict(section=section, opponent=opponent, head_starts=starts,
+                              seats=tuple(sorted(set(g["seat"]))), strategies=g["strategy"].nunique(), tables=len(g))
+                         for (section, opponent, starts), g in groups], columns=columns)
 
 
 def _matches(others, opponent):
@@ -344,12 +346,15 @@ def _matches(others, opponent):
 
 def _choices(sweeps):
     """The sweeps as the arguments that pick each, for an error message."""
-    return "; ".join(f"opponent={opponent!r}, mode={section!r} (swept seat{'s' if len(seats) > 1 else ''} "
-                     f"{', '.join(map(str, seats))})"
-                     for section, opponent, seats in zip(sweeps["section"], sweeps["opponent"], sweeps["seats"]))
+    def starts(head_starts):
+        return f", head_starts={tuple(head_starts)!r}" if any(head_starts) else ""
+    return "; ".join(f"opponent={opponent!r}, mode={section!r}{starts(head_starts)} (swept "
+                     f"seat{'s' if len(seats) > 1 else ''} {', '.join(map(str, seats))})"
+                     for section, opponent, head_starts, seats in
+                     zip(sweeps["section"], sweeps["opponent"], sweeps["head_starts"], sweeps["seats"]))
 
 
-def _table_sweep_values(results, opponent, mode, seat):
+def _table_sweep_values(results, opponent, mode, seat, head_starts=None):
     """sweep_values at tables of three or more seats (see sweep_values)."""
     rows = _swept_rows(_tables_of(results, mode))
     if rows.empty:
@@ -360,9 +365,14 @@ def _table_sweep_values(results, opponent, mode, seat):
         rows = rows[[_matches(others, opponent) for others in rows["opponent"]]]
         if rows.empty:
             raise ValueError(f"no sweep at tables against {opponent!r}; the file's: {_choices(sweeps)}")
-    picked = rows[["section", "opponent"]].drop_duplicates()
+    if head_starts is not None:
+        rows = rows[[tuple(starts) == tuple(head_starts) for starts in rows["starts"]]]
+        if rows.empty:
+            raise ValueError(f"no sweep at tables with head starts {tuple(head_starts)!r}; the file's: "
+                             f"{_choices(sweeps)}")
+    picked = rows[["section", "opponent", "starts"]].drop_duplicates().rename(columns={"starts": "head_starts"})
     if len(picked) > 1:
-        shown = sweeps.merge(picked, on=["section", "opponent"])
+        shown = sweeps.merge(picked, on=["section", "opponent", "head_starts"])
         raise ValueError(f"the file holds {len(picked)} sweeps at tables; choose one with {_choices(shown)}")
     if seat is not None:
         rows = rows[rows["seat"] == seat]
@@ -389,7 +399,7 @@ def _sweep_uses_tables(results, opponent, mode):
     return not results.nway.empty and (pairs.empty or not (pairs["opponent"] == opponent).any())
 
 
-def sweep_values(results, opponent=None, mode=None, seat=None):
+def sweep_values(results, opponent=None, mode=None, seat=None, head_starts=None):
     """One row per strategy: its parameters (results.strategies) and the figure
     a sweep compares, with its 95% interval and exact value: columns value,
     low, high, exact.
@@ -410,13 +420,14 @@ def sweep_values(results, opponent=None, mode=None, seat=None):
     seats, in seating order; names may repeat) or one name (every other
     seat is that strategy); None where the file holds one sweep at tables.
     mode: "nway" or "sequential_tables" where both hold one; seat: keep only
-    that swept seat. The tables are read when mode names a table section,
+    that swept seat; head_starts: every seat's head start (a tuple), where
+    the same seating is swept with and without them. The tables are read when mode names a table section,
     when opponent is a tuple or list, when it is a name that met no pair, or
     when the file has neither distributions nor pairs. Ambiguity (several
     sweeps, no sweep against that opponent) is a ValueError listing the
     arguments that pick each sweep the file holds."""
     if _sweep_uses_tables(results, opponent, mode):
-        figures = _table_sweep_values(results, opponent, mode, seat)
+        figures = _table_sweep_values(results, opponent, mode, seat, head_starts)
         return _with_parameters(results, figures).sort_values("seat", kind="stable").reset_index(drop=True)
     if opponent is None:
         if results.summary.empty:

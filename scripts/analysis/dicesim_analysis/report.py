@@ -204,7 +204,7 @@ def _family_table_sweeps(results, family):
         return []
     found = []
     for sweep in table_sweeps(results).itertuples(index=False):
-        rows = sweep_values(results, sweep.opponent, sweep.section)
+        rows = sweep_values(results, sweep.opponent, sweep.section, head_starts=sweep.head_starts)
         if (rows["family"] == family).sum() >= 2:
             found.append((sweep, rows[rows["family"] == family]))
     return found[:MOST_SWEEP_PLOTS]
@@ -220,14 +220,18 @@ def table_sweeps_html(results, family, parameters):
              "star where its lead over the runner-up is within chance).</p>"] if found else []
     for sweep, rows in found:
         against = f"{sweep.section} against {', '.join(sweep.opponent)}"
+        if any(sweep.head_starts):
+            against += f", head starts {', '.join(map(str, sweep.head_starts))}"
         if len(parameters) == 1:
-            parts.append(figure_html(plot_sweep(results, parameters[0], sweep.opponent, family, mode=sweep.section),
+            parts.append(figure_html(plot_sweep(results, parameters[0], sweep.opponent, family, mode=sweep.section,
+                                                head_starts=sweep.head_starts),
                                      f"{family} by {parameters[0]}: {against}"))
         else:
             x, y = parameters[:2]
             for seat in sweep.seats:
                 parts.append(figure_html(plot_sweep_map(results, x, y, sweep.opponent, family, mode=sweep.section,
-                                                        seat=seat), f"{family} by {x} and {y}: {against}, seat {seat}"))
+                                                        seat=seat, head_starts=sweep.head_starts),
+                                         f"{family} by {x} and {y}: {against}, seat {seat}"))
         best = sweep_best(rows).rename(columns={"value": "win_rate", "low": "win_low", "high": "win_high",
                                                 "exact": "exact_win"}).astype({"seat": "int64"})
         exact = ["exact_win", "exact_best"] if rows["exact"].notna().any() else []

@@ -5,16 +5,13 @@ import math
 import tempfile
 import unittest
 from pathlib import Path
-from unittest import mock
 
-import h5py
 import numpy as np
 import pandas as pd
 
 from common import make_results
-from dicesim_analysis import (best_responses, files, load, lowest_means, plot_sweep, plot_sweep_map, plot_win_counts,
+from dicesim_analysis import (best_responses, load, lowest_means, plot_sweep, plot_sweep_map, plot_win_counts,
                               rank, scores_against, sweep_best, sweep_values)
-from dicesim_analysis.files import content_checksum
 from dicesim_analysis.load import SUMMARY_COLUMNS, Results, _frame
 from dicesim_analysis.ranking import table_sweeps
 
@@ -192,18 +189,6 @@ def three_seat_sweep(tables, games=3000, command="check"):
             "contests": {"distributions": False, "sequential_tables": tables}}
 
 
-def seat_everywhere(f, old, new):
-    """Every seat list of the file's tables (their measures' and exact
-    groups' too) with `new` where `old` sat, resealed: the repeated names at a
-    table that dicesim will write (names of the same length)."""
-    def rename(name, obj):
-        if isinstance(obj, h5py.Dataset) and name.endswith("/strategy") and "tables" in name:
-            names = obj.asstr()[()]
-            obj[...] = np.array([new if n == old else n for n in names], dtype=obj.dtype)
-    f.visititems(rename)
-    f.attrs["content_sha256"] = np.bytes_(content_checksum(f))
-
-
 class TableSweepTest(unittest.TestCase):
     """The three-seat question: seated second between two copies of one
     strategy, which hold value wins most? One config, `sweep_values`, the curve."""
@@ -266,17 +251,16 @@ class TableSweepTest(unittest.TestCase):
             sweep_values(self.r, mode="tables")
 
     def test_repeated_names_at_a_table_are_keyed_by_seat(self):
-        # dicesim will seat one strategy twice (["h20a", "hold{at}", "h20a"]): forged here from h20b.
-        path = Path(self.directory.name) / "repeated.h5"
-        path.write_bytes(self.path.read_bytes())
-        with h5py.File(path, "r+") as f:
-            seat_everywhere(f, "h20b", "h20a")
-        r = load(path)
+        # One strategy in two seats (["h20a", "hold{at}", "h20a"]), as dicesim plays it.
+        config = three_seat_sweep([["h20a", "hold{at}", "h20a"]])
+        r = load(make_results(Path(self.directory.name) / "repeated", "check", config))
         self.assertEqual(list(r.nway.query("table == 0")["strategy"]), ["h20a", "hold10", "h20a"])
         values = sweep_values(r, opponent="h20a")  # one name: every other seat is h20a
-        pd.testing.assert_frame_equal(values.drop(columns="opponent"),
-                                      sweep_values(self.r).drop(columns="opponent"))
+        pd.testing.assert_frame_equal(values, sweep_values(r, opponent=("h20a", "h20a")))
         self.assertEqual(set(values["opponent"]), {("h20a", "h20a")})
+        self.assertTrue(values["exact"].notna().all())
+        z = (values["value"] - values["exact"]) / np.sqrt(values["exact"] * (1 - values["exact"]) / values["games"])
+        self.assertLess(z.abs().max(), 5)
         ranked = rank(r).set_index("strategy")
         self.assertEqual(ranked.at["h20a", "games"], 2 * 5 * 3000)  # both seats of every table
         labels = [t.get_text() for t in plot_win_counts(r, 0, "sequential_tables").get_xticklabels()]
@@ -285,20 +269,20 @@ class TableSweepTest(unittest.TestCase):
 
     def test_head_starts_are_read_where_the_file_has_them(self):
         self.assertEqual(set(self.r.nway["head_start"]), {0})  # absent: all zeros
-        path = Path(self.directory.name) / "head_start.h5"
-        path.write_bytes(self.path.read_bytes())
-        with h5py.File(path, "r+") as f:
-            f.create_dataset("sequential_tables/0/head_start", data=np.array([0, 10, 0], dtype="<i8"))
-            f.attrs["content_sha256"] = np.bytes_(content_checksum(f))
-        # Until dicesim declares it, this package's copy of the layout does not: declared here.
-        declaration = {"path": "/sequential_tables/<table>/head_start", "type": "integer", "shape": ["seats"],
-                       "required": False}
-        declared = [(files._pattern(declaration["path"]), declaration)] + files._DATASETS
-        with mock.patch.object(files, "_DATASETS", declared):
-            r = load(path)
-        self.assertEqual(list(r.nway.query("table == 0")["head_start"]), [0, 10, 0])
-        # A head start makes another table: the sweep compares the tables without one.
-        self.assertEqual(list(sweep_values(r)["at"]), [15.0, 20.0, 25.0, 30.0])
+        tables = [["h20a", "hold{at}", "h20b"], [{"strategy": "h20a", "head_start": 10}, "hold{at}", "h20b"]]
+        r = load(make_results(Path(self.directory.name) / "head_start", "run", three_seat_sweep(tables, games=300)))
+        with_head_start = r.nway[r.nway["head_start"] > 0]
+        self.assertEqual(set(with_head_start["seat"]), {0})
+        self.assertEqual(set(with_head_start["head_start"]), {10})
+        self.assertEqual(len(with_head_start), 5)  # seat 0 of each of the 5 tables with a head start
+        # A head start makes another sweep: the two are told apart, not mixed.
+        with self.assertRaisesRegex(ValueError, r"2 sweeps at tables.*head_starts=\(10, 0, 0\)"):
+            sweep_values(r)
+        self.assertEqual(list(table_sweeps(r)["head_starts"]), [(0, 0, 0), (10, 0, 0)])
+        plain, ahead = sweep_values(r, head_starts=(0, 0, 0)), sweep_values(r, head_starts=(10, 0, 0))
+        self.assertEqual(list(plain["at"]), [10, 15, 20, 25, 30])
+        self.assertEqual(list(ahead["at"]), [10, 15, 20, 25, 30])
+        self.assertEqual(set(ahead["table"]).isdisjoint(plain["table"]), True)  # each its own tables
 
 
 class TableSweepChoicesTest(unittest.TestCase):
