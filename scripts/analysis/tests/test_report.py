@@ -36,16 +36,20 @@ class ReportTest(unittest.TestCase):
         self.assertIn("complete", page)
         self.assertNotRegex(page, r'(src|href)="(https?:)?//')  # nothing fetched from elsewhere
 
+    def report_of(self, config):
+        """The page dicesim-report makes of a `dicesim run` of config."""
+        with tempfile.TemporaryDirectory() as directory:
+            results = make_results(directory, "run", config)
+            run = subprocess.run([sys.executable, *REPORT, str(results)], capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            return (Path(directory) / "results.html").read_text()
+
     def test_a_sweep_gets_its_plot_ranking_and_best_responses(self):
         strategies = [{"name": f"hold{at}", "family": "hold_at", "at": at} for at in (10, 20, 30)]
         strategies.append({"name": "turns2", "family": "optimal_turns", "turns": 2})
         config = {"game": "pig", "seed": 3, "games": 300, "strategies": strategies,
                   "contests": {"distributions": True, "sequential": True}}
-        with tempfile.TemporaryDirectory() as directory:
-            results = make_results(directory, "run", config)
-            run = subprocess.run([sys.executable, *REPORT, str(results)], capture_output=True, text=True)
-            self.assertEqual(run.returncode, 0, run.stderr)
-            page = (Path(directory) / "results.html").read_text()
+        page = self.report_of(config)
         images = re.findall(r'<img alt="([^"]*)"', page)
         self.assertIn("hold_at by at: mean score", images)
         self.assertIn("hold_at by at: against turns2", images)
@@ -61,11 +65,7 @@ class ReportTest(unittest.TestCase):
                                  {"name": "h20", "family": "hold_at", "at": 20},
                                  {"name": "<b>h20&amp;", "family": "hold_at", "at": 20}],
                   "contests": {"distributions": False, "sequential_tables": [["h20", "hold{at}", "<b>h20&amp;"]]}}
-        with tempfile.TemporaryDirectory() as directory:
-            results = make_results(directory, "run", config)
-            run = subprocess.run([sys.executable, *REPORT, str(results)], capture_output=True, text=True)
-            self.assertEqual(run.returncode, 0, run.stderr)
-            page = (Path(directory) / "results.html").read_text()
+        page = self.report_of(config)
         images = re.findall(r'<img alt="([^"]*)"', page)
         self.assertEqual(images, ["hold_at by at: sequential_tables against h20, &lt;b&gt;h20&amp;amp;"])
         self.assertIn("<th>best</th>", page)  # each swept seat's best, with its interval
@@ -80,11 +80,7 @@ class ReportTest(unittest.TestCase):
         config = {"game": "tenk", "seed": 3, "games": 300,
                   "strategies": [{"name": "ev", "family": "ev_heuristic"}, {"name": "bank", "family": "bank_at", "total": 350}],
                   "contests": {"distributions": False, "sequential": True, "sequential_tables": [["ev", "bank"]]}}
-        with tempfile.TemporaryDirectory() as directory:
-            results = make_results(directory, "run", config)
-            run = subprocess.run([sys.executable, *REPORT, str(results)], capture_output=True, text=True)
-            self.assertEqual(run.returncode, 0, run.stderr)
-            page = (Path(directory) / "results.html").read_text()
+        page = self.report_of(config)
         images = re.findall(r'<img alt="([^"]*)"', page)
         for measure in ("score", "turns", "turn_score", "first_turn", "place"):
             self.assertIn(f"{measure}: sequential", images)
