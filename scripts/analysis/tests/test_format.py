@@ -32,10 +32,11 @@ def _game_config(file, contests, strategies=3):
 def _configs():
     return {
         "sixers": CONFIG,
-        # 10,000: no one-player tables.
+        # 10,000: no one-player tables; head starts (a race) in both table sections.
         "tenk": _game_config("tenk_seed000.json", {
-            "distributions": False, "headtohead": True, "sequential": True, "nway": lambda n: [n],
-            "sequential_tables": lambda n: [n, n[:2]]}),
+            "distributions": False, "headtohead": True, "sequential": True,
+            "nway": lambda n: [n, [{"strategy": n[0], "head_start": 100}, *n[1:]]],
+            "sequential_tables": lambda n: [n, n[:2], [n[0], {"strategy": n[1], "head_start": 50}]]}),
         # Pig: no blind tables.
         "pig": _game_config("pig_two_dice.json", {
             "distributions": True, "sequential": True, "sequential_tables": lambda n: [n[:2]]}),

@@ -70,24 +70,45 @@ void print_optimal(const Rules& rules) {
     std::cout << "  " << contest << "\n";
 }
 
-// Passes that cycled: what the values above are, and how far from an
-// equilibrium the decisions are (one more solve per seat).
-void print_cycle(const Rules& rules, const TableWin& table) {
-  const TableWin::Cycle& cycle = *table.cycle;
-  std::cout << std::setprecision(3) << std::defaultfloat << "  not settled: the passes returned to earlier decisions "
-            << cycle.returns << " times (best replies cycling; the last pass changed " << cycle.flipped
-            << " decisions and moved a value by " << cycle.change
-            << "); the chances above are those of the last pass's decisions, evaluated exactly\n";
+// Whether the decisions settled (passes that cycled, score tuples whose
+// rounds did not settle, passes stopped at their limit), and how far from
+// an equilibrium the decisions returned are: one more solve per seat.
+void print_settling(const Rules& rules, const TableWin& table) {
+  constexpr double kEquilibriumTolerance = 1e-12;  // a gain below it is rounding
+  std::cout << std::setprecision(3) << std::defaultfloat;
+  const bool settled = !table.cycle && table.unsettled_tuples == 0 && table.passes_settled;
+  if (settled) std::cout << "  settled: every score tuple's decisions, and the passes\n";
+  if (table.cycle)
+    std::cout << "  not settled: the passes returned to earlier decisions " << table.cycle->returns
+              << " times (best replies cycling; the last pass changed " << table.cycle->flipped
+              << " decisions and moved a value by " << table.cycle->change << ")\n";
+  if (table.unsettled_tuples > 0)
+    std::cout << "  not settled: at " << table.unsettled_tuples
+              << (table.unsettled_tuples == 1 ? " score tuple" : " score tuples")
+              << " the seats' decisions still changed after " << kRoundsAtATuple
+              << " rounds of best replies (cycling within the tuple)\n";
+  if (!table.passes_settled)
+    std::cout << "  not settled: the passes stopped at their limit with the values still moving\n";
+  if (!settled) std::cout << "  the chances above are those of the last decisions, evaluated exactly\n";
   const std::vector<double> gains = deviation_gains(rules, table);
   std::cout << "  switching alone to its best reply, from the start, each seat gains:" << std::scientific
             << std::setprecision(2);
+  double largest = 0;
+  bool known = true;
   for (double gain : gains) {
-    if (std::isnan(gain))
+    if (std::isnan(gain)) {
       std::cout << " unknown (its best reply's passes cycled)";
-    else
+      known = false;
+    } else {
       std::cout << " " << gain;
+      largest = std::max(largest, gain);
+    }
   }
-  std::cout << "\n";
+  std::cout << "\n  "
+            << (!known                             ? "not known to be an equilibrium"
+                : largest <= kEquilibriumTolerance ? "an equilibrium: no seat gains by switching alone"
+                                                   : "NOT an equilibrium: a seat gains by switching alone")
+            << " (within " << kEquilibriumTolerance << ")\n";
 }
 
 // Each seat's chance at a table of three or more where every seat plays to win.
@@ -103,7 +124,7 @@ void print_optimal_table(const Rules& rules, int seats) {
   std::cout << std::setprecision(3) << "  solved in " << table.seconds << " s (" << table.passes
             << (table.passes == 1 ? " pass" : " passes") << " over the " << table.turn_starts()
             << " turn-start states)\n";
-  if (table.cycle) print_cycle(rules, table);
+  print_settling(rules, table);
 }
 
 void print_matrix(const std::string& file, const RuleOptions& given) {

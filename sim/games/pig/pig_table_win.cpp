@@ -93,9 +93,11 @@ class TableWinSolver {
     Progress progress("Pig win-optimal table of " + std::to_string(out_.seats_) + ": score tuples (" +
                           readable_count(double(order.size())) + " a pass)",
                       rules_.dice == 1 ? order.size() : 0);
+    constexpr int kMostPasses = 10000;
     do {
       if (rules_.dice == 2) resets.read_before(out_);
       change = 0;
+      out_.unsettled_tuples = 0;
       for (std::size_t i = 0; i < order.size(); ++i) {
         change = std::max(change, solve_tuple(order[i]));
         if (i % kTuplesAStep == kTuplesAStep - 1) progress.advance(kTuplesAStep);
@@ -109,7 +111,8 @@ class TableWinSolver {
       flipped_ = 0;
       // The last pass is a plain one: only it decides that the values stand.
       if (rules_.dice == 2 && change > kTableWinTolerance) resets.accelerate(out_);
-    } while (rules_.dice == 2 && change > kTableWinTolerance && out_.passes < 10000);
+    } while (rules_.dice == 2 && change > kTableWinTolerance && out_.passes < kMostPasses);
+    out_.passes_settled = out_.cycle || change <= kTableWinTolerance || rules_.dice == 1;
     out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::move(out_);
   }
@@ -235,13 +238,15 @@ class TableWinSolver {
     for (int m = 0; m < seats; ++m) before[m] = estimate[m] = out_.values_[std::size_t(m) * out_.tuples_ + tuple];
     std::array<Affine, kMostTableSeats> turn;
     std::array<std::vector<std::uint8_t>, kMostTableSeats> decisions, previous;
-    for (int round = 0; round < 1000; ++round) {
+    bool settled = false;
+    for (int round = 0; round < kRoundsAtATuple && !settled; ++round) {
       for (int m = 0; m < seats; ++m) turn[m] = solve_turn(m, scores, estimate[(m + 1) % seats], decisions[m]);
       estimate = close_cycle(turn);
       // Fixed decisions never change: the first round is exact.
-      if (all_fixed_ || (round > 0 && decisions == previous)) break;
+      settled = all_fixed_ || (round > 0 && decisions == previous);
       previous = decisions;
     }
+    out_.unsettled_tuples += !settled;
     double change = 0;
     for (int m = 0; m < seats; ++m) {
       out_.values_[std::size_t(m) * out_.tuples_ + tuple] = estimate[m];
@@ -357,14 +362,17 @@ TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decisi
   if (const std::string why = table_win_refusal(rules, seats); !why.empty()) throw InputError(why);
   if (fixed.empty()) charge_table_win(rules, seats, "Pig's win-optimal table of " + std::to_string(seats) + " seats");
   TableWin table = TableWinSolver(rules, seats, fixed).solve();
-  if (!table.cycle) return table;
-  // The values of a cycling pass mix two sets of decisions: the last pass's
-  // decisions are evaluated exactly, every seat's fixed.
+  if (!table.cycle && table.unsettled_tuples == 0 && table.passes_settled) return table;
+  // The values of a cycling pass, or of a tuple whose rounds did not settle,
+  // mix several sets of decisions: the last decisions are evaluated
+  // exactly, every seat's fixed.
   std::vector<Decision> last(std::size_t(seats), table.decision());
   for (std::size_t k = 0; k < fixed.size(); ++k)
     if (fixed[k]) last[k] = fixed[k];
   TableWin evaluated = TableWinSolver(rules, seats, last).solve();
   evaluated.cycle = table.cycle;
+  evaluated.unsettled_tuples = table.unsettled_tuples;
+  evaluated.passes_settled = table.passes_settled;
   evaluated.passes += table.passes;
   evaluated.seconds += table.seconds;
   return evaluated;

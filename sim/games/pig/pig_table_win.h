@@ -88,7 +88,14 @@ class TableWin {
     double change = 0;          // how far the last pass moved a value
   };
   std::optional<Cycle> cycle;
-  int passes = 0;  // sweeps over every tuple (two dice: resets reach lower sums)
+  // Score tuples whose seats' decisions, improved in turn (each seat's best
+  // reply to the others' values there), had not settled after
+  // kRoundsAtATuple rounds in the last pass: best replies cycling within a
+  // tuple. Where any did, solve_table_win values the last round's decisions
+  // exactly, and they are not known to be an equilibrium (deviation_gains).
+  std::size_t unsettled_tuples = 0;
+  bool passes_settled = true;  // false: two dice's passes stopped at their limit still moving the values
+  int passes = 0;              // sweeps over every tuple (two dice: resets reach lower sums)
   std::uint64_t turn_starts() const { return values_.size(); }
   double seconds = 0;
 
@@ -113,6 +120,9 @@ void charge_table_win(const Rules& rules, int seats, const std::string& what);
 // Solves the table; `fixed[k]`, where given and set, plays seat k instead of
 // optimising. Throws InputError where table_win_refusal says why.
 TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decision>& fixed = {});
+
+// The rounds of decisions one score tuple gets in a pass.
+constexpr int kRoundsAtATuple = 1000;
 
 // How the passes' decisions went: a pass whose decisions (a hash of them)
 // are those of a pass 2..kRecall passes before it, and not the one just

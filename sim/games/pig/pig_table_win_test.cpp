@@ -16,6 +16,7 @@
 #include "engine/rng.h"
 #include "games/pig/pig_exact.h"
 #include "math/stats.h"
+#include "test_util.h"
 
 namespace dicesim::pig {
 namespace {
@@ -248,6 +249,28 @@ TEST(PigTableWin, DeviationGainsAreZeroAtTheEquilibriumOnly) {
     EXPECT_NEAR(gains[1], 0.0, 1e-12);  // the others already reply best to it
     EXPECT_NEAR(gains[2], 0.0, 1e-12);
   }
+}
+
+// Score tuples whose best replies cycle within a pass are counted, never
+// passed over in silence: one die at goal 50 has 3, and the values returned
+// are those of the last decisions, evaluated exactly (a solve of them fixed
+// gives them back), and `solve` says so beside the deviation gains.
+TEST(PigTableWin, TuplesWhoseDecisionsNeverSettleAreReported) {
+  const Rules rules{1, 50};
+  const TableWin table = solve_table_win(rules, 3);
+  EXPECT_EQ(table.unsettled_tuples, 3u);
+  EXPECT_TRUE(table.passes_settled);
+  const TableWin again = solve_table_win(rules, 3, std::vector<Decision>(3, table.decision()));
+  EXPECT_EQ(again.unsettled_tuples, 0u);  // fixed decisions settle in one round
+  const int start[kMostTableSeats] = {};
+  for (int seat = 0; seat < 3; ++seat) EXPECT_EQ(again.value(0, start)[seat], table.value(0, start)[seat]);
+  const auto solved = testing::dicesim("solve pig --optimal --seats 3 --goal 50");
+  EXPECT_EQ(solved.exit_code, 0) << solved.out;
+  EXPECT_NE(solved.out.find("not settled: at 3 score tuples"), std::string::npos) << solved.out;
+  EXPECT_NE(solved.out.find("each seat gains:"), std::string::npos) << solved.out;
+  const auto settled = testing::dicesim("solve pig --optimal --seats 3 --goal 20");
+  EXPECT_NE(settled.out.find("settled: every score tuple's decisions"), std::string::npos) << settled.out;
+  EXPECT_NE(settled.out.find("an equilibrium: no seat gains by switching alone"), std::string::npos) << settled.out;
 }
 
 TEST(PigTableWin, TablesPastTheMemoryLimitAreRefusedBeforeAllocating) {

@@ -275,21 +275,53 @@ json default_solve_config(const std::string& preset) {
           {"contests", {{"distributions", false}, {"sequential", true}}}};
 }
 
+// How far the solved play is from an equilibrium: each seat's gain from
+// switching alone to its best reply, the others keeping `table`'s decisions
+// (one more solve per seat), against `profile`, those decisions' own values.
+std::vector<double> deviation_gains(const Scoring& scoring, const TableWin& table, const TableWin& profile) {
+  std::vector<double> gains;
+  for (int seat = 0; seat < table.seats(); ++seat) {
+    std::vector<std::optional<FixedSeat>> others(std::size_t(table.seats()), table.fixed_seat());
+    others[std::size_t(seat)].reset();
+    const TableWin reply = solve_table_win(scoring, table.seats(), others);
+    gains.push_back(reply.start().utility[std::size_t(seat)] - profile.start().utility[std::size_t(seat)]);
+  }
+  return gains;
+}
+
 // Win-optimal play at a table of three or more (tenk_table_win.h).
 void print_table_win(const Rules& rules, const SolveOptions& options) {
-  if (const std::optional<std::string> why = table_win_refusal(rules, options.seats))
+  if (const std::optional<std::string> why = table_win_refusal(rules, options.seats, true))
     throw InputError("--seats: " + *why);
   const Scoring scoring(rules);
-  const TableWin table = solve_table_win(scoring, options.seats);
+  const TableWin solved = solve_table_win(scoring, options.seats, {}, true);
+  // Where a tuple's decisions did not settle, its values are the last
+  // round's: the decisions are valued again, every seat's fixed, exactly.
+  const std::optional<TableWin> evaluated =
+      solved.stats.unsettled_tuples == 0
+          ? std::nullopt
+          : std::optional<TableWin>(solve_table_win(
+                scoring, options.seats, std::vector<std::optional<FixedSeat>>(options.seats, solved.fixed_seat())));
+  const TableWin& table = evaluated ? *evaluated : solved;
+  const std::vector<double> gains = deviation_gains(scoring, solved, table);
+  const double largest = *std::max_element(gains.begin(), gains.end());
+  constexpr double kEquilibriumTolerance = 1e-12;  // a gain below it is rounding
   const TableWinOdds& start = table.start();
-  const TableWinStats& stats = table.stats;
+  const TableWinStats& stats = solved.stats;
   if (options.as_json) {
     json seats = json::array();
     for (int k = 0; k < table.seats(); ++k) seats.push_back({{"win", start.win[k]}, {"value", start.utility[k]}});
-    std::cout << json{{"rules", rules_json(rules)}, {"seats", seats},
-                      {"tie", table.tie()},         {"turn_starts", stats.turn_starts},
-                      {"answers", stats.answers},   {"horizon_units", stats.horizon},
-                      {"seconds", stats.seconds},   {"peak_bytes", stats.peak_bytes}}
+    std::cout << json{{"rules", rules_json(rules)},
+                      {"seats", seats},
+                      {"tie", table.tie()},
+                      {"turn_starts", stats.turn_starts},
+                      {"answers", stats.answers},
+                      {"horizon_units", stats.horizon},
+                      {"seconds", stats.seconds},
+                      {"peak_bytes", stats.peak_bytes},
+                      {"unsettled_tuples", stats.unsettled_tuples},
+                      {"deviation_gains", gains},
+                      {"equilibrium", largest <= kEquilibriumTolerance}}
                      .dump(2)
               << "\n";
     return;
@@ -304,6 +336,22 @@ void print_table_win(const Rules& rules, const SolveOptions& options) {
             << std::setprecision(2) << stats.turn_starts << " turn starts, " << stats.answers
             << " answer turns (scores followed to " << stats.horizon * kPoint << " points past the target); solved in "
             << stats.seconds << " s, peak memory " << double(stats.peak_bytes) / (1 << 20) << " MiB\n";
+  if (stats.unsettled_tuples == 0)
+    std::cout << "settled: every score tuple's decisions (at most " << stats.most_iterations
+              << " rounds of best replies)\n";
+  else
+    std::cout << "not settled: at " << stats.unsettled_tuples
+              << (stats.unsettled_tuples == 1 ? " score tuple" : " score tuples")
+              << " the seats' decisions still changed after " << stats.most_iterations
+              << " rounds of best replies (cycling within the tuple); the chances above are those of the last "
+                 "decisions, evaluated exactly\n";
+  std::cout << "switching alone to its best reply, from the start, each seat gains:" << std::scientific
+            << std::setprecision(2);
+  for (double gain : gains) std::cout << " " << gain;
+  std::cout << "\n"
+            << (largest <= kEquilibriumTolerance ? "an equilibrium: no seat gains by switching alone"
+                                                 : "NOT an equilibrium: a seat gains by switching alone")
+            << " (within " << kEquilibriumTolerance << ")\n";
 }
 
 // The config `solve tenk` solves: --config as `run` loads it (so whatever run
@@ -378,7 +426,8 @@ void add_solve_command(CLI::App& solve) {
   cmd->add_option("--seats", options->seats,
                   "with --win: players at the table (2 to " + std::to_string(kMostTableWinSeats) +
                       "); 3 or more solves every seat's win-optimal play (each maximises its own P(win)) and "
-                      "prints each seat's value, the state count, time and memory")
+                      "prints each seat's value, the state count, time and memory, whether every score tuple's "
+                      "decisions settled, and each seat's gain from switching alone (one more solve per seat)")
       ->check(CLI::Range(2, kMostTableWinSeats))
       ->needs(win);
   options->rule_options =

@@ -481,7 +481,8 @@ class TableWinSolver {
       if (round > 0 && decisions == previous) break;
       previous = decisions;
     }
-    out_.stats.most_iterations = std::max(out_.stats.most_iterations, round + 1);
+    out_.stats.most_iterations = std::max(out_.stats.most_iterations, std::min(round + 1, kMostPolicyRounds));
+    out_.stats.unsettled_tuples += round == kMostPolicyRounds;
     for (int m = 0; m < seats; ++m) {
       out_.values_[std::size_t(m) * out_.tuples_ + tuple] = estimate[m];
       if (keep_) out_.decisions_[std::size_t(m) * out_.tuples_ + tuple] = std::move(decisions[m]);

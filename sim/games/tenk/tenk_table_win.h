@@ -93,6 +93,10 @@ struct TableWinStats {
   std::uint64_t answers = 0;  // answer turns solved (per answerers left and their scores)
   int horizon = 0;            // units past the target followed (a fresh beat beyond it: < 1e-16)
   int most_iterations = 0;    // of policy iteration at one tuple
+  // Score tuples whose decisions still changed at the last round of policy
+  // iteration (best replies cycling within the tuple): their values are the
+  // last round's, not known to be an equilibrium's.
+  std::uint64_t unsettled_tuples = 0;
   double seconds = 0;
   std::uint64_t peak_bytes = 0;
 };

@@ -20,6 +20,7 @@
 #include "games/tenk/tenk_strategies.h"
 #include "games/tenk/tenk_win.h"
 #include "math/stats.h"
+#include "test_util.h"
 
 namespace dicesim::tenk {
 namespace {
@@ -202,7 +203,7 @@ void expect_play_agrees(const Rules& rules, std::array<bool, 3> solved, std::uin
 TEST(TenkTableWin, TheEnginesPlayOfTheSolvedSeatsAgreesWithTheSolve) {
   for (const bool last_turn : {false, true})
     for (const bool exact : {false, true}) {
-      SCOPED_TRACE(testing::Message() << "last_turn " << last_turn << " exact " << exact);
+      SCOPED_TRACE(::testing::Message() << "last_turn " << last_turn << " exact " << exact);
       expect_play_agrees(small_rules(600, last_turn, exact), {true, true, true}, 77 + 2 * last_turn + exact);
     }
   Rules house = small_rules(600, true);
@@ -213,7 +214,7 @@ TEST(TenkTableWin, TheEnginesPlayOfTheSolvedSeatsAgreesWithTheSolve) {
 
 TEST(TenkTableWin, TheEnginesPlayOfSolvedAndFixedSeatsAgreesWithTheSolve) {
   for (const bool last_turn : {false, true}) {
-    SCOPED_TRACE(testing::Message() << "last_turn " << last_turn);
+    SCOPED_TRACE(::testing::Message() << "last_turn " << last_turn);
     expect_play_agrees(small_rules(600, last_turn), {true, false, false}, 91 + last_turn);
     expect_play_agrees(small_rules(600, last_turn), {false, true, true}, 93 + last_turn);
   }
@@ -387,6 +388,24 @@ TEST(TenkTableWin, RulesItCannotSolveAreRefusedBeforeAllocating) {
   EXPECT_NE(table_win_refusal(rules, 3), std::nullopt);
   rules = small_rules(1000000);
   EXPECT_NE(table_win_refusal(rules, 3), std::nullopt);
+}
+
+// Policy iteration at a score tuple that never settles is counted, not
+// passed over (target 1,000 has one such tuple: 200 rounds), and `solve`
+// prints whether it settled and each seat's gain from switching alone.
+TEST(TenkTableWin, TuplesWhoseDecisionsNeverSettleAreReported) {
+  Rules rules = preset("game_of_dice");
+  rules.target = 1000;
+  const TableWin table = solve_table_win(Scoring(rules), 3);
+  EXPECT_EQ(table.stats.unsettled_tuples, 1u);
+  EXPECT_EQ(table.stats.most_iterations, 200);
+  const auto solved = testing::dicesim("solve tenk --win --seats 3 --target 600 --json");
+  ASSERT_EQ(solved.exit_code, 0) << solved.out;
+  const json out = json::parse(solved.out);
+  EXPECT_EQ(out.at("unsettled_tuples"), 0);
+  EXPECT_EQ(out.at("equilibrium"), true);
+  ASSERT_EQ(out.at("deviation_gains").size(), 3u);
+  for (const json& gain : out.at("deviation_gains")) EXPECT_LE(std::abs(gain.get<double>()), 1e-12);
 }
 
 }  // namespace
