@@ -172,9 +172,10 @@ void add_solve_command(CLI::App& solve_cmd) {
       ->check(CLI::Range(1, kMaxPhases));
   CLI::Option* optimal =
       cmd->add_flag("--optimal", options->optimal, "print the first player's P(win) under optimal play");
-  cmd->add_option("--seats", options->seats,
-                  "with --optimal: players at the table (2 to " + std::to_string(kMostTableSeats) +
-                      "; three at goal 100 takes tens of seconds, four fits up to goal 40)")
+  cmd->add_option(
+         "--seats", options->seats,
+         "with --optimal: players at the table (2 to " + std::to_string(kMostTableSeats) +
+             "; three at goal 100 takes about a minute with the deviation gains it prints, four fits up to goal 40)")
       ->check(CLI::Range(2, kMostTableSeats))
       ->needs(optimal);
   cmd->add_option("--config", options->config, "print the exact P(win) of every ordered pair of a config's strategies");
