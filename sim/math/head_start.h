@@ -50,16 +50,17 @@ inline std::string head_start_line(const std::optional<HeadStart>& head, int poi
 // The contest that plays that head start, for a config of a strategy named
 // `strategy` in both seats: "sequential_tables": [[...]] (seats are
 // positions, so one strategy holds both), and `shipped`, a config that plays
-// it under the default rules.
+// it under these rules (empty: none does).
 inline std::string head_start_contest(const std::optional<HeadStart>& head, int points, const std::string& strategy,
                                       const std::string& shipped) {
   if (!head || head->closest == 0) return "";
   const std::string with =
       "{\"strategy\": \"" + strategy + "\", \"head_start\": " + std::to_string(head->closest * points) + "}";
   const std::string plain = "\"" + strategy + "\"";
-  return "Simulate it with a config's \"sequential_tables\": [[" +
-         (head->to_first ? with + ", " + plain : plain + ", " + with) + "]] (" + shipped +
-         " plays it under the default rules; build/dicesim check " + shipped + " compares it with the exact odds)";
+  const std::string contest = "Simulate it with a config's \"sequential_tables\": [[" +
+                              (head->to_first ? with + ", " + plain : plain + ", " + with) + "]]";
+  if (shipped.empty()) return contest;
+  return contest + " (" + shipped + " plays it; build/dicesim check " + shipped + " compares it with the exact odds)";
 }
 
 }  // namespace dicesim

@@ -257,7 +257,8 @@ class Planner {
     const int most = game_.most_head_start(), step = game_.head_start_step();
     if (most == 0)
       given.fail("a " + std::string(entry_.title) +
-                 " table has no head starts (they are points at the start of a race to a goal)");
+                 " table allows no head start under these rules (head starts are points at the start of a race to "
+                 "a goal, up to the goal less one)");
     const int points = static_cast<int>(given.integer(0, most));
     if (points % step != 0)
       given.fail("a head start is a multiple of " + std::to_string(step) + " points, got " + std::to_string(points));

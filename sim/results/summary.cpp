@@ -194,25 +194,40 @@ void print_table(std::ostream& out, const SummarySection& table) {
   text.print(out);
 }
 
+// The column of `key` in a section's rows.
+std::size_t column_of(const SummarySection& table, std::string_view key) {
+  const auto found = std::find(table.keys.begin(), table.keys.end(), key);
+  if (found == table.keys.end()) throw std::logic_error("summary: no column " + std::string(key));
+  return std::size_t(found - table.keys.begin());
+}
+
 // A pairs table as a strategy-by-strategy matrix.
 void print_matrix(std::ostream& out, const SummarySection& table, const std::vector<Strategy>& strategies) {
+  const std::size_t win_rate = column_of(table, "win_rate");
   std::unordered_map<std::string, std::size_t> index;
   for (std::size_t s = 0; s < strategies.size(); ++s) index[strategies[s].name] = s;
   std::vector<MatrixEntry> entries;
   for (const auto& row : table.rows)
-    entries.push_back({index.at(row[0].text), index.at(row[1].text), {row[6].value, row[6].half_width}});
+    entries.push_back({index.at(row[0].text), index.at(row[1].text), {row[win_rate].value, row[win_rate].half_width}});
   print_strategy_matrix(out, table.title, strategies, 4, std::move(entries));
 }
 
-// Tables of several seats, one line each: every seat's win rate, then the ties.
+// Tables of several seats, one line each: every seat's win rate (a seat
+// with a head start shown as "name+points"), then the ties.
 void print_groups(std::ostream& out, const SummarySection& table, const std::string& what) {
+  const std::size_t win_rate = column_of(table, "win_rate"), tie_rate = column_of(table, "tie_rate");
+  const auto head_start = std::find(table.keys.begin(), table.keys.end(), "head_start");
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
     const std::vector<Figure>& row = table.rows[r];
     if (r == 0 || table.rows[r - 1][0].count != row[0].count)
       out << "\n" << what << " " << row[0].count << " (" << row[1].count << " games): wins";
-    out << "  " << terminal_text(row[3].text) << " " << cell_text(row[6], 4);
+    out << "  " << terminal_text(row[3].text);
+    if (head_start != table.keys.end())
+      if (const Figure& points = row[std::size_t(head_start - table.keys.begin())]; points.count != 0)
+        out << "+" << points.count;
+    out << " " << cell_text(row[win_rate], 4);
     if (r + 1 == table.rows.size() || table.rows[r + 1][0].count != row[0].count)
-      out << "  ties " << cell_text(row[8], 4) << "\n";
+      out << "  ties " << cell_text(row[tie_rate], 4) << "\n";
   }
 }
 

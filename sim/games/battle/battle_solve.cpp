@@ -84,7 +84,8 @@ void print_solution(const Rules& rules) {
   const std::optional<HeadStart> head = fair_head_start(
       [&](int first, int second) { return (1 + sequential.expected_gain(first, second)) / 2; }, rules.goal);
   std::cout << "  " << head_start_line(head, 1) << "\n";
-  if (const std::string contest = head_start_contest(head, 1, "optimal", "configs/battle_sequential.json");
+  if (const std::string contest = head_start_contest(
+          head, 1, "optimal", rules.max_dice == 10 && rules.goal == 100 ? "configs/battle_sequential.json" : "");
       !contest.empty())
     std::cout << "  " << contest << "\n";
   print_against_blind(rules, Turns::sequential);

@@ -65,7 +65,8 @@ void print_optimal(const Rules& rules) {
   const std::optional<HeadStart> head =
       fair_head_start([&](int first, int second) { return solution.win(first, second); }, rules.goal);
   std::cout << "  " << head_start_line(head, 1) << "\n";
-  if (const std::string contest = head_start_contest(head, 1, "optimal_win", "configs/pig_one_die.json");
+  if (const std::string contest = head_start_contest(
+          head, 1, "optimal_win", rules.dice == 1 && rules.goal == 100 ? "configs/pig_one_die.json" : "");
       !contest.empty())
     std::cout << "  " << contest << "\n";
 }

@@ -362,10 +362,13 @@ TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decisi
   if (const std::string why = table_win_refusal(rules, seats); !why.empty()) throw InputError(why);
   if (fixed.empty()) charge_table_win(rules, seats, "Pig's win-optimal table of " + std::to_string(seats) + " seats");
   TableWin table = TableWinSolver(rules, seats, fixed).solve();
-  if (!table.cycle && table.unsettled_tuples == 0 && table.passes_settled) return table;
-  // The values of a cycling pass, or of a tuple whose rounds did not settle,
-  // mix several sets of decisions: the last decisions are evaluated
-  // exactly, every seat's fixed.
+  // A tuple whose rounds did not settle holds the exact values of its last
+  // round's decisions (the round closes the cycle of turns for them) as long
+  // as the tuples it reads are final: one die's single pass. With two dice,
+  // and where the passes cycled, the values mix several passes' decisions:
+  // the last decisions are evaluated exactly, every seat's fixed.
+  const bool mixed = table.cycle || !table.passes_settled || (table.unsettled_tuples > 0 && rules.dice == 2);
+  if (!mixed) return table;
   std::vector<Decision> last(std::size_t(seats), table.decision());
   for (std::size_t k = 0; k < fixed.size(); ++k)
     if (fixed[k]) last[k] = fixed[k];

@@ -169,8 +169,12 @@ class TenkGameImpl final : public TenkGame {
   TableOdds first_turn_only(const Table& table, TableOdds odds, const std::string& later_seats,
                             const std::string& why) const {
     const Policy& first = policies_[table.seats[0]];
-    if (!first.plays_to_win) odds.probability[kFirstTurn][0] = in_turn_bins(turn_distribution(scoring_, first));
-    odds.not_compared.push_back("win, tie, place, turns and " + later_seats + ": " + why);
+    // turn_distribution is the first turn from 0 points: not one from a head start.
+    const bool from_zero = table.start(0) == 0;
+    if (!first.plays_to_win && from_zero)
+      odds.probability[kFirstTurn][0] = in_turn_bins(turn_distribution(scoring_, first));
+    odds.not_compared.push_back("win, tie, place, turns and " + (from_zero ? later_seats : "every first turn") + ": " +
+                                why);
     return odds;
   }
 

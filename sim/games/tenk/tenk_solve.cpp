@@ -253,7 +253,9 @@ void print_win(const TenkGame& game, const SolveOptions& options) {
               << solution->second_wins() << ", tie " << solution->tie() << "\n"
               << solve_origin(*solution, scoring.rules()) << "\n";
     std::cout << head_start_line(head, kPoint) << "\n";
-    if (const std::string contest = head_start_contest(head, kPoint, "optimal_win", "configs/tenk_optimal_win.json");
+    if (const std::string contest = head_start_contest(
+            head, kPoint, "optimal_win",
+            rules_json(scoring.rules()) == rules_json(preset("game_of_dice")) ? "configs/tenk_optimal_win.json" : "");
         !contest.empty())
       std::cout << contest << "\n";
     print_win_odds(rows, solution->at(0, 0, 0).utility());
@@ -277,14 +279,14 @@ json default_solve_config(const std::string& preset) {
 
 // How far the solved play is from an equilibrium: each seat's gain from
 // switching alone to its best reply, the others keeping `table`'s decisions
-// (one more solve per seat), against `profile`, those decisions' own values.
-std::vector<double> deviation_gains(const Scoring& scoring, const TableWin& table, const TableWin& profile) {
+// (one more solve per seat).
+std::vector<double> deviation_gains(const Scoring& scoring, const TableWin& table) {
   std::vector<double> gains;
   for (int seat = 0; seat < table.seats(); ++seat) {
     std::vector<std::optional<FixedSeat>> others(std::size_t(table.seats()), table.fixed_seat());
     others[std::size_t(seat)].reset();
     const TableWin reply = solve_table_win(scoring, table.seats(), others);
-    gains.push_back(reply.start().utility[std::size_t(seat)] - profile.start().utility[std::size_t(seat)]);
+    gains.push_back(reply.start().utility[std::size_t(seat)] - table.start().utility[std::size_t(seat)]);
   }
   return gains;
 }
@@ -294,20 +296,16 @@ void print_table_win(const Rules& rules, const SolveOptions& options) {
   if (const std::optional<std::string> why = table_win_refusal(rules, options.seats, true))
     throw InputError("--seats: " + *why);
   const Scoring scoring(rules);
-  const TableWin solved = solve_table_win(scoring, options.seats, {}, true);
-  // Where a tuple's decisions did not settle, its values are the last
-  // round's: the decisions are valued again, every seat's fixed, exactly.
-  const std::optional<TableWin> evaluated =
-      solved.stats.unsettled_tuples == 0
-          ? std::nullopt
-          : std::optional<TableWin>(solve_table_win(
-                scoring, options.seats, std::vector<std::optional<FixedSeat>>(options.seats, solved.fixed_seat())));
-  const TableWin& table = evaluated ? *evaluated : solved;
-  const std::vector<double> gains = deviation_gains(scoring, solved, table);
+  // Where a tuple's decisions did not settle, its values are still those of
+  // its last round's decisions, exactly: the round closes the cycle of turns
+  // for the decisions it chose, and a bank only raises the score sum, so the
+  // tuples it reads are final (one pass).
+  const TableWin table = solve_table_win(scoring, options.seats, {}, true);
+  const std::vector<double> gains = deviation_gains(scoring, table);
   const double largest = *std::max_element(gains.begin(), gains.end());
   constexpr double kEquilibriumTolerance = 1e-12;  // a gain below it is rounding
   const TableWinOdds& start = table.start();
-  const TableWinStats& stats = solved.stats;
+  const TableWinStats& stats = table.stats;
   if (options.as_json) {
     json seats = json::array();
     for (int k = 0; k < table.seats(); ++k) seats.push_back({{"win", start.win[k]}, {"value", start.utility[k]}});
@@ -343,8 +341,8 @@ void print_table_win(const Rules& rules, const SolveOptions& options) {
     std::cout << "not settled: at " << stats.unsettled_tuples
               << (stats.unsettled_tuples == 1 ? " score tuple" : " score tuples")
               << " the seats' decisions still changed after " << stats.most_iterations
-              << " rounds of best replies (cycling within the tuple); the chances above are those of the last "
-                 "decisions, evaluated exactly\n";
+              << " rounds of best replies (cycling within the tuple); the chances above are those of its last "
+                 "round's decisions, exactly\n";
   std::cout << "switching alone to its best reply, from the start, each seat gains:" << std::scientific
             << std::setprecision(2);
   for (double gain : gains) std::cout << " " << gain;
