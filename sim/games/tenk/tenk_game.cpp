@@ -4,9 +4,11 @@
 #include "games/tenk/tenk_game.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iomanip>
 #include <mutex>
+#include <numeric>
 #include <ostream>
 #include <sstream>
 
@@ -129,10 +131,10 @@ class TenkGameImpl final : public TenkGame {
     TableOdds odds;
     odds.probability.resize(kPlace + 1);
     for (auto& measure : odds.probability) measure.resize(table.seats.size());
-    if (table.has_head_start() && table.seats.size() != 2) {
+    if (table.has_head_start() && table.seats.size() != 2 && !plays_table_solve(table)) {
       odds.not_compared.push_back(
-          "win, tie, place, turns and first turns: a head start at a table of three or more (the table solver starts "
-          "every seat at 0)");
+          "win, tie, place, turns and first turns: a head start at a table of three or more that no seat plays the "
+          "table solve at (the walk over the table's turns starts every seat at 0)");
       return odds;
     }
     if (table.seats.size() != 2) return table_odds(table, std::move(odds));
@@ -247,8 +249,12 @@ class TenkGameImpl final : public TenkGame {
     std::optional<TableWin> mixed;
     if (!all_solved) mixed = solve_table_win(scoring_, n, fixed);
     const TableWin& solve = all_solved ? *policies_[table.seats[0]].table : *mixed;
-    odds.win.assign(solve.start().win.begin(), solve.start().win.begin() + n);
-    odds.tie = solve.tie();
+    // The solve values every score tuple: a head start is read where it starts.
+    std::array<int, kMostTableWinSeats> start{};
+    for (int s = 0; s < n; ++s) start[std::size_t(s)] = table.start(s) / kPoint;
+    const TableWinOdds& at = solve.value(0, start.data());
+    odds.win.assign(at.win.begin(), at.win.begin() + n);
+    odds.tie = std::max(0.0, 1 - std::accumulate(odds.win.begin(), odds.win.end(), 0.0));  // as TableWin::tie
     return odds;
   }
 
