@@ -177,6 +177,8 @@ def rate_lead(rate, games, runner_up_rate, runner_up_games):
     it: the margin, its 95% interval and z (the difference of two
     independent binomial rates), and whether it is beyond chance (z > 1.96)."""
     margin = rate - runner_up_rate
+    if not games or not runner_up_games:  # a table of an interrupted run may hold no game: nothing is known
+        return dict(margin=math.nan, margin_low=math.nan, margin_high=math.nan, z=math.nan, beyond_chance=False)
     se = math.sqrt(rate * (1 - rate) / games + runner_up_rate * (1 - runner_up_rate) / runner_up_games)
     z = margin / se if se > 0 else (math.inf if margin > 0 else 0.0)
     return dict(margin=margin, margin_low=margin - Z95 * se, margin_high=margin + Z95 * se, z=z,

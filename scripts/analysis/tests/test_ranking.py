@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 
 from common import make_results
-from dicesim_analysis import (best_responses, load, lowest_means, plot_sweep, plot_sweep_map, plot_win_counts,
-                              rank, scores_against, sweep_best, sweep_values)
+from dicesim_analysis import (best_responses, load, lowest_means, plot_sweep, plot_sweep_map, plot_win_counts, rank,
+                              rate_lead, scores_against, sweep_best, sweep_values)
 from dicesim_analysis.load import SUMMARY_COLUMNS, Results, _frame
 from dicesim_analysis.ranking import table_sweeps
 
@@ -86,6 +86,11 @@ class BradleyTerryTest(unittest.TestCase):
 
 
 class BestResponseTest(unittest.TestCase):
+    def test_a_lead_over_no_games_is_unknown(self):
+        lead = rate_lead(0.5, 0, 0.4, 100)  # a table of an interrupted run
+        self.assertTrue(math.isnan(lead["z"]))
+        self.assertFalse(lead["beyond_chance"])
+
     def test_both_seats_count_and_the_margin_is_tested(self):
         # a vs o: 300 + 310 of 1000 as first and second seat; b: 270 + 280.
         r = _results([("a", "o", 500, 300, 0), ("o", "a", 500, 190, 0),
