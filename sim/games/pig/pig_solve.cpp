@@ -5,6 +5,8 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
+#include <string>
 
 #include "app/help_examples.h"
 #include "app/rule_options.h"
@@ -14,6 +16,7 @@
 #include "games/pig/pig_exact.h"
 #include "games/pig/pig_game.h"
 #include "games/pig/pig_table_win.h"
+#include "math/equilibrium.h"
 #include "math/head_start.h"
 #include "plan/run_config.h"
 #include "results/strategy_matrix.h"
@@ -75,7 +78,6 @@ void print_optimal(const Rules& rules) {
 // rounds did not settle, passes stopped at their limit), and how far from
 // an equilibrium the decisions returned are: one more solve per seat.
 void print_settling(const Rules& rules, const TableWin& table) {
-  constexpr double kEquilibriumTolerance = 1e-12;  // a gain below it is rounding
   std::cout << std::setprecision(3) << std::defaultfloat;
   const bool settled = !table.cycle && table.unsettled_tuples == 0 && table.passes_settled;
   if (settled) std::cout << "  settled: every score tuple's decisions, and the passes\n";
@@ -91,25 +93,8 @@ void print_settling(const Rules& rules, const TableWin& table) {
   if (!table.passes_settled)
     std::cout << "  not settled: the passes stopped at their limit with the values still moving\n";
   if (!settled) std::cout << "  the chances above are those of the last decisions, evaluated exactly\n";
-  const std::vector<double> gains = deviation_gains(rules, table);
-  std::cout << "  switching alone to its best reply, from the start, each seat gains:" << std::scientific
-            << std::setprecision(2);
-  double largest = 0;
-  bool known = true;
-  for (double gain : gains) {
-    if (std::isnan(gain)) {
-      std::cout << " unknown (its best reply's passes cycled)";
-      known = false;
-    } else {
-      std::cout << " " << gain;
-      largest = std::max(largest, gain);
-    }
-  }
-  std::cout << "\n  "
-            << (!known                             ? "not known to be an equilibrium"
-                : largest <= kEquilibriumTolerance ? "an equilibrium: no seat gains by switching alone"
-                                                   : "NOT an equilibrium: a seat gains by switching alone")
-            << " (within " << kEquilibriumTolerance << ")\n";
+  std::istringstream lines(deviation_gain_lines(deviation_gains(rules, table), "its best reply's passes cycled"));
+  for (std::string line; std::getline(lines, line);) std::cout << "  " << line << "\n";
 }
 
 // Each seat's chance at a table of three or more where every seat plays to win.

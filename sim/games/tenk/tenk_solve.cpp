@@ -20,6 +20,7 @@
 #include "games/tenk/tenk_table_win.h"
 #include "games/tenk/tenk_win.h"
 #include "games/tenk/tenk_win_cache.h"
+#include "math/equilibrium.h"
 #include "math/head_start.h"
 #include "math/stats.h"
 #include "plan/run_config.h"
@@ -302,8 +303,6 @@ void print_table_win(const Rules& rules, const SolveOptions& options) {
   // tuples it reads are final (one pass).
   const TableWin table = solve_table_win(scoring, options.seats, {}, true);
   const std::vector<double> gains = deviation_gains(scoring, table);
-  const double largest = *std::max_element(gains.begin(), gains.end());
-  constexpr double kEquilibriumTolerance = 1e-12;  // a gain below it is rounding
   const TableWinOdds& start = table.start();
   const TableWinStats& stats = table.stats;
   if (options.as_json) {
@@ -319,7 +318,7 @@ void print_table_win(const Rules& rules, const SolveOptions& options) {
                       {"peak_bytes", stats.peak_bytes},
                       {"unsettled_tuples", stats.unsettled_tuples},
                       {"deviation_gains", gains},
-                      {"equilibrium", largest <= kEquilibriumTolerance}}
+                      {"equilibrium", is_equilibrium(gains)}}
                      .dump(2)
               << "\n";
     return;
@@ -343,13 +342,7 @@ void print_table_win(const Rules& rules, const SolveOptions& options) {
               << " the seats' decisions still changed after " << stats.most_iterations
               << " rounds of best replies (cycling within the tuple); the chances above are those of its last "
                  "round's decisions, exactly\n";
-  std::cout << "switching alone to its best reply, from the start, each seat gains:" << std::scientific
-            << std::setprecision(2);
-  for (double gain : gains) std::cout << " " << gain;
-  std::cout << "\n"
-            << (largest <= kEquilibriumTolerance ? "an equilibrium: no seat gains by switching alone"
-                                                 : "NOT an equilibrium: a seat gains by switching alone")
-            << " (within " << kEquilibriumTolerance << ")\n";
+  std::cout << deviation_gain_lines(gains, "");
 }
 
 // The config `solve tenk` solves: --config as `run` loads it (so whatever run
