@@ -63,7 +63,26 @@ TEST(HeadStart, EveryRaceGamesSolvePrintsIt) {
     const auto solve = testing::run_shell(cache + DICESIM_BINARY + " " + command);
     EXPECT_EQ(solve.exit_code, 0) << command << "\n" << solve.out;
     EXPECT_NE(solve.out.find("Head start for a fair game: "), std::string::npos) << command << "\n" << solve.out;
+    EXPECT_NE(solve.out.find("Simulate it with a config's \"sequential_tables\": [["), std::string::npos)
+        << command << "\n"
+        << solve.out;
   }
+}
+
+// The contest that plays a head start puts it on the seat behind, and names
+// the shipped config only where one plays it.
+TEST(HeadStart, TheContestPutsItOnTheSeatBehind) {
+  HeadStart second;
+  second.closest = 4;
+  EXPECT_EQ(head_start_contest(second, 1, "o", ""),
+            R"(Simulate it with a config's "sequential_tables": [["o", {"strategy": "o", "head_start": 4}]])");
+  HeadStart first;
+  first.to_first = true;
+  first.closest = 2;
+  EXPECT_EQ(head_start_contest(first, 50, "o", "configs/x.json"),
+            R"(Simulate it with a config's "sequential_tables": [[{"strategy": "o", "head_start": 100}, "o"]] )"
+            R"((configs/x.json plays it; build/dicesim check configs/x.json compares it with the exact odds))");
+  EXPECT_EQ(head_start_contest(std::nullopt, 1, "o", ""), "");
 }
 
 }  // namespace
