@@ -31,6 +31,14 @@
 # (2.1 M cards, 15 turns) 38.9 s wall, 60.6 s CPU, 565 MiB (measured beside a
 # build: an upper bound).
 #
+#   bash scripts/bench.sh --table-win
+# times the win-optimal table solves at three and four seats (issue 44), each
+# with the deviation gains `solve` prints (one more solve per seat): Pig one
+# die to 100 at three seats, two dice to 60 at three, one die to 40 at four;
+# 10,000 (seed 000) to 1,000 and 2,000 at three. Each line gives the wall
+# and CPU seconds and the peak memory, then the solve's own lines (turn
+# starts, whether every tuple settled, the gains and the verdict).
+#
 #   bash scripts/bench.sh --sweep
 # what a sweep costs besides its games (issue 14): the setup (parse, expand,
 # compile, plan) of 500 and 9,261 Sixers strategies from `run --dry-run`, and
@@ -43,9 +51,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
-case "${1:-}" in --tenk-win | --exact | --sweep) ;; *) exec build/dicesim bench "$@" ;; esac
+case "${1:-}" in --tenk-win | --exact | --sweep | --table-win) ;; *) exec build/dicesim bench "$@" ;; esac
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+if [ "$1" = --table-win ]; then
+  table_solve() {
+    /usr/bin/time -f "  %e s wall, %U s CPU, %M KB" -o "$scratch/time" build/dicesim solve "$@" >"$scratch/out"
+    echo "solve $*:"
+    cat "$scratch/time"
+    grep -E 'turn-start states|turn starts|settled|gains|equilibrium' "$scratch/out" | sed 's/^ */  /'
+  }
+  table_solve pig --optimal --seats 3
+  table_solve pig --optimal --seats 3 --dice 2 --goal 60
+  table_solve pig --optimal --seats 4 --goal 40
+  table_solve tenk --win --seats 3 --target 1000
+  table_solve tenk --win --seats 3 --target 2000
+  exit
+fi
 if [ "$1" = --sweep ]; then
   timed() { /usr/bin/time -f "%e s wall, %M KB: $1" "${@:2}" >/dev/null; }
   ts() {  # $1: the highest threshold, $2: rolls; every combination of thresholds 0..$1
