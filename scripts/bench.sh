@@ -35,9 +35,17 @@
 # times the win-optimal table solves at three and four seats (issue 44), each
 # with the deviation gains `solve` prints (one more solve per seat): Pig one
 # die to 100 at three seats, two dice to 60 at three, one die to 40 at four;
-# 10,000 (seed 000) to 1,000 and 2,000 at three. Each line gives the wall
-# and CPU seconds and the peak memory, then the solve's own lines (turn
+# 10,000 (seed 000) to 1,000, 2,000 and 5,000 at three. Each line gives the
+# wall and CPU seconds and the peak memory, then the solve's own lines (turn
 # starts, whether every tuple settled, the gains and the verdict).
+#
+#   bash scripts/bench.sh --table-win-10000
+# 10,000 at its real target, three seats (about an hour on two cores): the
+# solve with its deviation gains and fair head starts under seed 000's
+# rules, then `check` of a config whose three solved seats play with and
+# without those head starts (100,000 games a table: the solve once more,
+# then the games, each compared with the solve by z), then seed 003's rules
+# checked the same way (its solve once, without the gains' three more).
 #
 #   bash scripts/bench.sh --sweep
 # what a sweep costs besides its games (issue 14): the setup (parse, expand,
@@ -51,7 +59,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
-case "${1:-}" in --tenk-win | --exact | --sweep | --table-win) ;; *) exec build/dicesim bench "$@" ;; esac
+case "${1:-}" in --tenk-win | --exact | --sweep | --table-win | --table-win-10000) ;; *) exec build/dicesim bench "$@" ;; esac
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 if [ "$1" = --table-win ]; then
@@ -66,6 +74,36 @@ if [ "$1" = --table-win ]; then
   table_solve pig --optimal --seats 4 --goal 40
   table_solve tenk --win --seats 3 --target 1000
   table_solve tenk --win --seats 3 --target 2000
+  table_solve tenk --win --seats 3 --target 5000
+  exit
+fi
+if [ "$1" = --table-win-10000 ]; then
+  timed() {
+    /usr/bin/time -f "  %e s wall, %U s CPU, %M KB" -o "$scratch/time" build/dicesim "$@" >"$scratch/out"
+    echo "$*:"
+    cat "$scratch/time"
+  }
+  timed solve tenk --win --seats 3 --json
+  python3 -c 'import json, sys
+solved = json.load(open(sys.argv[1]))
+for key in ("seats", "turn_starts", "seconds", "peak_bytes", "unsettled_tuples", "deviation_gains", "equilibrium",
+            "fair_head_starts"):
+    print("  " + key, json.dumps(solved[key]))' "$scratch/out"
+  # The config: three solved seats, and (seed 000) the fair head starts the solve printed.
+  config='import json, sys
+heads = json.load(open(sys.argv[2]))["fair_head_starts"]["points"] if len(sys.argv) > 2 else []
+seat = lambda h: "opt" if h == 0 else {"strategy": "opt", "head_start": h}
+tables = [["opt", "opt", "opt"]] + ([[seat(h) for h in heads]] if heads else [])
+print(json.dumps({"game": "tenk", "games": 100000, "rules": {"preset": sys.argv[1]},
+                  "strategies": [{"name": "opt", "family": "optimal_win", "seats": 3}],
+                  "contests": {"distributions": False, "sequential_tables": tables}}))'
+  cp "$scratch/out" "$scratch/solved.json"
+  python3 -c "$config" game_of_dice "$scratch/solved.json" >"$scratch/game_of_dice.json"
+  python3 -c "$config" ai_blog >"$scratch/ai_blog.json"
+  for preset in game_of_dice ai_blog; do
+    timed check "$scratch/$preset.json" -o "$scratch/$preset.h5"
+    grep -E "win|tie|largest|not compared" "$scratch/out" | sed 's/^ */  /' | head -20
+  done
   exit
 fi
 if [ "$1" = --sweep ]; then

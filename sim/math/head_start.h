@@ -4,10 +4,12 @@
 // seat's chance at any pair of starting scores; this header only searches.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace dicesim {
 
@@ -61,6 +63,64 @@ inline std::string head_start_contest(const std::optional<HeadStart>& head, int 
                               (head->to_first ? with + ", " + plain : plain + ", " + with) + "]]";
   if (shipped.empty()) return contest;
   return contest + " (" + shipped + " plays it; build/dicesim check " + shipped + " compares it with the exact odds)";
+}
+
+// The head starts that make a table of `seats` fairest: the tuple of
+// starting scores (below `most`, the seat given none at 0) whose seats'
+// chances (ties shared) lie closest to an equal share, the largest miss
+// smallest, then the fewest points given. values(starts) gives every seat's
+// chance from those starting scores, the first seat to move.
+struct TableHeadStarts {
+  std::vector<int> starts;     // per seat, in the game's units
+  std::vector<double> values;  // per seat, with them
+  double miss = 0;             // the largest |value - 1/seats|
+};
+template <class Values>
+TableHeadStarts fair_table_head_starts(Values values, int seats, int most) {
+  TableHeadStarts best;
+  best.miss = 2;
+  int best_given = 0;
+  std::vector<int> starts(std::size_t(seats), 0);
+  for (;;) {
+    if (*std::min_element(starts.begin(), starts.end()) == 0) {
+      const std::vector<double> v = values(starts);
+      double miss = 0;
+      for (double x : v) miss = std::max(miss, std::abs(x - 1.0 / seats));
+      int given = 0;
+      for (int h : starts) given += h;
+      if (miss < best.miss || (miss == best.miss && given < best_given)) best = {starts, v, miss}, best_given = given;
+    }
+    int k = 0;
+    while (k < seats && ++starts[std::size_t(k)] == most) starts[std::size_t(k++)] = 0;
+    if (k == seats) return best;
+  }
+}
+
+// "Head starts for a fair game of 3: 0, 150 and 300 points (each seat's
+// chance then ...)", the scores shown in points (`points` per unit).
+inline std::string table_head_start_line(const TableHeadStarts& fair, int points) {
+  std::ostringstream line;
+  line.precision(6);
+  line << "Head starts for a fair game of " << fair.starts.size() << ": ";
+  for (std::size_t k = 0; k < fair.starts.size(); ++k)
+    line << (k == 0 ? "" : k + 1 == fair.starts.size() ? " and " : ", ") << fair.starts[k] * points;
+  line << " points to the seats in playing order (each seat's chance then";
+  for (double v : fair.values) line << " " << v;
+  line << ")";
+  return line.str();
+}
+
+// The sequential_tables entry that plays those head starts, every seat the
+// table solve ("opt": {"family": "optimal_win", "seats": n}).
+inline std::string table_head_start_contest(const TableHeadStarts& fair, int points, int seats) {
+  std::string table;
+  for (std::size_t k = 0; k < fair.starts.size(); ++k)
+    table += std::string(k ? ", " : "") +
+             (fair.starts[k] == 0
+                  ? std::string("\"opt\"")
+                  : "{\"strategy\": \"opt\", \"head_start\": " + std::to_string(fair.starts[k] * points) + "}");
+  return "Simulate it with a config's \"sequential_tables\": [[" + table +
+         "]], \"opt\" being {\"family\": \"optimal_win\", \"seats\": " + std::to_string(seats) + "}";
 }
 
 }  // namespace dicesim

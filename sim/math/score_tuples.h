@@ -19,9 +19,9 @@ inline void decode_tuple(std::size_t tuple, int seats, int values, int* scores) 
     scores[k] = static_cast<int>(tuple % std::size_t(values));
 }
 
-// Every tuple, those of higher score sums first (a bank only raises the
-// sum, so a tuple's turns read tuples solved before it).
-inline std::vector<std::size_t> tuples_from_high_sums(int seats, int values) {
+// Every tuple by its score sum: [sum] the tuples of that sum, in tuple order.
+// Those of one sum may be solved together: a bank only raises the sum.
+inline std::vector<std::vector<std::size_t>> tuples_by_sum(int seats, int values) {
   std::size_t tuples = 1;
   for (int k = 0; k < seats; ++k) tuples *= std::size_t(values);
   std::vector<std::vector<std::size_t>> by_sum(std::size_t(seats * (values - 1) + 1));
@@ -32,8 +32,14 @@ inline std::vector<std::size_t> tuples_from_high_sums(int seats, int values) {
     for (int s : scores) sum += s;
     by_sum[std::size_t(sum)].push_back(t);
   }
+  return by_sum;
+}
+
+// Every tuple, those of higher score sums first (a bank only raises the
+// sum, so a tuple's turns read tuples solved before it).
+inline std::vector<std::size_t> tuples_from_high_sums(int seats, int values) {
+  const std::vector<std::vector<std::size_t>> by_sum = tuples_by_sum(seats, values);
   std::vector<std::size_t> order;
-  order.reserve(tuples);
   for (std::size_t sum = by_sum.size(); sum-- > 0;) order.insert(order.end(), by_sum[sum].begin(), by_sum[sum].end());
   return order;
 }

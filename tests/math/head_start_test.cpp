@@ -85,5 +85,27 @@ TEST(HeadStart, TheContestPutsItOnTheSeatBehind) {
   EXPECT_EQ(head_start_contest(std::nullopt, 1, "o", ""), "");
 }
 
+// At a table of three the search finds the starting scores that even the
+// seats out: here seat k's share grows with c_k + 0.01 * its head start, so
+// (12, 6, 0) makes every share a third, and no fewer points do.
+TEST(HeadStart, AtATableOfThreeTheSearchFindsTheStartsThatEvenTheSeatsOut) {
+  const std::vector<double> edge = {-0.06, 0, 0.06};
+  const auto values = [&](const std::vector<int>& starts) {
+    std::vector<double> weight;
+    double total = 0;
+    for (std::size_t k = 0; k < 3; ++k) total += weight.emplace_back(1 + edge[k] + 0.01 * starts[k]);
+    for (double& w : weight) w /= total;
+    return weight;
+  };
+  const TableHeadStarts fair = fair_table_head_starts(values, 3, 40);
+  EXPECT_EQ(fair.starts, (std::vector<int>{12, 6, 0}));
+  EXPECT_LT(fair.miss, 1e-12);
+  EXPECT_EQ(table_head_start_line(fair, 50).rfind("Head starts for a fair game of 3: 600, 300 and 0 points", 0), 0u)
+      << table_head_start_line(fair, 50);
+  EXPECT_EQ(table_head_start_contest(fair, 50, 3),
+            R"(Simulate it with a config's "sequential_tables": [[{"strategy": "opt", "head_start": 600}, )"
+            R"({"strategy": "opt", "head_start": 300}, "opt"]], "opt" being {"family": "optimal_win", "seats": 3})");
+}
+
 }  // namespace
 }  // namespace dicesim

@@ -111,6 +111,13 @@ void print_optimal_table(const Rules& rules, int seats) {
             << (table.passes == 1 ? " pass" : " passes") << " over the " << table.turn_starts()
             << " turn-start states)\n";
   print_settling(rules, table);
+  const TableHeadStarts fair = fair_table_head_starts(
+      [&](const std::vector<int>& starts) {
+        const SeatOdds& odds = table.value(0, starts.data());
+        return std::vector<double>(odds.begin(), odds.begin() + seats);
+      },
+      seats, rules.goal);
+  std::cout << "  " << table_head_start_line(fair, 1) << "\n  " << table_head_start_contest(fair, 1, seats) << "\n";
 }
 
 void print_matrix(const std::string& file, const RuleOptions& given) {

@@ -3,6 +3,8 @@
 // solve tenk`: tenk_solve.cpp).
 #include "games/tenk/tenk_game.h"
 
+#include <oneapi/tbb/collaborative_call_once.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -312,8 +314,10 @@ class TenkGameImpl final : public TenkGame {
  private:
   // optimal_win strategies get their solution when the game is first played
   // or evaluated, once, whatever the threads: loading a config never solves.
+  // The threads that wait for it help with it (the table solve is parallel):
+  // with std::call_once they would sit idle.
   void attach_wins() const {
-    std::call_once(wins_attached_, [this] {
+    tbb::collaborative_call_once(wins_attached_, [this] {
       Solutions solutions(scoring_);
       for (Policy& policy : policies_) solutions.attach_win(policy);
     });
@@ -331,7 +335,7 @@ class TenkGameImpl final : public TenkGame {
   Rules rules_;
   Scoring scoring_;
   mutable std::vector<Policy> policies_;  // mutable: attach_wins() completes them
-  mutable std::once_flag wins_attached_;
+  mutable tbb::collaborative_once_flag wins_attached_;
   mutable std::vector<std::unique_ptr<TurnSampler>> samplers_;  // [strategy]
   mutable std::unique_ptr<std::once_flag[]> sampler_built_;
 };
@@ -348,10 +352,9 @@ void describe(std::ostream& out) {
       << "    turns (about 2 s a table of six at 10000; under IV.5 only the first seat's first turn);\n"
       << "    solve tenk): about 0.2 s per pair of heuristics at target 10000 (check configs/tenk_seed000.json:\n"
       << "    42 pairs in 8 s); optimal_win: solved once in about 5 s at 10000 (growing as the cube of the\n"
-      << "    target), cached, then about 3 s per pair it plays in; optimal_win with \"seats\": 3 (target 6,950 or\n"
-      << "    less by memory): solved when first played or checked, about 5 s at target 1,000 and 40 s at 2,000, and "
-         "tables\n"
-      << "    with it compared by who wins\n";
+      << "    target), cached, then about 3 s per pair it plays in; optimal_win with \"seats\": 3 (target 13,700 or\n"
+      << "    less by memory, seed 003 10,600): solved when first played or checked, about 1 s at target 1,500,\n"
+      << "    30 s at 5,000 and 7 minutes at 10,000 on two cores, and tables with it compared by who wins\n";
 }
 
 }  // namespace

@@ -278,6 +278,12 @@ json default_solve_config(const std::string& preset) {
           {"contests", {{"distributions", false}, {"sequential", true}}}};
 }
 
+std::vector<int> points_of(const std::vector<int>& units) {
+  std::vector<int> points;
+  for (int u : units) points.push_back(u * kPoint);
+  return points;
+}
+
 // How far the solved play is from an equilibrium: each seat's gain from
 // switching alone to its best reply, the others keeping `table`'s decisions
 // (one more solve per seat).
@@ -303,7 +309,13 @@ void print_table_win(const Rules& rules, const SolveOptions& options) {
   // tuples it reads are final (one pass).
   const TableWin table = solve_table_win(scoring, options.seats, {}, true);
   const std::vector<double> gains = deviation_gains(scoring, table);
-  const TableWinOdds& start = table.start();
+  const TableWinOdds start = table.start();
+  const TableHeadStarts fair = fair_table_head_starts(
+      [&](const std::vector<int>& starts) {
+        const TableWinOdds odds = table.value(0, starts.data());
+        return std::vector<double>(odds.utility.begin(), odds.utility.begin() + table.seats());
+      },
+      table.seats(), table.units());
   const TableWinStats& stats = table.stats;
   if (options.as_json) {
     json seats = json::array();
@@ -318,6 +330,7 @@ void print_table_win(const Rules& rules, const SolveOptions& options) {
                       {"peak_bytes", stats.peak_bytes},
                       {"unsettled_tuples", stats.unsettled_tuples},
                       {"deviation_gains", gains},
+                      {"fair_head_starts", json{{"points", points_of(fair.starts)}, {"values", fair.values}}},
                       {"equilibrium", is_equilibrium(gains)}}
                      .dump(2)
               << "\n";
@@ -342,7 +355,8 @@ void print_table_win(const Rules& rules, const SolveOptions& options) {
               << " the seats' decisions still changed after " << stats.most_iterations
               << " rounds of best replies (cycling within the tuple); the chances above are those of its last "
                  "round's decisions, exactly\n";
-  std::cout << deviation_gain_lines(gains, "");
+  std::cout << deviation_gain_lines(gains, "") << table_head_start_line(fair, kPoint) << "\n"
+            << table_head_start_contest(fair, kPoint, options.seats) << "\n";
 }
 
 // The config `solve tenk` solves: --config as `run` loads it (so whatever run
@@ -418,7 +432,8 @@ void add_solve_command(CLI::App& solve) {
                   "with --win: players at the table (2 to " + std::to_string(kMostTableWinSeats) +
                       "); 3 or more solves every seat's win-optimal play (each maximises its own P(win)) and "
                       "prints each seat's value, the state count, time and memory, whether every score tuple's "
-                      "decisions settled, and each seat's gain from switching alone (one more solve per seat)")
+                      "decisions settled, each seat's gain from switching alone (one more solve per seat) and the head "
+                      "starts that make the table fairest")
       ->check(CLI::Range(2, kMostTableWinSeats))
       ->needs(win);
   options->rule_options =

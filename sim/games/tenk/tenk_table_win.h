@@ -12,6 +12,18 @@
 // iteration until each is its seat's best reply), as Pig's table solver
 // (pig_table_win.h) does.
 //
+// What makes 10,000 to 10,000 (2.4e7 turn starts) take minutes: the tuples
+// of one sum are solved in parallel (each reads only higher sums); a
+// state's numbers sit side by side in lanes of a fixed width
+// (tenk_table_lanes.h), summed over a throw's outcomes in vector registers
+// (tenk_table_kernel.cpp); policy iteration starts from the solved values of
+// a neighbouring tuple, and a later round keeps each row of a turn whose
+// decisions stay best at the new bust value (an interval per row), so most
+// tuples cost one pass per seat and a check; a mover's turn starts are
+// numbered from the previous seat's score, so the values a bank reads lie
+// side by side; the answers are solved first, in parallel, and dropped
+// after the race; the decisions kept for play are runs (DecisionRuns).
+//
 // The end game: a seat that banks a score at or past the target ("the
 // reacher") ends the race; the seats that answer (the rest of the round, or
 // with last_turn every other seat) each play one last turn, in seat order,
@@ -53,20 +65,15 @@
 
 #include "engine/rng.h"
 #include "games/tenk/tenk.h"
+#include "games/tenk/tenk_decision_runs.h"
 #include "games/tenk/tenk_rules.h"
+#include "games/tenk/tenk_table_lanes.h"
+#include "games/tenk/tenk_win_policy.h"
 
 namespace dicesim::tenk {
 
-constexpr int kMostTableWinSeats = 4;
 // The most memory a table solve may hold (values, answers, decisions).
 constexpr std::uint64_t kMostTableWinBytes = std::uint64_t(6) << 30;
-
-using SeatNumbers = std::array<double, kMostTableWinSeats>;
-
-struct TableWinOdds {
-  SeatNumbers win{};      // P(the seat wins alone)
-  SeatNumbers utility{};  // win + each shared win's chance / the seats sharing it: what the seat maximises
-};
 
 // A fixed seat's race decision after a throw landed at turn total `total`
 // (units) as Landings kind `kind`, `scores` every seat's banked score
@@ -81,6 +88,10 @@ struct FixedSeat {
   // The highest turn total at which the seat may still throw on (above it,
   // it banks); empty: it banks at once once the target is reached.
   std::function<int(int seat, const int* scores)> top;
+  // Optional, for speed: every decision of the seat's turn at `scores` up to
+  // `top` at once, into banks[(t - 1) * kinds + kind] (as `banks` would
+  // answer each).
+  std::function<void(int seat, const int* scores, int top, std::uint8_t* banks)> decide_turn;
   // How the seat answers a reached score once past the best: these
   // decisions; empty: win-optimally (padding where it pays) with
   // answers_optimally, else it banks at once.
@@ -101,40 +112,69 @@ struct TableWinStats {
   std::uint64_t peak_bytes = 0;
 };
 
-class AnswerChains;
+// Which answer a reached score calls for: per reacher its answerers in the
+// order they play, and answer i of them numbered by the scores of answerers
+// i.. (the answers of one (reacher, i) contiguous).
+class AnswerIndex {
+ public:
+  AnswerIndex() = default;
+  AnswerIndex(int seats, int units, bool last_turn);
+  const std::vector<int>& answerers(int reacher) const { return answerers_[std::size_t(reacher)]; }
+  std::size_t count() const { return count_; }
+  std::size_t first(int reacher, int i) const { return first_[std::size_t(reacher)][std::size_t(i)]; }
+  std::size_t size(int reacher, int i) const;  // units ^ (answerers from i on)
+  std::size_t index(int reacher, int i, const int* scores) const;
+  // The scores of answerers i.. of the n-th answer of (reacher, i).
+  void scores_of(int reacher, int i, std::size_t n, int* scores) const;
+  static std::uint64_t count(int seats, int units, bool last_turn);
+
+ private:
+  int units_ = 0;
+  std::vector<std::vector<int>> answerers_;      // [reacher]
+  std::vector<std::vector<std::size_t>> first_;  // [reacher][i]
+  std::size_t count_ = 0;
+};
 
 class TableWin {
  public:
   int seats() const { return seats_; }
   int units() const { return units_; }
   // Seat `mover` to start a turn at banked scores `scores`.
-  const TableWinOdds& value(int mover, const int* scores) const { return values_[state(mover, scores)]; }
-  const TableWinOdds& start() const;
+  TableWinOdds value(int mover, const int* scores) const;
+  TableWinOdds start() const;
   double tie() const;  // P(the game ends in a shared win), from the start
   // With keep_decisions: whether `mover` banks in the race at turn total t
   // (units) landing as `kind`, where the rules allow a bank.
-  bool banks(int mover, const int* scores, int total, int kind) const;
+  bool banks(int mover, const int* scores, int total, int kind) const {
+    return decisions_.banks(state(mover, scores), total, kind);
+  }
   // Whether the answerer `answer` (0: the first after the reacher `reacher`)
   // banks at turn total t, kind `kind`, once its score is past the best.
-  bool answer_banks(int reacher, const int* scores, int answer, int total, int kind) const;
+  bool answer_banks(int reacher, const int* scores, int answer, int total, int kind) const {
+    return answer_decisions_.banks(answers_.index(reacher, answer, scores), total, kind);
+  }
   // The seats that answer `reacher`, in the order they play.
-  std::vector<int> answerers(int reacher) const;
+  const std::vector<int>& answerers(int reacher) const { return answers_.answerers(reacher); }
   // The Landings kind of a throw that left `dice` for the next throw with a
   // pending face (hot: it used every die), as banks() takes it.
-  int kind(int dice, int pending, bool hot) const;
+  int kind(int dice, int pending, bool hot) const { return landings_.of(dice, pending, hot); }
   // This table's play, race and answers, as a fixed seat (it refers to this
   // table, solved with keep_decisions).
   FixedSeat fixed_seat() const;
   TableWinStats stats;
 
  private:
+  template <int L>
   friend class TableWinSolver;
   std::size_t state(int mover, const int* scores) const;
   int seats_ = 0, units_ = 0, kinds_ = 0;
+  LaneLayout layout_;
+  Landings landings_{Rules{}};
   std::size_t tuples_ = 0;
-  std::vector<TableWinOdds> values_;                  // per state
-  std::vector<std::vector<std::uint8_t>> decisions_;  // per state, [(total - 1) * kinds + kind], with keep_decisions
-  std::shared_ptr<AnswerChains> chains_;
+  std::vector<double> values_;  // per state, layout_.stored() numbers
+  DecisionRuns decisions_;      // per state, with keep_decisions
+  AnswerIndex answers_;
+  DecisionRuns answer_decisions_;  // per answer, with keep_decisions
 };
 
 // What a solve of `seats` seats holds, from the rules alone.

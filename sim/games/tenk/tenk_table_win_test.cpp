@@ -6,6 +6,7 @@
 #include "games/tenk/tenk_table_win.h"
 
 #include <gtest/gtest.h>
+#include <oneapi/tbb/global_control.h>
 
 #include <algorithm>
 #include <bit>
@@ -16,8 +17,10 @@
 #include "config/json_input.h"
 #include "engine/rng.h"
 #include "games/tenk/tenk.h"
+#include "games/tenk/tenk_decision_runs.h"
 #include "games/tenk/tenk_game_loop.h"
 #include "games/tenk/tenk_strategies.h"
+#include "games/tenk/tenk_table_lanes.h"
 #include "games/tenk/tenk_win.h"
 #include "math/stats.h"
 #include "test_util.h"
@@ -388,6 +391,89 @@ TEST(TenkTableWin, RulesItCannotSolveAreRefusedBeforeAllocating) {
   EXPECT_NE(table_win_refusal(rules, 3), std::nullopt);
   rules = small_rules(1000000);
   EXPECT_NE(table_win_refusal(rules, 3), std::nullopt);
+}
+
+// The decisions a table solve keeps, as runs, read back the same, one by
+// one and a turn at a time (past a turn's own top every landing banks).
+TEST(TenkTableWin, DecisionRunsReadBackEveryDecision) {
+  Rng rng(7, 0);
+  constexpr int kKinds = 5;
+  DecisionRuns runs;
+  runs.resize(40);
+  std::vector<std::vector<std::uint8_t>> turns;
+  for (std::size_t turn = 0; turn < 40; ++turn) {
+    const int top = static_cast<int>(turn % 13) * 3;
+    std::vector<std::uint8_t>& banks = turns.emplace_back(std::size_t(top) * kKinds);
+    for (std::uint8_t& b : banks) b = uniform_below(rng, 4) == 0;  // flips often: the worst case
+    std::vector<std::uint16_t> encoded;
+    DecisionRuns::encode(banks.data(), top, kKinds, encoded);
+    runs.store(turn, encoded.data(), encoded.size());
+  }
+  for (std::size_t turn = 0; turn < 40; ++turn) {
+    const int top = static_cast<int>(turn % 13) * 3;
+    EXPECT_EQ(runs.top(turn), top);
+    std::vector<std::uint8_t> decoded(std::size_t(top + 4) * kKinds);
+    runs.decode(turn, top + 4, kKinds, decoded.data());
+    for (int t = 1; t <= top + 4; ++t)
+      for (int kind = 0; kind < kKinds; ++kind) {
+        const bool expected = t > top || turns[turn][std::size_t(t - 1) * kKinds + kind] != 0;
+        EXPECT_EQ(runs.banks(turn, t, kind), expected) << turn << " " << t << " " << kind;
+        EXPECT_EQ(decoded[std::size_t(t - 1) * kKinds + kind] != 0, expected) << turn << " " << t << " " << kind;
+      }
+  }
+}
+
+// A throw's value sums its outcomes in four interleaved sums (the kernel of
+// tenk_table_lanes.h): the same as a plain sum to rounding, at every width.
+template <int L>
+void expect_throw_row_is_the_plain_sum() {
+  Rng rng(11, L);
+  std::vector<Lanes<L>> from(64);
+  for (Lanes<L>& lanes : from)
+    for (double& x : lanes.v) x = uniform_below(rng, 1000) / 1000.0;
+  const std::vector<int> first = {0, 1, 7, 20}, offset = [&] {
+    std::vector<int> o;
+    for (int i = 0; i < 20; ++i) o.push_back(static_cast<int>(uniform_below(rng, 64)));
+    return o;
+  }();
+  std::vector<double> probability, bust = {0.5, 0.25, 0.125};
+  for (int i = 0; i < 20; ++i) probability.push_back(uniform_below(rng, 1000) / 20000.0);
+  std::vector<Lanes<L>> go(3);
+  throw_row(from.data(), ThrowArrays{3, first.data(), offset.data(), probability.data(), bust.data()}, go.data());
+  for (int s = 0; s < 3; ++s)
+    for (int lane = 0; lane < L; ++lane) {
+      double plain = lane == L - 1 ? bust[std::size_t(s)] : 0;
+      for (int o = first[std::size_t(s)]; o < first[std::size_t(s) + 1]; ++o)
+        plain += probability[std::size_t(o)] * from[std::size_t(offset[std::size_t(o)])].v[std::size_t(lane)];
+      EXPECT_NEAR(go[std::size_t(s)].v[std::size_t(lane)], plain, 1e-15) << L << " " << s << " " << lane;
+    }
+}
+TEST(TenkTableWin, AThrowsValueIsThePlainSumOfItsOutcomesAtEveryWidth) {
+  expect_throw_row_is_the_plain_sum<4>();
+  expect_throw_row_is_the_plain_sum<8>();
+  expect_throw_row_is_the_plain_sum<12>();
+}
+
+// The score tuples of one sum are solved in parallel: one thread and many
+// give the same values, bit for bit, and the same decisions.
+TEST(TenkTableWin, OneThreadAndManyGiveTheSameSolve) {
+  const Scoring scoring(small_rules(700, true));
+  const TableWin many = solve_table_win(scoring, 3, {}, true);
+  const TableWin one = [&] {
+    const tbb::global_control single(tbb::global_control::max_allowed_parallelism, 1);
+    return solve_table_win(scoring, 3, {}, true);
+  }();
+  const int units = many.units();
+  for (int a = 0; a < units; ++a)
+    for (int b = 0; b < units; ++b)
+      for (int c = 0; c < units; ++c) {
+        const int scores[3] = {a, b, c};
+        for (int m = 0; m < 3; ++m) {
+          EXPECT_EQ(one.value(m, scores).utility, many.value(m, scores).utility);
+          for (int t = 1; t <= units - scores[m] + 2; ++t)
+            ASSERT_EQ(one.banks(m, scores, t, 0), many.banks(m, scores, t, 0)) << a << b << c << m << t;
+        }
+      }
 }
 
 // Policy iteration at a score tuple that never settles is counted, not

@@ -1,0 +1,39 @@
+// Bank-or-throw decisions of many turns, kept as runs (the table solve's,
+// tenk_table_win.h): per turn its top total and, per landing kind, the
+// totals at which the decision flips, starting from "throw on" at total 1.
+// Past the top every landing banks. Win-optimal play flips once or twice a
+// kind, so a turn takes a few dozen bytes where a byte per (total, kind)
+// took hundreds: 10,000 to 10,000 at three seats keeps 24 million turns.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace dicesim::tenk {
+
+class DecisionRuns {
+ public:
+  // banks[(t - 1) * kinds + kind], t = 1..top, of one turn, encoded (appended to `out`).
+  static void encode(const std::uint8_t* banks, int top, int kinds, std::vector<std::uint16_t>& out);
+
+  void resize(std::size_t turns) { start_.assign(turns, kNone); }
+  // Keeps an encoded turn as turn `turn` (each turn once).
+  void store(std::size_t turn, const std::uint16_t* encoded, std::size_t size);
+  bool has(std::size_t turn) const { return turn < start_.size() && start_[turn] != kNone; }
+
+  int top(std::size_t turn) const { return runs_[start_[turn]]; }
+  // Whether the turn banks at total t (1..) landing as `kind`.
+  bool banks(std::size_t turn, int t, int kind) const;
+  // Every decision of the turn up to `top` (past its own: banks) into
+  // banks[(t - 1) * kinds + kind].
+  void decode(std::size_t turn, int top, int kinds, std::uint8_t* banks) const;
+  std::size_t bytes() const { return start_.size() * sizeof(std::uint64_t) + runs_.size() * sizeof(std::uint16_t); }
+
+ private:
+  static constexpr std::uint64_t kNone = ~std::uint64_t{0};
+  std::vector<std::uint64_t> start_;  // [turn]: where its runs begin
+  std::vector<std::uint16_t> runs_;   // per turn: top, then per kind the count of flips and the flips
+};
+
+}  // namespace dicesim::tenk

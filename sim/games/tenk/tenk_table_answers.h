@@ -1,0 +1,241 @@
+// The answers to a reached score in the table solve (tenk_table_win.h):
+// for every reacher, answer i of its answerers and the scores of answerers
+// i.., that answer's turn solved for every best score it may face. Answer
+// i's values against the best score B: gain[B] (the paths on which it beats
+// B) + fail[B] * the values of answer i + 1 against the same best and holder
+// (it busts before or after passing B: padding may bust too).
+//
+// The answers of one answerer depend only on those after it, so they are
+// solved before the race, last answerers first, each group in parallel; the
+// race then only reads them. Once the race is solved they are dropped: play
+// keeps only their decisions (DecisionRuns).
+#pragma once
+
+#include <oneapi/tbb/enumerable_thread_specific.h>
+#include <oneapi/tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/progress.h"
+#include "games/tenk/tenk_decision_runs.h"
+#include "games/tenk/tenk_table_lanes.h"
+#include "games/tenk/tenk_table_throws.h"
+#include "games/tenk/tenk_table_win.h"
+
+namespace dicesim::tenk {
+
+template <int L>
+class AnswerChains {
+ public:
+  using V = Lanes<L>;
+
+  AnswerChains(const Rules& rules, const TableThrows& throws, const LaneLayout& layout, const AnswerIndex& index,
+               int horizon, std::vector<bool> pads, std::vector<AnswerDecision> fixed)
+      : rules_(rules),
+        throws_(throws),
+        layout_(layout),
+        index_(index),
+        units_(rules.target / kPoint),
+        horizon_(horizon),
+        pads_(std::move(pads)),
+        fixed_(std::move(fixed)) {}
+
+  // Solves every answer (none under IV.3, where an answer only hits the
+  // target or not); their decisions into `runs` where given.
+  void solve(DecisionRuns* runs) {
+    if (rules_.exact_target) return;
+    span_ = std::size_t(horizon_ - units_);
+    gains_.assign(index_.count() * span_, V{});
+    if (runs) runs->resize(index_.count());
+    constexpr std::size_t kChunk = 256;
+    std::uint64_t chunks = 0;
+    for (int r = 0; r < layout_.seats; ++r)
+      for (std::size_t i = 0; i < index_.answerers(r).size(); ++i)
+        chunks += (index_.size(r, int(i)) + kChunk - 1) / kChunk;
+    Progress progress("10,000 win-optimal table of " + std::to_string(layout_.seats) + ": answer turns", chunks);
+    tbb::enumerable_thread_specific<Scratch> scratches;
+    for (int r = 0; r < layout_.seats; ++r)
+      for (int i = int(index_.answerers(r).size()); i-- > 0;) {
+        const std::size_t count = index_.size(r, i);
+        for (std::size_t from = 0; from < count; from += kChunk) {
+          const std::size_t to = std::min(count, from + kChunk);
+          std::vector<std::vector<std::uint16_t>> encoded(runs ? to - from : 0);
+          tbb::parallel_for(from, to, [&](std::size_t n) {
+            Scratch& scratch = scratches.local();
+            int scores[kMostTableWinSeats] = {};
+            index_.scores_of(r, i, n, scores);
+            solve_one(r, i, scores, scratch, runs ? &encoded[n - from] : nullptr);
+          });
+          for (std::size_t n = from; runs && n < to; ++n)
+            runs->store(index_.first(r, i) + n, encoded[n - from].data(), encoded[n - from].size());
+          progress.advance();
+        }
+        solved_ += count;
+      }
+  }
+
+  std::uint64_t solved() const { return solved_; }
+
+  // Every seat's odds once `reacher` banks the score `best` (units) at the
+  // target or past it, the others at `scores`.
+  V reached(int reacher, int best, const int* scores) const {
+    if (rules_.exact_target) return exact_answers(reacher, scores);
+    return chain(reacher, 0, best, reacher, scores);
+  }
+
+  // reached() for one reacher and the others' scores, at any best score:
+  // the answers looked up once.
+  class Reached {
+   public:
+    V at(int best) const {
+      if (exact_) return exact_odds_;
+      V odds;
+      double carry = 1;
+      if (best < horizon_)
+        for (int i = 0; i < count_; ++i) {
+          const V& a = gains_[i][best - units_];
+          odds.add(a.without_handed(), carry);
+          carry *= a.handed();
+        }
+      odds.add(won_, carry);
+      return odds;
+    }
+
+   private:
+    friend class AnswerChains;
+    std::array<const V*, kMostTableWinSeats> gains_{};
+    int count_ = 0, units_ = 0, horizon_ = 0;
+    bool exact_ = false;
+    V won_, exact_odds_;
+  };
+  Reached reached_by(int reacher, const int* scores) const {
+    Reached r;
+    r.exact_ = rules_.exact_target;
+    if (r.exact_) {
+      r.exact_odds_ = exact_answers(reacher, scores);
+      return r;
+    }
+    r.count_ = static_cast<int>(index_.answerers(reacher).size());
+    for (int i = 0; i < r.count_; ++i) r.gains_[i] = &gains_[index_.index(reacher, i, scores) * span_];
+    r.units_ = units_, r.horizon_ = horizon_;
+    r.won_ = layout_.won_by<L>(reacher);
+    return r;
+  }
+
+ private:
+  struct Scratch {
+    std::vector<V> rows, go;
+    std::vector<double> land, at;
+    std::vector<std::uint8_t> banks;
+  };
+
+  V chain(int reacher, int i, int best, int holder, const int* scores) const {
+    const std::vector<int>& order = index_.answerers(reacher);
+    V odds;
+    double carry = 1;
+    for (; i < int(order.size()) && best < horizon_; ++i) {
+      const V& a = gains_[index_.index(reacher, i, scores) * span_ + std::size_t(best - units_)];
+      odds.add(a.without_handed(), carry);
+      carry *= a.handed();
+    }
+    odds.add(layout_.won_by<L>(holder), carry);
+    return odds;
+  }
+
+  // IV.3: every answerer that hits the target exactly ties the reacher.
+  V exact_answers(int reacher, const int* scores) const {
+    const std::vector<int>& order = index_.answerers(reacher);
+    std::vector<double> hit;
+    for (int s : order) hit.push_back(throws_.reach->fresh(units_ - scores[s]));
+    V odds;
+    for (unsigned mask = 0; mask < (1u << order.size()); ++mask) {
+      double p = 1;
+      int tied = 1;
+      for (std::size_t j = 0; j < order.size(); ++j) (mask >> j & 1) ? (p *= hit[j], ++tied) : (p *= 1 - hit[j]);
+      if (tied == 1) odds.v[layout_.win(reacher)] += p;
+      odds.v[reacher] += p / tied;
+      for (std::size_t j = 0; j < order.size(); ++j)
+        if (mask >> j & 1) odds.v[order[j]] += p / tied;
+    }
+    if (!layout_.ties) odds.v[layout_.win(reacher)] = odds.v[reacher];  // one lane: no tie can happen
+    return odds;
+  }
+
+  // Answer i's turn, its score x: rows[t][kind] are its values after landing
+  // at total t with banking allowed once past the target (the values past a
+  // best score B do not depend on B), go[t][state] those of throwing on.
+  void solve_one(int reacher, int i, const int* scores, Scratch& w, std::vector<std::uint16_t>* encoded) {
+    const int seat = index_.answerers(reacher)[std::size_t(i)], x = scores[seat];
+    const int kinds = throws_.kinds, states = throws_.states;
+    const int top = horizon_ - x, rows_top = top + throws_.most_points;
+    const int minimum = (rules_.bank_minimum_at(x * kPoint) + kPoint - 1) / kPoint;
+    w.rows.assign(std::size_t(rows_top + 1) * kinds, V{});
+    w.go.assign(std::size_t(top + 1) * states, V{});
+    if (encoded) w.banks.assign(std::size_t(top) * kinds, 0);
+    const V won = layout_.won_by<L>(seat);
+    for (int t = rows_top; t > top; --t) std::fill_n(&w.rows[std::size_t(t) * kinds], kinds, won);
+    for (int t = top; t >= 0; --t) {
+      V* go = &w.go[std::size_t(t) * states];
+      throw_row(&w.rows[std::size_t(t) * kinds], throws_.arrays(), go);
+      if (t == 0) break;
+      const bool may_bank = x + t > units_ && t >= minimum;
+      const V bank = may_bank ? chain(reacher, i + 1, x + t, seat, scores) : V{};
+      V* row = &w.rows[std::size_t(t) * kinds];
+      for (int kind = 0; kind < kinds; ++kind) {
+        const V& on = go[throws_.from(kind)];
+        bool banks = may_bank && (!pads_[seat] || bank.v[seat] >= on.v[seat]);
+        if (may_bank && fixed_[seat]) banks = fixed_[seat](reacher, scores, i, t, kind);
+        row[kind] = banks ? bank : on;
+        if (encoded) w.banks[std::size_t(t - 1) * kinds + kind] = banks;
+      }
+    }
+    follow_crossings(x, top, w, &gains_[index_.index(reacher, i, scores) * span_]);
+    if (encoded) DecisionRuns::encode(w.banks.data(), top, kinds, *encoded);
+  }
+
+  // gain[B] and fail[B] for every best score B: the turn throws on while
+  // its score is at most B. The chance of landing at each (total, kind)
+  // throwing on throughout does not depend on B; moving B up by one takes
+  // the paths that land at x + B + 1 from "beyond" to "still throwing".
+  void follow_crossings(int x, int top, Scratch& w, V* gain_out) const {
+    const int kinds = throws_.kinds, states = throws_.states;
+    w.land.assign(std::size_t(top + 1) * kinds, 0.0);
+    w.at.assign(std::size_t(top + 1) * states, 0.0);
+    w.at[std::size_t(throws_.full_hand)] = 1;  // total 0, a full hand
+    for (int t = 0; t < top; ++t)
+      for (int s = 0; s < states; ++s) {
+        const double here = w.at[std::size_t(t) * states + s];
+        if (here == 0) continue;
+        for (int o = throws_.first[s]; o < throws_.first[s + 1]; ++o)
+          if (const int to = t + throws_.points[o]; to <= top) {
+            const double p = here * throws_.probability[o];
+            w.land[std::size_t(to) * kinds + throws_.landing[o]] += p;
+            w.at[std::size_t(to) * states + throws_.from(throws_.landing[o])] += p;
+          }
+      }
+    V gain = w.go[std::size_t(throws_.full_hand)];
+    for (int d = 0; d < top; ++d) {
+      if (x + d >= units_) gain_out[x + d - units_] = gain;
+      const int t = d + 1;
+      for (int kind = 0; kind < kinds; ++kind)
+        gain.add(w.rows[std::size_t(t) * kinds + kind], -w.land[std::size_t(t) * kinds + kind]);
+      for (int s = 0; s < states; ++s) gain.add(w.go[std::size_t(t) * states + s], w.at[std::size_t(t) * states + s]);
+    }
+  }
+
+  const Rules& rules_;
+  const TableThrows& throws_;
+  LaneLayout layout_;
+  const AnswerIndex& index_;
+  int units_, horizon_;
+  std::vector<bool> pads_;             // per seat: answers win-optimally
+  std::vector<AnswerDecision> fixed_;  // per seat: its fixed answers, where set
+  std::size_t span_ = 0;
+  std::vector<V> gains_;  // [answer][best - units]: the gain, the fail chance in the handed lane
+  std::uint64_t solved_ = 0;
+};
+
+}  // namespace dicesim::tenk
