@@ -29,7 +29,7 @@ void DecisionRuns::store(std::size_t turn, const std::uint16_t* encoded, std::si
 }
 
 bool DecisionRuns::banks(std::size_t turn, int t, int kind) const {
-  const std::uint16_t* at = &runs_[start_[turn]];
+  const std::uint16_t* at = &runs_[first(turn)];
   if (t > *at) return true;
   ++at;
   for (int k = 0; k < kind; ++k) at += 1 + *at;
@@ -39,7 +39,7 @@ bool DecisionRuns::banks(std::size_t turn, int t, int kind) const {
 }
 
 void DecisionRuns::decode(std::size_t turn, int top, int kinds, std::uint8_t* banks) const {
-  const std::uint16_t* at = &runs_[start_[turn]];
+  const std::uint16_t* at = &runs_[first(turn)];
   const int own_top = std::min<int>(*at++, top);
   std::fill(banks + std::size_t(own_top) * kinds, banks + std::size_t(top) * kinds, std::uint8_t{1});
   for (int kind = 0; kind < kinds; ++kind) {

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 namespace dicesim::tenk {
@@ -18,11 +19,12 @@ class DecisionRuns {
   static void encode(const std::uint8_t* banks, int top, int kinds, std::vector<std::uint16_t>& out);
 
   void resize(std::size_t turns) { start_.assign(turns, kNone); }
+  void reserve_runs(std::size_t entries) { runs_.reserve(entries); }
   // Keeps an encoded turn as turn `turn` (each turn once).
   void store(std::size_t turn, const std::uint16_t* encoded, std::size_t size);
   bool has(std::size_t turn) const { return turn < start_.size() && start_[turn] != kNone; }
 
-  int top(std::size_t turn) const { return runs_[start_[turn]]; }
+  int top(std::size_t turn) const { return runs_[first(turn)]; }
   // Whether the turn banks at total t (1..) landing as `kind`.
   bool banks(std::size_t turn, int t, int kind) const;
   // Every decision of the turn up to `top` (past its own: banks) into
@@ -32,6 +34,12 @@ class DecisionRuns {
 
  private:
   static constexpr std::uint64_t kNone = ~std::uint64_t{0};
+  // Where the turn's runs begin; a turn never stored (a table solved
+  // without keep_decisions) is a logic error, not a read past the runs.
+  std::size_t first(std::size_t turn) const {
+    if (!has(turn)) throw std::logic_error("tenk: the decisions of a table solved without keep_decisions");
+    return start_[turn];
+  }
   std::vector<std::uint64_t> start_;  // [turn]: where its runs begin
   std::vector<std::uint16_t> runs_;   // per turn: top, then per kind the count of flips and the flips
 };

@@ -160,7 +160,6 @@ class AnswerChains {
       for (std::size_t j = 0; j < order.size(); ++j)
         if (mask >> j & 1) odds.v[order[j]] += p / tied;
     }
-    if (!layout_.ties) odds.v[layout_.win(reacher)] = odds.v[reacher];  // one lane: no tie can happen
     return odds;
   }
 

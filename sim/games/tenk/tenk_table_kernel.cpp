@@ -36,14 +36,21 @@ inline void sum_outcomes(const Lanes<L>* from, const ThrowArrays& throws, Lanes<
 
 }  // namespace
 
-#define DICESIM_THROW_ROW(L)                                                                                        \
-  __attribute__((target_clones("avx2", "default"))) void throw_row(const Lanes<L>* from, const ThrowArrays& throws, \
-                                                                   Lanes<L>* go) {                                  \
-    sum_outcomes<L>(from, throws, go);                                                                              \
+// Built for AVX2 and for any x86-64, chosen when the program loads; one
+// build elsewhere.
+#if defined(__x86_64__)
+#define DICESIM_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define DICESIM_CLONES
+#endif
+#define DICESIM_THROW_ROW(L)                                                                     \
+  DICESIM_CLONES void throw_row(const Lanes<L>* from, const ThrowArrays& throws, Lanes<L>* go) { \
+    sum_outcomes<L>(from, throws, go);                                                           \
   }
 DICESIM_THROW_ROW(4)
 DICESIM_THROW_ROW(8)
 DICESIM_THROW_ROW(12)
 #undef DICESIM_THROW_ROW
+#undef DICESIM_CLONES
 
 }  // namespace dicesim::tenk

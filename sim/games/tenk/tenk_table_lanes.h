@@ -55,7 +55,8 @@ struct ThrowArrays {
 // its bust chance in the last lane. The inner loop of the table solve
 // (tenk_table_kernel.cpp), built twice, for AVX2 and for any x86-64, chosen
 // when the program loads: the same additions and multiplications in the
-// same order (no fused multiply-add), so the same numbers on every machine.
+// same order (no fused multiply-add: the build sets no -mfma or -march), so
+// the same numbers on every machine.
 void throw_row(const Lanes<4>* from, const ThrowArrays& throws, Lanes<4>* go);
 void throw_row(const Lanes<8>* from, const ThrowArrays& throws, Lanes<8>* go);
 void throw_row(const Lanes<12>* from, const ThrowArrays& throws, Lanes<12>* go);

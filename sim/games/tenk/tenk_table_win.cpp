@@ -229,7 +229,11 @@ class TableWinSolver {
     chains_->solve(keep_ ? &out_.answer_decisions_ : nullptr);
     const int seats = out_.seats_;
     out_.values_.assign(out_.tuples_ * seats * out_.layout_.stored(), 0.0);
-    if (keep_) out_.decisions_.resize(out_.tuples_ * seats);
+    if (keep_) {
+      out_.decisions_.resize(out_.tuples_ * seats);
+      // Grown by doubling, the runs would hold twice what was charged at a reallocation.
+      out_.decisions_.reserve_runs(std::size_t(double(out_.tuples_ * seats) * (1 + throws_.kinds * kRunsPerKind)));
+    }
     const std::vector<std::vector<std::size_t>> sums = tuples_by_sum(seats, out_.units_);
     Progress progress("10,000 win-optimal table of " + std::to_string(seats) + ": score sums", sums.size());
     tbb::enumerable_thread_specific<Scratch> scratches;
@@ -271,7 +275,7 @@ class TableWinSolver {
   struct Turn {
     int top = -1;             // rows 1..top decide; above, every landing banks
     double top_holds_to = 0;  // the highest bust utility for which `top` reaches far enough
-    std::vector<V> bank;      // [t]: the value of banking at total t, where the turn may
+    std::vector<V> bank;      // [t]: the value of banking at total t, where the turn may bank
     std::vector<V> land;      // [t][kind], t = 0..top + most points: the value of landing there
     std::vector<Interval> rows;
     std::vector<std::uint8_t> banks;  // [(t - 1) * kinds + kind]
@@ -386,7 +390,9 @@ class TableWinSolver {
     while (score < horizon_ && beaten > bound) beaten = 1 - reached.at(++score + 1).v[m];
     // The same top serves while beaten <= 0.5 * fewest * (1 - u).
     if (score >= horizon_ || fewest <= 0) return {score - own, kAlways};
-    return {score - own, 1 - beaten / (0.5 * fewest)};
+    // (never below u itself, which rounding could otherwise give: the top
+    // would be found again every round and the tuple never settle)
+    return {score - own, std::max(u, 1 - beaten / (0.5 * fewest))};
   }
 
   // Seat m's turn with the next seat's utility for m at these scores taken

@@ -77,10 +77,13 @@ constexpr std::uint64_t kMostTableWinBytes = std::uint64_t(6) << 30;
 
 // A fixed seat's race decision after a throw landed at turn total `total`
 // (units) as Landings kind `kind`, `scores` every seat's banked score
-// (units): true banks. Asked only where the rules allow a bank.
+// (units): true banks. Asked for every total up to the seat's top; only
+// the answers where the rules allow a bank are used. Fixed seats' functions
+// are called from several threads at once (the solve is parallel).
 using TableDecision = std::function<bool(int seat, const int* scores, int total, int kind)>;
 // An answer's decision once past the best score: answer `answer` (0: the
 // first after `reacher`) at turn total `total`, kind `kind`; true banks.
+// Only the scores of the answerers from `answer` on are set.
 using AnswerDecision = std::function<bool(int reacher, const int* scores, int answer, int total, int kind)>;
 
 struct FixedSeat {

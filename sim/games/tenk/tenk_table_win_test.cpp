@@ -421,6 +421,11 @@ TEST(TenkTableWin, DecisionRunsReadBackEveryDecision) {
         EXPECT_EQ(decoded[std::size_t(t - 1) * kKinds + kind] != 0, expected) << turn << " " << t << " " << kind;
       }
   }
+  // A turn never stored (a table solved without keep_decisions) is an error, not a read past the runs.
+  DecisionRuns none;
+  none.resize(2);
+  EXPECT_THROW(none.banks(1, 1, 0), std::logic_error);
+  EXPECT_THROW(none.top(5), std::logic_error);
 }
 
 // A throw's value sums its outcomes in four interleaved sums (the kernel of
