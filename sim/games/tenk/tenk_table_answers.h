@@ -79,15 +79,9 @@ class AnswerChains {
 
   std::uint64_t solved() const { return solved_; }
 
-  // Every seat's odds once `reacher` banks the score `best` (units) at the
-  // target or past it, the others at `scores`.
-  V reached(int reacher, int best, const int* scores) const {
-    if (rules_.exact_target) return exact_answers(reacher, scores);
-    return chain(reacher, 0, best, reacher, scores);
-  }
-
-  // reached() for one reacher and the others' scores, at any best score:
-  // the answers looked up once.
+  // Every seat's odds once `reacher` banks a score at the target or past
+  // it, the others at `scores`, at any best score: the answers looked up
+  // once.
   class Reached {
    public:
     V at(int best) const {
