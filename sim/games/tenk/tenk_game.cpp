@@ -183,7 +183,7 @@ class TenkGameImpl final : public TenkGame {
   }
 
   // A table of three or more seats (tenk_table.h): who wins, the turns and
-  // first turns; the order of the seats that do not win is not followed.
+  // first turns; every place at three seats, only the first past them.
   TableOdds table_odds(const Table& table, TableOdds odds) const {
     if (plays_table_solve(table)) return table_solve_odds(table, std::move(odds));
     std::vector<const Policy*> seats;
@@ -201,20 +201,23 @@ class TenkGameImpl final : public TenkGame {
     }
     odds.win = std::move(outcome.win);
     odds.tie = outcome.tie;
-    odds.not_compared.push_back(places_refused(seats.size()));
+    if (outcome.place.empty()) odds.not_compared.push_back(places_refused(seats.size()));
+    for (std::size_t seat = 0; seat < outcome.place.size(); ++seat)
+      odds.probability[kPlace][seat] = std::move(outcome.place[seat]);
     return odds;
   }
 
-  // Why the places after the first are not compared at a table of `seats`:
-  // the state the answers' chain would need.
+  // Why the places after the first are not compared at a table of `seats`
+  // (four or more): the state the answers' chain would need.
   std::string places_refused(std::size_t seats) const {
     const int units = rules_.target / kPoint;
-    return "places after the first at tables of three or more seats: ordering the seats that do not win needs "
-           "every other seat's score through the answers to the last round, not just the best score and who holds "
-           "it: " +
-           readable_count(std::pow(double(units), double(seats))) + " states (" + std::to_string(seats - 1) +
-           " scores and the best, " + std::to_string(units) + " values each) per reacher and round, against " +
-           std::to_string(units) + " now";
+    return "places after the first at tables of four or more seats: a seat's place compares its final score with "
+           "every other's, and the seats answering the reach after the second depend on two or more earlier final "
+           "scores jointly, not just the best: " +
+           readable_count(std::pow(double(units), double(seats - 2))) + " states (" + std::to_string(seats - 2) +
+           " final scores, " + std::to_string(units) +
+           " values each) per reacher, best score and round (one at "
+           "three seats, where every place is compared)";
   }
 
   bool plays_table_solve(const Table& table) const {

@@ -37,6 +37,23 @@ struct Race {
   std::vector<double> left;                  // [k]: P(not reached after k turns)
 };
 
+// A seat's final score in units (z >= the target's units: reached), joint
+// with having reached it there: one answer to a best score, or the banked
+// score of a seat that does not play again. `less` makes the place sums a
+// lookup.
+struct Finals {
+  std::vector<double> p;     // [z]
+  std::vector<double> less;  // [v]: the sum of p[z] for z < v (size p.size() + 1)
+
+  void accumulate() {
+    less.assign(p.size() + 1, 0.0);
+    std::partial_sum(p.begin(), p.end(), less.begin() + 1);
+  }
+  double total() const { return less.back(); }
+  double below(int v) const { return less[std::size_t(std::clamp<int>(v, 0, int(p.size())))]; }
+  double above(int v) const { return total() - below(v + 1); }
+};
+
 class TableEvaluator {
  public:
   TableEvaluator(const Scoring& scoring, const std::vector<const Policy*>& seats)
@@ -52,6 +69,7 @@ class TableEvaluator {
 
   TableOutcome evaluate() {
     outcome_.win.assign(n_, 0.0);
+    if (n_ == 3) outcome_.place.assign(n_, std::vector<double>(kMaxPlayers, 0.0));
     outcome_.turns.assign(n_, std::vector<double>(rules_.max_rounds + 2, 0.0));
     outcome_.first_turn.resize(n_);
     first_turns();
@@ -215,6 +233,7 @@ class TableEvaluator {
     double later = 1;
     for (const auto& [seat, turns] : order)
       if (turns == round + 1) later *= races_[seat].left[turns];
+    if (n_ == 3) add_places_of_three(round, f, order, reaching);
     for (const auto& [seat, turns] : order) {
       if (turns == 0) add_first_turn_answers(seat, holders, later);
       holders = answered(seat, turns, holders);
@@ -239,8 +258,10 @@ class TableEvaluator {
     for (int best = 0; best < holders.bests(); ++best) {
       const double mass = holders.mass(best);
       if (mass < kNegligibleBest) continue;
-      const std::vector<double>& row = reaching_answers(seat, turns, best);
-      const int size = static_cast<int>(row.size());
+      // The reached scores, by units above the target.
+      const std::vector<double>& ends = finals(seat, turns, best).p;
+      const double* row = ends.data() + units_;
+      const int size = static_cast<int>(ends.size()) - units_;
       const double equal = best < size ? row[best] : 0.0;
       double above = 0;
       for (int x = best + 1; x < size; ++x) above += row[x];
@@ -265,26 +286,73 @@ class TableEvaluator {
   }
 
   // P(the seat has b units banked after `turns` turns, answers the best
-  // score units + best and reaches units + x), by x: the same for every
+  // score units + best and ends with z units), by z: the same for every
   // seat that reached before it, so kept for the round.
-  const std::vector<double>& reaching_answers(int seat, int turns, int best) {
-    std::vector<std::vector<double>>& rows = answers_[{seat, turns}];
+  const Finals& finals(int seat, int turns, int best) {
+    std::vector<Finals>& rows = answers_[{seat, turns}];
     if (static_cast<int>(rows.size()) <= best) rows.resize(best + 1);
-    std::vector<double>& row = rows[best];
-    if (!row.empty()) return row;
-    row.push_back(0);  // computed, even where nothing reaches
+    Finals& row = rows[best];
+    if (!row.less.empty()) return row;
     const std::vector<double>& banked = races_[seat].below[turns];
     for (int b = 0; b < units_; ++b) {
       if (banked[b] == 0) continue;
       const std::vector<double>& turn = answer(*seats_[seat], b, units_ + best);
-      const int size = static_cast<int>(turn.size());
-      // Reaching: exactly the target, or anything from it up.
-      const int first = units_ - b, last = rules_.exact_target ? std::min(first + 1, size) : size;
-      if (first >= last) continue;
-      if (static_cast<int>(row.size()) < b + last - units_) row.resize(b + last - units_, 0.0);
-      for (int t = first; t < last; ++t) row[b + t - units_] += banked[b] * turn[t];
+      if (row.p.size() < b + turn.size()) row.p.resize(b + turn.size(), 0.0);
+      for (std::size_t t = 0; t < turn.size(); ++t) row.p[b + t] += banked[b] * turn[t];
     }
+    row.accumulate();
     return row;
+  }
+
+  // Places at a table of three. After seat f reaches the target with
+  // units + x, the other two end with final scores z_p and z_q, p playing
+  // first: q answers max(units + x, z_p), as a seat that does not reach
+  // ends below every reached score. (A seat that does not play again ends
+  // where it banked.) A seat's place is one plus the seats strictly above
+  // it, summed over z_q by q's cumulative distribution. Past three seats the
+  // last seat's answer would depend on two earlier final scores, not one.
+  void add_places_of_three(int round, int f, const std::vector<std::pair<int, int>>& order,
+                           const std::vector<double>& reaching) {
+    std::vector<std::pair<int, int>> others = order;  // (seat, turns); turns < 0: plays no more
+    for (int s = 0; s < n_; ++s)
+      if (s != f && std::none_of(order.begin(), order.end(), [&](const auto& a) { return a.first == s; }))
+        others.emplace_back(s, -1);
+    const auto [p, p_turns] = others[0];
+    const auto [q, q_turns] = others[1];
+    Finals banked_p{races_[p].below[round + 1], {}}, banked_q{races_[q].below[round + 1], {}};
+    banked_p.accumulate(), banked_q.accumulate();
+    const auto ends = [&](int turns, int seat, int best, const Finals& banked) -> const Finals& {
+      return turns < 0 ? banked : finals(seat, turns, best);
+    };
+    // Summed by reach score, then by reacher and round, before the table's
+    // totals: terms far below a total's rounding would be lost one by one.
+    std::array<std::array<double, 3>, 3> finish{};  // [seat][place - 1]
+    for (int x = 0; x < static_cast<int>(reaching.size()); ++x) {
+      if (reaching[x] < kNegligibleBest) continue;
+      const int top = units_ + x;
+      std::array<std::array<double, 3>, 3> reach{};
+      const auto place = [&](int seat, int rank) -> double& { return reach[std::size_t(seat)][std::size_t(rank - 1)]; };
+      const std::vector<double>& ends_p = ends(p_turns, p, x, banked_p).p;
+      for (int zp = 0; zp < static_cast<int>(ends_p.size()); ++zp) {
+        const double w = reaching[x] * ends_p[zp];
+        if (w == 0) continue;
+        const Finals& q_ends = ends(q_turns, q, std::max(top, zp) - units_, banked_q);
+        const double all = q_ends.total();
+        const int f_behind = zp > top, p_behind = top > zp;
+        place(f, 1 + f_behind) += w * (all - q_ends.above(top));
+        place(f, 2 + f_behind) += w * q_ends.above(top);
+        place(p, 1 + p_behind) += w * (all - q_ends.above(zp));
+        place(p, 2 + p_behind) += w * q_ends.above(zp);
+        const int low = std::min(top, zp), high = std::max(top, zp);
+        place(q, 3) += w * q_ends.below(low);
+        place(q, 2) += w * (q_ends.below(high) - q_ends.below(low));
+        place(q, 1) += w * (all - q_ends.below(high));
+      }
+      for (int s = 0; s < 3; ++s)
+        for (int k = 0; k < 3; ++k) finish[s][k] += reach[s][k];
+    }
+    for (int s = 0; s < 3; ++s)
+      for (int k = 0; k < 3; ++k) outcome_.place[s][k] += finish[s][k];
   }
 
   // A seat whose first turn answers a first-round reach: that answer is its
@@ -311,7 +379,7 @@ class TableEvaluator {
   std::vector<const Policy*> choosers_;
   std::vector<std::array<std::vector<std::vector<double>>, kRegimes>> chases_;
   std::vector<Race> races_;
-  std::map<std::pair<int, int>, std::vector<std::vector<double>>> answers_;  // [seat, turns][best]
+  std::map<std::pair<int, int>, std::vector<Finals>> answers_;  // [seat, turns][best]
   TableOutcome outcome_;
 };
 

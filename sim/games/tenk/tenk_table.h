@@ -9,7 +9,9 @@
 // it in the next) each play one more turn, in seat order, against the best
 // score so far, which is all that couples them. That chain is followed with
 // the best score as its state, each seat's banked score drawn from its own
-// race at that round.
+// race at that round. At three seats the places are followed too: the two
+// seats that answer or wait end with scores drawn one after the other (the
+// second answers the best of the reach and the first's final score).
 #pragma once
 
 #include <optional>
@@ -22,9 +24,10 @@
 namespace dicesim::tenk {
 
 struct TableOutcome {
-  std::vector<double> win;                      // per seat, P(it wins alone)
-  double tie = 0;                               // P(the win is shared)
-  std::vector<std::vector<double>> turns;       // per seat, by turns played; bin max_rounds + 1: games cut
+  std::vector<double> win;                 // per seat, P(it wins alone)
+  double tie = 0;                          // P(the win is shared)
+  std::vector<std::vector<double>> place;  // per seat, by place (1st at 0; tied seats share the better); at 3 seats
+  std::vector<std::vector<double>> turns;  // per seat, by turns played; bin max_rounds + 1: games cut
   std::vector<std::vector<double>> first_turn;  // per seat, its first turn's score by units (0: a bust)
   // At most this chance that max_rounds cuts a game or its last turns (who
   // wins, and the turns, are then decided otherwise than followed here).

@@ -90,6 +90,36 @@ TEST(TenkTable, OddsAtEverySizeAddUpToOne) {
   }
 }
 
+// At three seats every place is followed: each seat's places add up to 1,
+// its first place is its win alone plus its share of the ties, and where
+// seats may tie for the win (an exact target, a seat that does not chase)
+// the shares come to between two and three times the tie's chance.
+TEST(TenkTable, AtThreeSeatsThePlacesAddUpAndTheFirstIsTheWin) {
+  for (const json& rule_set : kRuleSets) {
+    const Rules rules = rules_from(rule_set);
+    const Scoring scoring(rules);
+    const Policy ev = compile(scoring, {{"family", "ev_heuristic"}});
+    const Policy b350 = compile(scoring, {{"family", "bank_at"}, {"total", 350}});
+    const Policy no_chase = compile(scoring, {{"family", "bank_at"}, {"total", 500}, {"chase", false}});
+    const TableOutcome odds = evaluate_table(scoring, {&no_chase, &ev, &b350});
+    ASSERT_EQ(odds.place.size(), 3u) << rule_set;
+    double shares = 0;
+    for (int s = 0; s < 3; ++s) {
+      EXPECT_NEAR(total(odds.place[s]), 1, 1e-12) << rule_set << " seat " << s;
+      const double share = odds.place[s][0] - odds.win[s];
+      EXPECT_GE(share, -1e-12) << rule_set << " seat " << s;
+      EXPECT_LE(share, odds.tie + 1e-12) << rule_set << " seat " << s;
+      shares += share;
+    }
+    EXPECT_GE(shares, 2 * odds.tie - 1e-12) << rule_set;
+    EXPECT_LE(shares, 3 * odds.tie + 1e-12) << rule_set;
+  }
+  // Past three seats the places after the first are not followed.
+  const Scoring scoring(rules_from(json::object()));
+  const Policy ev = compile(scoring, {{"family", "ev_heuristic"}});
+  EXPECT_TRUE(evaluate_table(scoring, {&ev, &ev, &ev, &ev}).place.empty());
+}
+
 TEST(TenkTable, AJoinedGameIsRefusedWithItsStateCount) {
   const Rules rules = rules_from({{"continue_previous", true}});
   const Scoring scoring(rules);
@@ -134,6 +164,8 @@ TEST_P(TenkTableRules, MonteCarloAgrees) {
   EXPECT_EQ(fair.exit_code, 0) << fair.out;
   EXPECT_NE(fair.out.find("0 beyond |z| > 5"), std::string::npos) << fair.out;
   EXPECT_NE(fair.out.find("places after the first"), std::string::npos) << fair.out;  // what is left out is named
+  EXPECT_NE(fair.out.find("sequential[\"ev\",\"b350\",\"no_chase\"]/no_chase/place/distribution"), std::string::npos)
+      << fair.out;  // every place at three seats
   const auto loaded = testing::dicesim("check " + file + " --test-biased-die --games 1e5 -o " + dir.file("loaded.h5"));
   EXPECT_EQ(loaded.exit_code, 1) << loaded.out;
 }
