@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <optional>
 #include <sstream>
@@ -66,28 +67,29 @@ inline std::string head_start_contest(const std::optional<HeadStart>& head, int 
 }
 
 // The head starts that make a table of `seats` fairest: the tuple of
-// starting scores (below `most`, the seat given none at 0) whose seats'
-// chances (ties shared) lie closest to an equal share, the largest miss
-// smallest, then the fewest points given. values(starts) gives every seat's
-// chance from those starting scores, the first seat to move.
+// starting scores (below `most`, the seat given none at 0, summing below
+// `most_given`) whose seats' chances (ties shared) lie closest to an equal
+// share, the largest miss smallest, then the fewest points given.
+// values(starts) gives every seat's chance from those starting scores, the
+// first seat to move.
 struct TableHeadStarts {
   std::vector<int> starts;     // per seat, in the game's units
   std::vector<double> values;  // per seat, with them
   double miss = 0;             // the largest |value - 1/seats|
 };
 template <class Values>
-TableHeadStarts fair_table_head_starts(Values values, int seats, int most) {
+TableHeadStarts fair_table_head_starts(Values values, int seats, int most, int most_given = INT_MAX) {
   TableHeadStarts best;
   best.miss = 2;
   int best_given = 0;
   std::vector<int> starts(std::size_t(seats), 0);
   for (;;) {
-    if (*std::min_element(starts.begin(), starts.end()) == 0) {
+    int given = 0;
+    for (int h : starts) given += h;
+    if (given < most_given && *std::min_element(starts.begin(), starts.end()) == 0) {
       const std::vector<double> v = values(starts);
       double miss = 0;
       for (double x : v) miss = std::max(miss, std::abs(x - 1.0 / seats));
-      int given = 0;
-      for (int h : starts) given += h;
       if (miss < best.miss || (miss == best.miss && given < best_given)) best = {starts, v, miss}, best_given = given;
     }
     int k = 0;

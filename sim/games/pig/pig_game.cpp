@@ -3,10 +3,14 @@
 // pig_solve.cpp).
 #include "games/pig/pig_game.h"
 
+#include <oneapi/tbb/collaborative_call_once.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <numeric>
+#include <optional>
 #include <ostream>
 
 #include "config/bound_rules.h"
@@ -155,7 +159,19 @@ class PigGameImpl final : public PigGame {
     }
     int start[kMostTableSeats] = {};
     std::copy(head_start.begin(), head_start.end(), start);
-    const SeatOdds win = all_solved ? table_win(n).value(0, start) : solve_table_win(rules_, n, fixed).value(0, start);
+    // A table of fixed seats is read at its start only: no decisions kept.
+    const std::optional<TableWin> mixed =
+        all_solved ? std::nullopt
+                   : std::optional(solve_table_win(rules_, n, fixed, {.keep_decisions = false, .drop_values = {}}));
+    const TableWin& solve = all_solved ? table_win(n) : *mixed;
+    if (!solve.has_value(start)) {
+      odds.not_compared.push_back("win, score and turns: head starts summing to " +
+                                  std::to_string(std::accumulate(start, start + n, 0)) +
+                                  ", past the table solve's kept values (it keeps the tuples summing below " +
+                                  std::to_string(solve.kept_below_sum()) + " where memory is short)");
+      return odds;
+    }
+    const SeatOdds win = solve.value(0, start);
     odds.win.assign(win.begin(), win.begin() + n);
     odds.not_compared.push_back("score and turns: the table solve gives each seat's chance of winning only");
     return odds;
@@ -222,7 +238,11 @@ class PigGameImpl final : public PigGame {
   // that many "seats": solved when first played or evaluated, once,
   // whatever the threads (loading a config never solves).
   const TableWin& table_win(int seats) const {
-    std::call_once(table_solved_[seats], [&] { table_wins_[seats] = solve_table_win(rules_, seats); });
+    // Collaborative: the solve runs in parallel, and a thread waiting here
+    // (a game block that reached the table first) joins it, where a plain
+    // call_once would leave it idle, or, stealing a block that waits on the
+    // same flag inside the solve, deadlock.
+    tbb::collaborative_call_once(table_solved_[seats], [&] { table_wins_[seats] = solve_table_win(rules_, seats); });
     return *table_wins_[seats];
   }
 
@@ -294,7 +314,7 @@ class PigGameImpl final : public PigGame {
   std::vector<Policy> policies_;
   std::vector<int> table_seats_;       // per strategy: the seats of the table solve it plays, or 0
   std::vector<TurnSampler> samplers_;  // per strategy, pointing into policies_
-  mutable std::once_flag table_solved_[kMostTableSeats + 1];
+  mutable tbb::collaborative_once_flag table_solved_[kMostTableSeats + 1];
   mutable std::optional<TableWin> table_wins_[kMostTableSeats + 1];  // by seats, on demand
   mutable std::mutex processes_mutex_;
   mutable std::vector<std::optional<Race>> processes_;  // per strategy, on demand

@@ -209,7 +209,9 @@ TEST(PigSolvedSeats, TablesOfAnotherSizeAreRefused) {
             {"contests",
              {{"distributions", false}, {"sequential_tables", tables({{"opt3", "hold_at 20", "hold_at 25"}})}}}});
   EXPECT_EQ(fits.exit_code, 0) << fits.out;
+  // Four seats with two dice at goal 100: every value is kept between passes, 17 GiB.
   const auto too_large = run_config(dir, {{"game", "pig"},
+                                          {"rules", {{"dice", 2}}},
                                           {"strategies", json::array({strategy("opt4", solved(4))})},
                                           {"contests", {{"distributions", false}}}});
   EXPECT_EQ(too_large.exit_code, 2) << too_large.out;

@@ -116,7 +116,7 @@ void print_optimal_table(const Rules& rules, int seats) {
         const SeatOdds& odds = table.value(0, starts.data());
         return std::vector<double>(odds.begin(), odds.begin() + seats);
       },
-      seats, rules.goal);
+      seats, rules.goal, table.kept_below_sum());
   std::cout << "  " << table_head_start_line(fair, 1) << "\n  " << table_head_start_contest(fair, 1, seats) << "\n";
 }
 

@@ -1,9 +1,16 @@
 #include "games/pig/pig_table_win.h"
 
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/enumerable_thread_specific.h>
+#include <oneapi/tbb/parallel_reduce.h>
+
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 
@@ -16,7 +23,17 @@ namespace dicesim::pig {
 
 std::size_t TableWin::tuple(const int* scores) const { return encode_tuple(scores, seats_, goal_); }
 
+const SeatOdds& TableWin::value(int mover, const int* scores) const {
+  const int sum = TupleLayers::sum(scores, seats_);
+  const std::vector<SeatOdds>& layer = layers_[std::size_t(sum)];
+  if (layer.empty())
+    throw std::logic_error("TableWin::value: the values of scores summing to " + std::to_string(sum) +
+                           " were dropped (kept: below " + std::to_string(kept_below_sum_) + ")");
+  return layer[layering_.rank(scores, sum) * std::size_t(seats_) + std::size_t(mover)];
+}
+
 bool TableWin::holds(int mover, const int* scores, int total) const {
+  if (hold_bits_.empty()) throw std::logic_error("TableWin::holds: a solve that kept no decisions");
   const std::size_t bit = state(mover, scores) * std::size_t(goal_) + std::size_t(total);
   return (hold_bits_[bit / 64] >> (bit % 64)) & 1;
 }
@@ -38,11 +55,45 @@ Decision policy_decision(const Policy& policy, int seats) {
   };
 }
 
-std::uint64_t table_win_bytes(const Rules& rules, int seats) {
+namespace {
+
+// The values of every tuple: every turn start's odds.
+double whole_values_bytes(const Rules& rules, int seats) {
   double tuples = 1;
   for (int k = 0; k < seats; ++k) tuples *= rules.goal;
-  const double states = tuples * seats;
-  return static_cast<std::uint64_t>(std::min(1e19, states * (sizeof(SeatOdds) + rules.goal / 8.0 + 1)));
+  return tuples * seats * double(sizeof(SeatOdds));
+}
+
+// The most values a dropping solve holds at once: while it solves one sum,
+// that sum and the goal - 1 above it.
+double window_values_bytes(const Rules& rules, int seats) {
+  // At least goal sums of the average size: past the limit already, it is
+  // not counted (a hostile goal would take long to).
+  const double at_least = whole_values_bytes(rules, seats) * rules.goal / (seats * (rules.goal - 1) + 1);
+  if (at_least > double(kMostTableWinBytes)) return at_least;
+  const TupleLayers layers(seats, rules.goal);
+  double most = 0;
+  for (int low = 0; low < layers.sums(); ++low) {
+    double held = 0;
+    for (int sum = low; sum < std::min(layers.sums(), low + rules.goal); ++sum) held += double(layers.size(sum));
+    most = std::max(most, held);
+  }
+  return most * seats * double(sizeof(SeatOdds));
+}
+
+}  // namespace
+
+bool drops_values(const Rules& rules, int seats) {
+  return rules.dice == 1 && whole_values_bytes(rules, seats) > double(kMostKeptValuesBytes);
+}
+
+std::uint64_t table_win_bytes(const Rules& rules, int seats, bool decisions) {
+  double tuples = 1;
+  for (int k = 0; k < seats; ++k) tuples *= rules.goal;
+  const double bits = decisions || rules.dice == 2 ? tuples * seats * rules.goal / 8.0 : 0;
+  const double values =
+      drops_values(rules, seats) ? window_values_bytes(rules, seats) : whole_values_bytes(rules, seats);
+  return static_cast<std::uint64_t>(std::min(1e19, values + bits));
 }
 
 std::string table_win_refusal(const Rules& rules, int seats) {
@@ -52,7 +103,8 @@ std::string table_win_refusal(const Rules& rules, int seats) {
   const std::uint64_t bytes = table_win_bytes(rules, seats);
   if (bytes > kMostTableWinBytes)
     return "a table of " + std::to_string(seats) + " seats at goal " + std::to_string(rules.goal) + " needs " +
-           std::to_string(bytes >> 20) + " MiB (every seat's score at every turn start), more than the " +
+           std::to_string(bytes >> 20) +
+           " MiB (every seat's score at every turn start: the values held and the decisions), more than the " +
            std::to_string(kMostTableWinBytes >> 20) + " MiB allowed";
   return {};
 }
@@ -67,41 +119,45 @@ void charge_table_win(const Rules& rules, int seats, const std::string& what) {
 // function of the next seat's value at the same scores.
 class TableWinSolver {
  public:
-  TableWinSolver(const Rules& rules, int seats, const std::vector<Decision>& fixed)
+  TableWinSolver(const Rules& rules, int seats, const std::vector<Decision>& fixed, const TableWinOptions& options)
       : rules_(rules), odds_(throw_odds(rules)), fixed_(fixed) {
     fixed_.resize(std::size_t(seats));
     all_fixed_ = std::all_of(fixed_.begin(), fixed_.end(), [](const Decision& d) { return bool(d); });
+    // Two dice's passes read the last pass's values and decisions at every sum.
+    drop_values_ = rules.dice == 1 && options.drop_values.value_or(drops_values(rules, seats));
+    keep_decisions_ = rules.dice == 2 || options.keep_decisions;
     out_.seats_ = seats;
     out_.goal_ = rules.goal;
     out_.tuples_ = 1;
     for (int k = 0; k < seats; ++k) out_.tuples_ *= std::size_t(rules.goal);
-    out_.values_.assign(out_.tuples_ * std::size_t(seats), SeatOdds{});
-    out_.hold_bits_.assign((out_.values_.size() * std::size_t(rules.goal) + 63) / 64, 0);
-    totals_.resize(std::size_t(rules.goal));
+    out_.layering_ = TupleLayers(seats, rules.goal);
+    out_.layers_.resize(std::size_t(out_.layering_.sums()));
+    // Two dice's resets read lower sums before their first pass reaches them.
+    if (!drop_values_)
+      for (int sum = 0; sum < out_.layering_.sums(); ++sum)
+        out_.layers_[std::size_t(sum)].assign(out_.layering_.size(sum) * std::size_t(seats), SeatOdds{});
+    if (keep_decisions_) out_.hold_bits_.assign((out_.turn_starts() * std::size_t(rules.goal) + 63) / 64, 0);
   }
 
   TableWin solve() {
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<std::size_t> order = tuples_from_high_sums(out_.seats_, rules_.goal);
-    // Progress (and a stop request) is seen every kTuplesAStep tuples: a pass
-    // at goal 100 and three seats takes seconds.
-    constexpr std::size_t kTuplesAStep = 4096;
     double change = 0;
     ResetTargets resets(reset_targets());
     PassHistory history;
     // One die: one pass, whose end is known; two dice: passes until they agree.
     Progress progress("Pig win-optimal table of " + std::to_string(out_.seats_) + ": score tuples (" +
-                          readable_count(double(order.size())) + " a pass)",
-                      rules_.dice == 1 ? order.size() : 0);
+                          readable_count(double(out_.tuples_)) + " a pass)",
+                      rules_.dice == 1 ? out_.tuples_ : 0);
     constexpr int kMostPasses = 10000;
     do {
       if (rules_.dice == 2) resets.read_before(out_);
       change = 0;
       out_.unsettled_tuples = 0;
-      for (std::size_t i = 0; i < order.size(); ++i) {
-        change = std::max(change, solve_tuple(order[i]));
-        if (i % kTuplesAStep == kTuplesAStep - 1) progress.advance(kTuplesAStep);
+      for (int sum = out_.layering_.sums(); sum-- > 0;) {
+        change = std::max(change, solve_sum(sum));
+        progress.advance(out_.layering_.size(sum));
       }
+      if (drop_values_) out_.kept_below_sum_ = rules_.goal;
       ++out_.passes;
       // A pass within the tolerance ends the solve: it is never a cycle.
       if (rules_.dice == 2 && change > kTableWinTolerance && history.cycles_after(decisions_hash())) {
@@ -140,12 +196,12 @@ class TableWinSolver {
     std::vector<double> x;            // their values before the pass
     std::deque<std::vector<double>> xs, gs;
 
-    void read_before(const TableWin& table) { x = gather(table); }
-    std::vector<double> gather(const TableWin& table) const {
+    void read_before(TableWin& table) { x = gather(table); }
+    std::vector<double> gather(TableWin& table) const {
       std::vector<double> v;
       v.reserve(states.size() * std::size_t(table.seats()));
       for (std::size_t state : states)
-        for (int k = 0; k < table.seats(); ++k) v.push_back(table.values_[state][std::size_t(k)]);
+        for (int k = 0; k < table.seats(); ++k) v.push_back(at(table, state)[std::size_t(k)]);
       return v;
     }
     void accelerate(TableWin& table) {
@@ -183,7 +239,13 @@ class TableWinSolver {
     void scatter(TableWin& table, const std::vector<double>& v) const {
       std::size_t e = 0;
       for (std::size_t state : states)
-        for (int k = 0; k < table.seats(); ++k) table.values_[state][std::size_t(k)] = v[e++];
+        for (int k = 0; k < table.seats(); ++k) at(table, state)[std::size_t(k)] = v[e++];
+    }
+    // The values of a state (mover, tuple), as TableWin::state numbers them.
+    static SeatOdds& at(TableWin& table, std::size_t state) {
+      int scores[kMostTableSeats] = {};
+      decode_tuple(state % table.tuples_, table.seats(), table.goal(), scores);
+      return table.cell(int(state / table.tuples_), scores, TupleLayers::sum(scores, table.seats()));
     }
     // Gaussian elimination with partial pivoting; nullopt when singular.
     static std::optional<std::vector<double>> solve_small(std::vector<double> a, std::vector<double> b, std::size_t m) {
@@ -228,47 +290,107 @@ class TableWinSolver {
     return targets;
   }
 
-  // The n turn starts at one score tuple, solved together; returns how far
-  // their values moved since the last pass.
-  double solve_tuple(std::size_t tuple) {
+  // What solving some tuples found.
+  struct Tally {
+    double change = 0;          // how far a value moved since the last pass
+    std::size_t unsettled = 0;  // tuples whose rounds did not settle
+    std::uint64_t flipped = 0;  // decisions changed
+    Tally operator+(const Tally& other) const {
+      return {std::max(change, other.change), unsettled + other.unsettled, flipped + other.flipped};
+    }
+  };
+  // A thread's working rows: per turn total, the turn being solved; per
+  // seat, the next seat's values where it holds (by turn total) and where
+  // two 1s reset it, looked up once a tuple (they lie at other sums).
+  struct Scratch {
+    std::vector<Affine> totals;
+    std::array<std::vector<const SeatOdds*>, kMostTableSeats> holds;
+    std::array<const SeatOdds*, kMostTableSeats> reset{};
+  };
+
+  void look_up_reads(const int* scores, int sum, Scratch& scratch) {
+    const int seats = out_.seats_;
+    int moved[kMostTableSeats];
+    std::copy_n(scores, seats, moved);
+    for (int m = 0; m < seats; ++m) {
+      const int own = scores[m], next = (m + 1) % seats;
+      std::vector<const SeatOdds*>& holds = scratch.holds[std::size_t(m)];
+      holds.resize(std::size_t(rules_.goal - own));
+      for (int t = 1; t < rules_.goal - own; ++t) {
+        moved[m] = own + t;
+        holds[std::size_t(t)] = &out_.cell(next, moved, sum + t);
+      }
+      moved[m] = 0;
+      scratch.reset[std::size_t(m)] = rules_.dice == 2 && own > 0 ? &out_.cell(next, moved, sum - own) : nullptr;
+      moved[m] = own;
+    }
+  }
+
+  // Every tuple of one score sum, in parallel: their turns read only higher
+  // sums (and, two dice's resets, the last pass's lower ones). Returns how
+  // far their values moved since the last pass.
+  double solve_sum(int sum) {
+    std::vector<SeatOdds>& layer = out_.layers_[std::size_t(sum)];
+    const std::uint64_t size = out_.layering_.size(sum);
+    if (layer.empty()) layer.assign(size * std::size_t(out_.seats_), SeatOdds{});
+    constexpr std::uint64_t kGrain = 64;
+    const Tally tally = tbb::parallel_reduce(
+        tbb::blocked_range<std::uint64_t>(0, size, kGrain), Tally{},
+        [&](const tbb::blocked_range<std::uint64_t>& ranks, Tally found) {
+          Scratch& scratch = scratches_.local();
+          for (std::uint64_t rank = ranks.begin(); rank != ranks.end(); ++rank)
+            found = found + solve_tuple(sum, rank, scratch);
+          return found;
+        },
+        std::plus<Tally>());
+    out_.unsettled_tuples += tally.unsettled;
+    flipped_ += tally.flipped;
+    // The sum goal above this one is read by no lower sum.
+    if (drop_values_ && sum + rules_.goal < out_.layering_.sums())
+      std::vector<SeatOdds>().swap(out_.layers_[std::size_t(sum + rules_.goal)]);
+    return tally.change;
+  }
+
+  // The n turn starts at one score tuple, solved together.
+  Tally solve_tuple(int sum, std::uint64_t rank, Scratch& scratch) {
     const int seats = out_.seats_;
     int scores[kMostTableSeats] = {};
-    decode_tuple(tuple, seats, rules_.goal, scores);
+    out_.layering_.unrank(sum, rank, scores);
+    SeatOdds* values = &out_.layers_[std::size_t(sum)][rank * std::size_t(seats)];
     std::array<SeatOdds, kMostTableSeats> before, estimate;
-    for (int m = 0; m < seats; ++m) before[m] = estimate[m] = out_.values_[std::size_t(m) * out_.tuples_ + tuple];
+    for (int m = 0; m < seats; ++m) before[m] = estimate[m] = values[m];
     std::array<Affine, kMostTableSeats> turn;
     std::array<std::vector<std::uint8_t>, kMostTableSeats> decisions, previous;
+    look_up_reads(scores, sum, scratch);
     bool settled = false;
     for (int round = 0; round < kRoundsAtATuple && !settled; ++round) {
-      for (int m = 0; m < seats; ++m) turn[m] = solve_turn(m, scores, estimate[(m + 1) % seats], decisions[m]);
+      for (int m = 0; m < seats; ++m) turn[m] = solve_turn(m, scores, estimate[(m + 1) % seats], decisions[m], scratch);
       estimate = close_cycle(turn);
       // Fixed decisions never change: the first round is exact.
       settled = all_fixed_ || (round > 0 && decisions == previous);
       previous = decisions;
     }
-    out_.unsettled_tuples += !settled;
-    double change = 0;
+    Tally tally;
+    tally.unsettled = !settled;
+    const std::size_t tuple = out_.tuple(scores);
     for (int m = 0; m < seats; ++m) {
-      out_.values_[std::size_t(m) * out_.tuples_ + tuple] = estimate[m];
-      store_decisions(std::size_t(m) * out_.tuples_ + tuple, decisions[m]);
-      for (int k = 0; k < seats; ++k) change = std::max(change, std::abs(estimate[m][k] - before[m][k]));
+      values[m] = estimate[m];
+      if (keep_decisions_) tally.flipped += store_decisions(std::size_t(m) * out_.tuples_ + tuple, decisions[m]);
+      for (int k = 0; k < seats; ++k) tally.change = std::max(tally.change, std::abs(estimate[m][k] - before[m][k]));
     }
-    return change;
+    return tally;
   }
 
   // Seat m's turn with the others' values fixed: the best reply (or the
   // seat's fixed strategy), deciding as if the next seat's value at these
   // scores were `next`, returned as an affine function of that value.
-  Affine solve_turn(int m, const int* scores, const SeatOdds& next, std::vector<std::uint8_t>& decisions) {
-    const int own = scores[m], room = rules_.goal - own, seats = out_.seats_;
-    int moved[kMostTableSeats];
-    std::copy_n(scores, seats, moved);
-    const auto value_of = [&](int new_own) -> const SeatOdds& {
-      moved[m] = new_own;
-      const SeatOdds& v = out_.value((m + 1) % seats, moved);
-      moved[m] = own;
-      return v;
-    };
+  Affine solve_turn(int m, const int* scores, const SeatOdds& next, std::vector<std::uint8_t>& decisions,
+                    Scratch& scratch) {
+    const int own = scores[m], room = rules_.goal - own;
+    const std::vector<const SeatOdds*>& hold_values = scratch.holds[std::size_t(m)];
+    const SeatOdds* reset_value = scratch.reset[std::size_t(m)];
+    std::vector<Affine>& totals = scratch.totals;
+    totals.resize(std::size_t(rules_.goal));
     const double bust = odds_.probability(odds_.bust), reset = odds_.probability(odds_.reset);
     // Two 1s at a score of 0 leave the scores as they are: a bust.
     const bool reset_is_bust = own == 0;
@@ -276,27 +398,27 @@ class TableWinSolver {
     for (int t = room - 1; t >= 0; --t) {
       Affine roll;
       roll.bust = bust + (reset_is_bust ? reset : 0);
-      if (!reset_is_bust && reset > 0) add_scaled(roll.constant, value_of(0), reset);
+      if (!reset_is_bust && reset > 0) add_scaled(roll.constant, *reset_value, reset);
       for (const auto& [points, ways] : odds_.points) {
         const double p = odds_.probability(ways);
         if (t + points >= room) {
           roll.constant[m] += p;  // the goal: seat m wins at once
         } else {
-          add_scaled(roll.constant, totals_[t + points].constant, p);
-          roll.bust += p * totals_[t + points].bust;
+          add_scaled(roll.constant, totals[t + points].constant, p);
+          roll.bust += p * totals[t + points].bust;
         }
       }
-      totals_[t] = roll;
+      totals[t] = roll;
       if (t == 0) break;  // a turn starts with a throw
-      const SeatOdds& hold = value_of(own + t);
+      const SeatOdds& hold = *hold_values[std::size_t(t)];
       const bool holds =
           fixed_[m] ? fixed_[m](m, scores, t) : hold[m] >= roll.constant[m] + roll.bust * next[m];  // ties hold
       if (holds) {
-        totals_[t] = Affine{hold, 0.0};
+        totals[t] = Affine{hold, 0.0};
         decisions[std::size_t(t)] = 1;
       }
     }
-    return totals_[0];
+    return totals[0];
   }
 
   // Every seat's value at one tuple, given each turn as an affine function
@@ -319,14 +441,28 @@ class TableWinSolver {
     return value;
   }
 
-  void store_decisions(std::size_t state, const std::vector<std::uint8_t>& decisions) {
+  // One state's decisions into the bits; returns how many changed. Other
+  // threads write other states' bits, which may share a word (small goals):
+  // each word is changed atomically.
+  std::uint64_t store_decisions(std::size_t state, const std::vector<std::uint8_t>& decisions) {
     const std::size_t base = state * std::size_t(rules_.goal);
-    for (std::size_t t = 0; t < decisions.size(); ++t) {
-      const std::size_t bit = base + t;
-      const std::uint64_t mask = std::uint64_t(1) << (bit % 64);
-      flipped_ += bool(out_.hold_bits_[bit / 64] & mask) != bool(decisions[t]);
-      out_.hold_bits_[bit / 64] = decisions[t] ? out_.hold_bits_[bit / 64] | mask : out_.hold_bits_[bit / 64] & ~mask;
+    std::uint64_t flipped = 0;
+    for (std::size_t t = 0; t < decisions.size();) {
+      const std::size_t bit = base + t, first = bit % 64;
+      const std::size_t count = std::min<std::size_t>(64 - first, decisions.size() - t);
+      std::uint64_t mask = 0, set = 0;
+      for (std::size_t k = 0; k < count; ++k) {
+        mask |= std::uint64_t(1) << (first + k);
+        set |= std::uint64_t(decisions[t + k] != 0) << (first + k);
+      }
+      std::atomic_ref<std::uint64_t> word(out_.hold_bits_[bit / 64]);
+      std::uint64_t old = word.load(std::memory_order_relaxed);
+      while (!word.compare_exchange_weak(old, (old & ~mask) | set, std::memory_order_relaxed)) {
+      }
+      flipped += std::uint64_t(std::popcount((old ^ set) & mask));
+      t += count;
     }
+    return flipped;
   }
 
   static void add_scaled(SeatOdds& to, const SeatOdds& from, double scale) {
@@ -337,9 +473,10 @@ class TableWinSolver {
   ThrowOdds odds_;
   std::vector<Decision> fixed_;
   bool all_fixed_ = false;  // every seat plays fixed decisions: values only, nothing to improve
+  bool drop_values_ = false, keep_decisions_ = true;
   TableWin out_;
-  std::vector<Affine> totals_;  // per turn total, the turn being solved
-  std::uint64_t flipped_ = 0;   // decisions the pass changed
+  tbb::enumerable_thread_specific<Scratch> scratches_;
+  std::uint64_t flipped_ = 0;  // decisions the pass changed
 
   // FNV-1a over the decision bits.
   std::uint64_t decisions_hash() const {
@@ -358,10 +495,11 @@ bool PassHistory::cycles_after(std::uint64_t decisions_hash) {
   return returns_ >= kReturnsToCycle;
 }
 
-TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decision>& fixed) {
+TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decision>& fixed,
+                         const TableWinOptions& options) {
   if (const std::string why = table_win_refusal(rules, seats); !why.empty()) throw InputError(why);
   if (fixed.empty()) charge_table_win(rules, seats, "Pig's win-optimal table of " + std::to_string(seats) + " seats");
-  TableWin table = TableWinSolver(rules, seats, fixed).solve();
+  TableWin table = TableWinSolver(rules, seats, fixed, options).solve();
   // A tuple whose rounds did not settle holds the exact values of its last
   // round's decisions (the round closes the cycle of turns for them) as long
   // as the tuples it reads are final: one die's single pass. With two dice,
@@ -372,7 +510,7 @@ TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decisi
   std::vector<Decision> last(std::size_t(seats), table.decision());
   for (std::size_t k = 0; k < fixed.size(); ++k)
     if (fixed[k]) last[k] = fixed[k];
-  TableWin evaluated = TableWinSolver(rules, seats, last).solve();
+  TableWin evaluated = TableWinSolver(rules, seats, last, options).solve();
   evaluated.cycle = table.cycle;
   evaluated.unsettled_tuples = table.unsettled_tuples;
   evaluated.passes_settled = table.passes_settled;
@@ -383,11 +521,17 @@ TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decisi
 
 std::vector<double> deviation_gains(const Rules& rules, const TableWin& table) {
   const int start[kMostTableSeats] = {};
+  // One reply at a time, beside the table itself.
+  memory_budget().charge_once("pig table reply " + std::to_string(rules.dice) + " " + std::to_string(rules.goal) + " " +
+                                  std::to_string(table.seats()),
+                              table_win_bytes(rules, table.seats(), false), "a best reply to Pig's table solve");
   std::vector<double> gains;
   for (int seat = 0; seat < table.seats(); ++seat) {
     std::vector<Decision> others(std::size_t(table.seats()), table.decision());
     others[std::size_t(seat)] = nullptr;
-    const TableWin reply = solve_table_win(rules, table.seats(), others);
+    // Read at the start only: no decisions kept (one die).
+    const TableWin reply =
+        solve_table_win(rules, table.seats(), others, {.keep_decisions = false, .drop_values = std::nullopt});
     // A reply whose passes cycled is no best reply: its gain is not known.
     gains.push_back(reply.cycle ? std::nan("")
                                 : reply.value(0, start)[std::size_t(seat)] - table.value(0, start)[std::size_t(seat)]);

@@ -22,6 +22,15 @@
 // says so (TableWin::cycle); deviation_gains then measures how far from an
 // equilibrium they are.
 //
+// The tuples of one score sum are solved in parallel (none reads another),
+// so the result is the same on any number of threads. The values are held
+// by score sum (TupleLayers): with one die a pass reads only higher sums,
+// at most goal - 1 above, so where the whole table would pass
+// kMostKeptValuesBytes the sums no longer read are dropped as the pass goes
+// down (four seats at goal 100: 7 GiB held instead of 12), and the values
+// kept are those of the tuples whose scores sum below the goal (the start,
+// and any head start that small). The decisions are kept for every state.
+//
 // The same code evaluates fixed strategies: a seat given a Decision plays it
 // instead of optimising, which is how a deviation from the solved play is
 // valued (an equilibrium check) and how any table of fixed strategies gets
@@ -29,6 +38,7 @@
 #pragma once
 
 #include <array>
+#include <climits>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -37,13 +47,16 @@
 #include <vector>
 
 #include "games/pig/pig.h"
+#include "math/score_tuples.h"
 
 namespace dicesim::pig {
 
 constexpr int kMostTableSeats = 4;
 constexpr double kTableWinTolerance = 1e-13;
 // The most memory a table solve may hold (values and decisions).
-constexpr std::uint64_t kMostTableWinBytes = std::uint64_t(2) << 30;
+constexpr std::uint64_t kMostTableWinBytes = std::uint64_t(16) << 30;
+// Past this, a one-die solve keeps only the values it still reads (above).
+constexpr std::uint64_t kMostKeptValuesBytes = std::uint64_t(2) << 30;
 
 using SeatOdds = std::array<double, kMostTableSeats>;  // P(seat k wins), k < seats
 
@@ -55,8 +68,12 @@ class TableWin {
  public:
   int seats() const { return seats_; }
   int goal() const { return goal_; }
-  // Seat `mover` to start a turn with the banked scores `scores`.
-  const SeatOdds& value(int mover, const int* scores) const { return values_[state(mover, scores)]; }
+  // Seat `mover` to start a turn with the banked scores `scores`; a
+  // logic_error where that value was dropped (has_value).
+  const SeatOdds& value(int mover, const int* scores) const;
+  bool has_value(const int* scores) const { return !layers_[std::size_t(TupleLayers::sum(scores, seats_))].empty(); }
+  // Where values were dropped: those kept are of tuples summing below this.
+  int kept_below_sum() const { return kept_below_sum_; }
   // Whether the seat to move holds at turn total `total` (1 .. goal - own score - 1).
   bool holds(int mover, const int* scores, int total) const;
   // This table's decisions, as a Decision (for evaluating a deviation of
@@ -96,21 +113,29 @@ class TableWin {
   std::size_t unsettled_tuples = 0;
   bool passes_settled = true;  // false: two dice's passes stopped at their limit still moving the values
   int passes = 0;              // sweeps over every tuple (two dice: resets reach lower sums)
-  std::uint64_t turn_starts() const { return values_.size(); }
+  std::uint64_t turn_starts() const { return tuples_ * std::size_t(seats_); }
   double seconds = 0;
 
  private:
   friend class TableWinSolver;
   std::size_t tuple(const int* scores) const;
   std::size_t state(int mover, const int* scores) const { return std::size_t(mover) * tuples_ + tuple(scores); }
+  SeatOdds& cell(int mover, const int* scores, int sum) {
+    return layers_[std::size_t(sum)][layering_.rank(scores, sum) * std::size_t(seats_) + std::size_t(mover)];
+  }
   int seats_ = 0, goal_ = 0;
   std::size_t tuples_ = 0;
-  std::vector<SeatOdds> values_;          // per state
+  TupleLayers layering_{1, 1};
+  std::vector<std::vector<SeatOdds>> layers_;  // [score sum][rank * seats + mover]; empty: dropped
+  int kept_below_sum_ = INT_MAX;
   std::vector<std::uint64_t> hold_bits_;  // per state, per total 0..goal-1
 };
 
-// What a solve of `seats` seats holds in memory, from the rules alone.
-std::uint64_t table_win_bytes(const Rules& rules, int seats);
+// Whether a solve of `seats` seats drops the values it no longer reads.
+bool drops_values(const Rules& rules, int seats);
+// What a solve of `seats` seats holds in memory, from the rules alone (a
+// deviation's reply, which keeps no decisions: `decisions` false).
+std::uint64_t table_win_bytes(const Rules& rules, int seats, bool decisions = true);
 // Why a table of `seats` cannot be solved under these rules (seat count, memory), or empty.
 std::string table_win_refusal(const Rules& rules, int seats);
 // Charges the memory budget (engine/memory_budget.h) for the table solve of
@@ -119,7 +144,16 @@ void charge_table_win(const Rules& rules, int seats, const std::string& what);
 
 // Solves the table; `fixed[k]`, where given and set, plays seat k instead of
 // optimising. Throws InputError where table_win_refusal says why.
-TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decision>& fixed = {});
+// keep_decisions false (one die; a deviation's reply, read at the start
+// only): no decisions are stored, and holds() may not be asked.
+// drop_values: whether values no longer read are dropped (one die;
+// default: past kMostKeptValuesBytes).
+struct TableWinOptions {
+  bool keep_decisions = true;
+  std::optional<bool> drop_values;
+};
+TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decision>& fixed = {},
+                         const TableWinOptions& options = {});
 
 // The rounds of decisions one score tuple gets in a pass.
 constexpr int kRoundsAtATuple = 1000;

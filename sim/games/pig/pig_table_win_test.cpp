@@ -6,6 +6,7 @@
 #include "games/pig/pig_table_win.h"
 
 #include <gtest/gtest.h>
+#include <oneapi/tbb/global_control.h>
 
 #include <algorithm>
 #include <cmath>
@@ -276,8 +277,67 @@ TEST(PigTableWin, TuplesWhoseDecisionsNeverSettleAreReported) {
 TEST(PigTableWin, TablesPastTheMemoryLimitAreRefusedBeforeAllocating) {
   EXPECT_NE(table_win_refusal(Rules{1, 200}, 4), "");
   EXPECT_NE(table_win_refusal(Rules{1, 100}, 5), "");
+  EXPECT_NE(table_win_refusal(Rules{2, 100}, 4), "");  // two dice keep every value: 17 GiB
   EXPECT_EQ(table_win_refusal(Rules{1, 100}, 3), "");
+  EXPECT_EQ(table_win_refusal(Rules{1, 100}, 4), "");  // one die drops the sums no longer read: 12 GiB
+  EXPECT_TRUE(drops_values(Rules{1, 100}, 4));
+  EXPECT_FALSE(drops_values(Rules{1, 100}, 3));
+  EXPECT_LT(table_win_bytes(Rules{1, 100}, 4), std::uint64_t(13) << 30);
   EXPECT_THROW(solve_table_win(Rules{1, 200}, 4), InputError);
+}
+
+// Dropping the values no longer read changes nothing that is kept: the same
+// decisions at every state and the same values, bit for bit, at every tuple
+// summing below the goal; a dropped value is an error, not a wrong number.
+TEST(PigTableWin, DroppingTheSumsNoLongerReadKeepsEveryDecisionAndTheValuesBelowTheGoal) {
+  const Rules rules{1, 14};
+  const TableWin whole = solve_table_win(rules, 4, {}, {.keep_decisions = true, .drop_values = false});
+  const TableWin dropped = solve_table_win(rules, 4, {}, {.keep_decisions = true, .drop_values = true});
+  EXPECT_EQ(dropped.kept_below_sum(), rules.goal);
+  int kept = 0, gone = 0;
+  int scores[kMostTableSeats] = {};
+  for (scores[0] = 0; scores[0] < rules.goal; ++scores[0])
+    for (scores[1] = 0; scores[1] < rules.goal; ++scores[1])
+      for (scores[2] = 0; scores[2] < rules.goal; ++scores[2])
+        for (scores[3] = 0; scores[3] < rules.goal; ++scores[3])
+          for (int mover = 0; mover < 4; ++mover) {
+            for (int total = 1; total < rules.goal - scores[mover]; ++total)
+              ASSERT_EQ(dropped.holds(mover, scores, total), whole.holds(mover, scores, total));
+            const int sum = scores[0] + scores[1] + scores[2] + scores[3];
+            ASSERT_EQ(dropped.has_value(scores), sum < rules.goal);
+            if (sum < rules.goal) {
+              ++kept;
+              for (int s = 0; s < 4; ++s) ASSERT_EQ(dropped.value(mover, scores)[s], whole.value(mover, scores)[s]);
+            } else {
+              ++gone;
+              EXPECT_THROW(dropped.value(mover, scores), std::logic_error);
+            }
+          }
+  EXPECT_GT(kept, 0);
+  EXPECT_GT(gone, kept);
+}
+
+// The tuples of one sum are solved in parallel: one thread and many give
+// the same values and decisions, bit for bit.
+TEST(PigTableWin, OneThreadAndManyGiveTheSameSolve) {
+  for (int dice : {1, 2}) {
+    const Rules rules{dice, dice == 1 ? 30 : 16};
+    const TableWin many = solve_table_win(rules, 3);
+    const TableWin one = [&] {
+      tbb::global_control single(tbb::global_control::max_allowed_parallelism, 1);
+      return solve_table_win(rules, 3);
+    }();
+    for (int a = 0; a < rules.goal; ++a)
+      for (int b = 0; b < rules.goal; ++b)
+        for (int c = 0; c < rules.goal; ++c) {
+          const int scores[kMostTableSeats] = {a, b, c};
+          for (int mover = 0; mover < 3; ++mover) {
+            for (int s = 0; s < 3; ++s) ASSERT_EQ(one.value(mover, scores)[s], many.value(mover, scores)[s]) << dice;
+            for (int total = 1; total < rules.goal - scores[mover]; ++total)
+              ASSERT_EQ(one.holds(mover, scores, total), many.holds(mover, scores, total)) << dice;
+          }
+        }
+  }
 }
 
 }  // namespace

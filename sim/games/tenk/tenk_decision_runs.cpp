@@ -1,6 +1,7 @@
 #include "games/tenk/tenk_decision_runs.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <stdexcept>
 
@@ -9,9 +10,16 @@ namespace dicesim::tenk {
 void DecisionRuns::encode(const std::uint8_t* banks, int top, int kinds, std::vector<std::uint16_t>& out) {
   if (top < 0 || top > std::numeric_limits<std::uint16_t>::max())
     throw std::logic_error("tenk: a turn's top total does not fit its decision runs");
+  if (kinds < 1 || kinds > kMostKinds) throw std::logic_error("tenk: more landing kinds than decision runs index");
   out.push_back(static_cast<std::uint16_t>(top));
+  const std::size_t distinct_at = out.size();
+  out.push_back(0);
+  const std::size_t index_at = out.size();
+  out.resize(out.size() + index_words(kinds), 0);
+  std::array<std::size_t, kMostKinds> lists{};  // where each distinct run list begins in `out`
+  int distinct = 0;
   for (int kind = 0; kind < kinds; ++kind) {
-    const std::size_t count_at = out.size();
+    const std::size_t at = out.size();
     out.push_back(0);
     bool bank = false;
     for (int t = 1; t <= top; ++t)
@@ -19,8 +27,21 @@ void DecisionRuns::encode(const std::uint8_t* banks, int top, int kinds, std::ve
         bank = !bank;
         out.push_back(static_cast<std::uint16_t>(t));
       }
-    out[count_at] = static_cast<std::uint16_t>(out.size() - count_at - 1);
+    out[at] = static_cast<std::uint16_t>(out.size() - at - 1);
+    // A list equal to an earlier kind's is kept once: kinds flip alike.
+    int same = 0;
+    while (same < distinct &&
+           !std::equal(out.begin() + std::ptrdiff_t(at), out.end(),
+                       out.begin() + std::ptrdiff_t(lists[std::size_t(same)]),
+                       out.begin() + std::ptrdiff_t(lists[std::size_t(same)] + 1 + out[lists[std::size_t(same)]])))
+      ++same;
+    if (same < distinct)
+      out.resize(at);
+    else
+      lists[std::size_t(distinct++)] = at;
+    out[index_at + std::size_t(kind / 2)] |= static_cast<std::uint16_t>(same << (8 * (kind % 2)));
   }
+  out[distinct_at] = static_cast<std::uint16_t>(distinct);
 }
 
 void DecisionRuns::store(std::size_t turn, const std::uint16_t* encoded, std::size_t size) {
@@ -30,27 +51,31 @@ void DecisionRuns::store(std::size_t turn, const std::uint16_t* encoded, std::si
 
 bool DecisionRuns::banks(std::size_t turn, int t, int kind) const {
   const std::uint16_t* at = &runs_[first(turn)];
-  if (t > *at) return true;
-  ++at;
-  for (int k = 0; k < kind; ++k) at += 1 + *at;
-  const int flips = *at++;
-  const int passed = static_cast<int>(std::upper_bound(at, at + flips, std::uint16_t(t)) - at);
+  if (t > at[0]) return true;
+  const std::uint16_t* list = at + 2 + index_words(kinds_);
+  for (int k = list_of(at, kind); k > 0; --k) list += 1 + *list;
+  const int flips = *list++;
+  const int passed = static_cast<int>(std::upper_bound(list, list + flips, std::uint16_t(t)) - list);
   return passed % 2 == 1;
 }
 
 void DecisionRuns::decode(std::size_t turn, int top, int kinds, std::uint8_t* banks) const {
+  if (kinds != kinds_) throw std::logic_error("tenk: decision runs decoded with another count of kinds");
   const std::uint16_t* at = &runs_[first(turn)];
-  const int own_top = std::min<int>(*at++, top);
+  const int own_top = std::min<int>(at[0], top);
   std::fill(banks + std::size_t(own_top) * kinds, banks + std::size_t(top) * kinds, std::uint8_t{1});
+  std::array<const std::uint16_t*, kMostKinds> lists{};
+  const std::uint16_t* list = at + 2 + index_words(kinds);
+  for (int d = 0; d < at[1]; ++d, list += 1 + *list) lists[std::size_t(d)] = list;
   for (int kind = 0; kind < kinds; ++kind) {
-    const int flips = *at++;
+    const std::uint16_t* flips_at = lists[std::size_t(list_of(at, kind))];
+    const int flips = *flips_at++;
     bool bank = false;
     int i = 0;
     for (int t = 1; t <= own_top; ++t) {
-      while (i < flips && at[i] == t) bank = !bank, ++i;
+      while (i < flips && flips_at[i] == t) bank = !bank, ++i;
       banks[std::size_t(t - 1) * kinds + kind] = bank;
     }
-    at += flips;
   }
 }
 

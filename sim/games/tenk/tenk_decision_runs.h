@@ -2,8 +2,12 @@
 // tenk_table_win.h): per turn its top total and, per landing kind, the
 // totals at which the decision flips, starting from "throw on" at total 1.
 // Past the top every landing banks. Win-optimal play flips once or twice a
-// kind, so a turn takes a few dozen bytes where a byte per (total, kind)
-// took hundreds: 10,000 to 10,000 at three seats keeps 24 million turns.
+// kind, and many kinds flip at the same totals, so a turn keeps each
+// distinct list of flips once, with a byte per kind naming its list:
+//   top, distinct lists d, (kinds + 1) / 2 words of list numbers, d lists
+//   (each: its count of flips, then the flips).
+// A turn takes a few dozen bytes where a byte per (total, kind) took
+// hundreds: 10,000 to 10,000 at three seats keeps 24 million turns.
 #pragma once
 
 #include <cstddef>
@@ -18,7 +22,13 @@ class DecisionRuns {
   // banks[(t - 1) * kinds + kind], t = 1..top, of one turn, encoded (appended to `out`).
   static void encode(const std::uint8_t* banks, int top, int kinds, std::vector<std::uint16_t>& out);
 
-  void resize(std::size_t turns) { start_.assign(turns, kNone); }
+  static constexpr int kMostKinds = 255;  // a list number is a byte
+  static int index_words(int kinds) { return (kinds + 1) / 2; }
+
+  void resize(std::size_t turns, int kinds) {
+    start_.assign(turns, kNone);
+    kinds_ = kinds;
+  }
   void reserve_runs(std::size_t entries) { runs_.reserve(entries); }
   // Keeps an encoded turn as turn `turn` (each turn once).
   void store(std::size_t turn, const std::uint16_t* encoded, std::size_t size);
@@ -40,8 +50,11 @@ class DecisionRuns {
     if (!has(turn)) throw std::logic_error("tenk: the decisions of a table solved without keep_decisions");
     return start_[turn];
   }
+  // The number of the list that kind `kind` flips by, in a turn's runs at `at`.
+  static int list_of(const std::uint16_t* at, int kind) { return (at[2 + kind / 2] >> (8 * (kind % 2))) & 0xFF; }
   std::vector<std::uint64_t> start_;  // [turn]: where its runs begin
-  std::vector<std::uint16_t> runs_;   // per turn: top, then per kind the count of flips and the flips
+  std::vector<std::uint16_t> runs_;   // per turn, as above
+  int kinds_ = 0;
 };
 
 }  // namespace dicesim::tenk

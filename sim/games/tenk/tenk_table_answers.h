@@ -49,7 +49,7 @@ class AnswerChains {
     if (rules_.exact_target) return;
     span_ = std::size_t(horizon_ - units_);
     gains_.assign(index_.count() * span_, V{});
-    if (runs) runs->resize(index_.count());
+    if (runs) runs->resize(index_.count(), throws_.kinds);
     constexpr std::size_t kChunk = 256;
     std::uint64_t chunks = 0;
     for (int r = 0; r < layout_.seats; ++r)

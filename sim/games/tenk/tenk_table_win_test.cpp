@@ -394,21 +394,31 @@ TEST(TenkTableWin, RulesItCannotSolveAreRefusedBeforeAllocating) {
 }
 
 // The decisions a table solve keeps, as runs, read back the same, one by
-// one and a turn at a time (past a turn's own top every landing banks).
+// one and a turn at a time (past a turn's own top every landing banks),
+// kinds that flip alike sharing one list.
 TEST(TenkTableWin, DecisionRunsReadBackEveryDecision) {
   Rng rng(7, 0);
-  constexpr int kKinds = 5;
+  constexpr int kKinds = 7;  // odd: the last list number is alone in its word
   DecisionRuns runs;
-  runs.resize(40);
+  runs.resize(40, kKinds);
   std::vector<std::vector<std::uint8_t>> turns;
   for (std::size_t turn = 0; turn < 40; ++turn) {
     const int top = static_cast<int>(turn % 13) * 3;
     std::vector<std::uint8_t>& banks = turns.emplace_back(std::size_t(top) * kKinds);
     for (std::uint8_t& b : banks) b = uniform_below(rng, 4) == 0;  // flips often: the worst case
+    // Every other turn, kinds 3 and 6 flip as kind 1 does.
+    for (int t = 0; t < top && turn % 2 == 0; ++t)
+      for (int kind : {3, 6}) banks[std::size_t(t) * kKinds + std::size_t(kind)] = banks[std::size_t(t) * kKinds + 1];
     std::vector<std::uint16_t> encoded;
     DecisionRuns::encode(banks.data(), top, kKinds, encoded);
     runs.store(turn, encoded.data(), encoded.size());
   }
+  // A turn whose kinds all flip alike keeps one list: top, 1, the list numbers, the list.
+  std::vector<std::uint8_t> alike(std::size_t(10) * kKinds, 0);
+  std::fill(alike.begin() + 4 * kKinds, alike.end(), std::uint8_t{1});
+  std::vector<std::uint16_t> one;
+  DecisionRuns::encode(alike.data(), 10, kKinds, one);
+  EXPECT_EQ(one.size(), std::size_t(2 + DecisionRuns::index_words(kKinds) + 2));
   for (std::size_t turn = 0; turn < 40; ++turn) {
     const int top = static_cast<int>(turn % 13) * 3;
     EXPECT_EQ(runs.top(turn), top);
@@ -423,7 +433,7 @@ TEST(TenkTableWin, DecisionRunsReadBackEveryDecision) {
   }
   // A turn never stored (a table solved without keep_decisions) is an error, not a read past the runs.
   DecisionRuns none;
-  none.resize(2);
+  none.resize(2, kKinds);
   EXPECT_THROW(none.banks(1, 1, 0), std::logic_error);
   EXPECT_THROW(none.top(5), std::logic_error);
 }
