@@ -37,15 +37,6 @@ inline std::vector<std::vector<std::size_t>> tuples_by_sum(int seats, int values
   return by_sum;
 }
 
-// Every tuple, those of higher score sums first (a bank only raises the
-// sum, so a tuple's turns read tuples solved before it).
-inline std::vector<std::size_t> tuples_from_high_sums(int seats, int values) {
-  const std::vector<std::vector<std::size_t>> by_sum = tuples_by_sum(seats, values);
-  std::vector<std::size_t> order;
-  for (std::size_t sum = by_sum.size(); sum-- > 0;) order.insert(order.end(), by_sum[sum].begin(), by_sum[sum].end());
-  return order;
-}
-
 // The tuples of one score sum (a layer) numbered 0..size(sum)-1, so that a
 // solver can hold its values layer by layer and drop the layers it no longer
 // reads. Within a layer the tuples run in the order of their highest seat's

@@ -15,6 +15,7 @@
 
 #include "config/bound_rules.h"
 #include "engine/engine.h"
+#include "engine/memory_budget.h"
 #include "engine/progress.h"
 #include "games/game.h"
 #include "games/pig/pig.h"
@@ -159,19 +160,23 @@ class PigGameImpl final : public PigGame {
     }
     int start[kMostTableSeats] = {};
     std::copy(head_start.begin(), head_start.end(), start);
-    // A table of fixed seats is read at its start only: no decisions kept.
-    const std::optional<TableWin> mixed =
-        all_solved ? std::nullopt
-                   : std::optional(solve_table_win(rules_, n, fixed, {.keep_decisions = false, .drop_values = {}}));
-    const TableWin& solve = all_solved ? table_win(n) : *mixed;
-    if (!solve.has_value(start)) {
-      odds.not_compared.push_back("win, score and turns: head starts summing to " +
-                                  std::to_string(std::accumulate(start, start + n, 0)) +
-                                  ", past the table solve's kept values (it keeps the tuples summing below " +
-                                  std::to_string(solve.kept_below_sum()) + " where memory is short)");
+    // Where the solve drops values it keeps those of the tuples summing below the goal.
+    if (const int given = std::accumulate(start, start + n, 0); drops_values(rules_, n) && given >= rules_.goal) {
+      odds.not_compared.push_back("win, score and turns: head starts summing to " + std::to_string(given) +
+                                  ", past the values the table solve keeps at " + std::to_string(n) +
+                                  " seats (those of the scores summing below the goal, " + std::to_string(rules_.goal) +
+                                  ")");
       return odds;
     }
-    const SeatOdds win = solve.value(0, start);
+    // A table of fixed seats is read at its start only: no decisions kept.
+    std::optional<TableWin> mixed;
+    if (!all_solved) {
+      memory_budget().charge_once("pig fixed table " + std::to_string(rules_.dice) + " " + std::to_string(rules_.goal) +
+                                      " " + std::to_string(n),
+                                  table_win_bytes(rules_, n, false), "the table solve of a table with fixed seats");
+      mixed = solve_table_win(rules_, n, fixed, {.keep_decisions = false, .drop_values = {}});
+    }
+    const SeatOdds win = (all_solved ? table_win(n) : *mixed).value(0, start);
     odds.win.assign(win.begin(), win.begin() + n);
     odds.not_compared.push_back("score and turns: the table solve gives each seat's chance of winning only");
     return odds;

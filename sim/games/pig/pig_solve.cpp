@@ -2,6 +2,7 @@
 // optimal_win's P(win), and with --config every pair's exact P(win).
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
@@ -118,6 +119,9 @@ void print_optimal_table(const Rules& rules, int seats) {
       },
       seats, rules.goal, table.kept_below_sum());
   std::cout << "  " << table_head_start_line(fair, 1) << "\n  " << table_head_start_contest(fair, 1, seats) << "\n";
+  if (table.kept_below_sum() < INT_MAX)
+    std::cout << "  (head starts searched among those summing below " << table.kept_below_sum()
+              << ": the values the solve keeps at this size)\n";
 }
 
 void print_matrix(const std::string& file, const RuleOptions& given) {

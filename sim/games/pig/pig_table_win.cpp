@@ -93,7 +93,12 @@ std::uint64_t table_win_bytes(const Rules& rules, int seats, bool decisions) {
   const double bits = decisions || rules.dice == 2 ? tuples * seats * rules.goal / 8.0 : 0;
   const double values =
       drops_values(rules, seats) ? window_values_bytes(rules, seats) : whole_values_bytes(rules, seats);
-  return static_cast<std::uint64_t>(std::min(1e19, values + bits));
+  // Two dice: the values resets read (every seat's odds where the previous
+  // seat is at 0), in up to 24 vectors at once: the last seven passes'
+  // before and after, six differences and the acceleration's own.
+  constexpr double kResetVectors = 24;
+  const double resets = rules.dice == 2 ? tuples / rules.goal * seats * seats * sizeof(double) * kResetVectors : 0;
+  return static_cast<std::uint64_t>(std::min(1e19, values + bits + resets));
 }
 
 std::string table_win_refusal(const Rules& rules, int seats) {
@@ -345,9 +350,11 @@ class TableWinSolver {
         std::plus<Tally>());
     out_.unsettled_tuples += tally.unsettled;
     flipped_ += tally.flipped;
-    // The sum goal above this one is read by no lower sum.
-    if (drop_values_ && sum + rules_.goal < out_.layering_.sums())
-      std::vector<SeatOdds>().swap(out_.layers_[std::size_t(sum + rules_.goal)]);
+    // A sum reads at most goal - 1 above itself: the next one down no longer
+    // reads sum + goal - 1 (the sums below the goal are kept).
+    const int unread = sum + rules_.goal - 1;
+    if (drop_values_ && sum > 0 && unread < out_.layering_.sums())
+      std::vector<SeatOdds>().swap(out_.layers_[std::size_t(unread)]);
     return tally.change;
   }
 

@@ -45,12 +45,18 @@ void DecisionRuns::encode(const std::uint8_t* banks, int top, int kinds, std::ve
 }
 
 void DecisionRuns::store(std::size_t turn, const std::uint16_t* encoded, std::size_t size) {
-  start_.at(turn) = runs_.size();
-  runs_.insert(runs_.end(), encoded, encoded + size);
+  if (size > kBlockWords) throw std::logic_error("tenk: a turn's decision runs longer than a block");
+  if (blocks_.empty() || used_ + size > kBlockWords) {
+    blocks_.emplace_back(new std::uint16_t[kBlockWords]);
+    used_ = 0;
+  }
+  start_.at(turn) = (blocks_.size() - 1) * kBlockWords + used_;
+  std::copy_n(encoded, size, blocks_.back().get() + used_);
+  used_ += size;
 }
 
 bool DecisionRuns::banks(std::size_t turn, int t, int kind) const {
-  const std::uint16_t* at = &runs_[first(turn)];
+  const std::uint16_t* at = first(turn);
   if (t > at[0]) return true;
   const std::uint16_t* list = at + 2 + index_words(kinds_);
   for (int k = list_of(at, kind); k > 0; --k) list += 1 + *list;
@@ -61,7 +67,7 @@ bool DecisionRuns::banks(std::size_t turn, int t, int kind) const {
 
 void DecisionRuns::decode(std::size_t turn, int top, int kinds, std::uint8_t* banks) const {
   if (kinds != kinds_) throw std::logic_error("tenk: decision runs decoded with another count of kinds");
-  const std::uint16_t* at = &runs_[first(turn)];
+  const std::uint16_t* at = first(turn);
   const int own_top = std::min<int>(at[0], top);
   std::fill(banks + std::size_t(own_top) * kinds, banks + std::size_t(top) * kinds, std::uint8_t{1});
   std::array<const std::uint16_t*, kMostKinds> lists{};

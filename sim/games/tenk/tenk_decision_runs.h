@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -29,31 +30,37 @@ class DecisionRuns {
     start_.assign(turns, kNone);
     kinds_ = kinds;
   }
-  void reserve_runs(std::size_t entries) { runs_.reserve(entries); }
   // Keeps an encoded turn as turn `turn` (each turn once).
   void store(std::size_t turn, const std::uint16_t* encoded, std::size_t size);
   bool has(std::size_t turn) const { return turn < start_.size() && start_[turn] != kNone; }
 
-  int top(std::size_t turn) const { return runs_[first(turn)]; }
+  int top(std::size_t turn) const { return *first(turn); }
   // Whether the turn banks at total t (1..) landing as `kind`.
   bool banks(std::size_t turn, int t, int kind) const;
   // Every decision of the turn up to `top` (past its own: banks) into
   // banks[(t - 1) * kinds + kind].
   void decode(std::size_t turn, int top, int kinds, std::uint8_t* banks) const;
-  std::size_t bytes() const { return start_.size() * sizeof(std::uint64_t) + runs_.size() * sizeof(std::uint16_t); }
+  std::size_t bytes() const {
+    return start_.size() * sizeof(std::uint64_t) + blocks_.size() * kBlockWords * sizeof(std::uint16_t);
+  }
 
  private:
   static constexpr std::uint64_t kNone = ~std::uint64_t{0};
   // Where the turn's runs begin; a turn never stored (a table solved
   // without keep_decisions) is a logic error, not a read past the runs.
-  std::size_t first(std::size_t turn) const {
+  const std::uint16_t* first(std::size_t turn) const {
     if (!has(turn)) throw std::logic_error("tenk: the decisions of a table solved without keep_decisions");
-    return start_[turn];
+    return blocks_[start_[turn] / kBlockWords].get() + start_[turn] % kBlockWords;
   }
   // The number of the list that kind `kind` flips by, in a turn's runs at `at`.
   static int list_of(const std::uint16_t* at, int kind) { return (at[2 + kind / 2] >> (8 * (kind % 2))) & 0xFF; }
-  std::vector<std::uint64_t> start_;  // [turn]: where its runs begin
-  std::vector<std::uint16_t> runs_;   // per turn, as above
+  // The runs live in blocks of a fixed size, a turn's within one block:
+  // they grow by a block at a time, never by copying all of them into a
+  // vector twice as large (which the memory estimate could not bound).
+  static constexpr std::size_t kBlockWords = std::size_t(1) << 20;
+  std::vector<std::uint64_t> start_;  // [turn]: block * kBlockWords + where in it its runs begin
+  std::vector<std::unique_ptr<std::uint16_t[]>> blocks_;
+  std::size_t used_ = 0;  // words used in the last block
   int kinds_ = 0;
 };
 

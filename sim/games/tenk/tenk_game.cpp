@@ -355,7 +355,7 @@ void describe(std::ostream& out) {
       << "    turns (about 2 s a table of six at 10000; under IV.5 only the first seat's first turn);\n"
       << "    solve tenk): about 0.2 s per pair of heuristics at target 10000 (check configs/tenk_seed000.json:\n"
       << "    42 pairs in 8 s); optimal_win: solved once in about 5 s at 10000 (growing as the cube of the\n"
-      << "    target), cached, then about 3 s per pair it plays in; optimal_win with \"seats\": 3 (target 13,250 or\n"
+      << "    target), cached, then about 3 s per pair it plays in; optimal_win with \"seats\": 3 (target 13,800 or\n"
       << "    less by memory, seed 003 11,900): solved when first played or checked, about 1 s at target 1,500,\n"
       << "    30 s at 5,000 and 7 minutes at 10,000 on two cores, and tables with it compared by who wins\n";
 }

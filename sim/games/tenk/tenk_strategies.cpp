@@ -109,8 +109,8 @@ const std::vector<StrategyFamily>& families() {
        {integer_parameter("seats", 2, kMostTableWinSeats,
                           "play the table solve of this many seats, at tables of exactly that many (without it, or "
                           "2: the two-player solve)")
-            .bounded_by("2..4 as memory allows (three seats: target 13,250 or less, seed 003 11,900; four: 2,350, with "
-                        "last_turn 1,600)")},
+            .bounded_by("2..4 as memory allows (three seats: target 13,800 or less, seed 003 11,900; four: 2,350, with "
+                        "last_turn 1,650)")},
        "maximises the chance of winning the game, padding past the target when that helps; two seats: solved once "
        "per rule set (about 5 s at target 10,000, 40 s under partial_set_aside) and cached, targets up to 20,000; "
        "with `seats` 3 or 4: the table solve where each seat maximises its own chance from every seat's score, "

@@ -38,8 +38,9 @@ struct Race {
 };
 
 // A seat's final score in units (z >= the target's units: reached), joint
-// with having reached it there: one answer to a best score, or the banked
-// score of a seat that does not play again. `less` makes the place sums a
+// with its not having reached the target before: one answer to a best
+// score (its banked score's chance times the answer's), or the banked score
+// of a seat that does not play again. `less` makes the place sums a
 // lookup.
 struct Finals {
   std::vector<double> p;     // [z]
@@ -260,8 +261,8 @@ class TableEvaluator {
       if (mass < kNegligibleBest) continue;
       // The reached scores, by units above the target.
       const std::vector<double>& ends = finals(seat, turns, best).p;
-      const double* row = ends.data() + units_;
-      const int size = static_cast<int>(ends.size()) - units_;
+      const int size = std::max(0, static_cast<int>(ends.size()) - units_);
+      const double* row = size > 0 ? ends.data() + units_ : nullptr;
       const double equal = best < size ? row[best] : 0.0;
       double above = 0;
       for (int x = best + 1; x < size; ++x) above += row[x];

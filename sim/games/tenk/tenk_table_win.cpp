@@ -27,12 +27,13 @@ namespace {
 constexpr double kNegligibleBeat = 1e-16;
 constexpr int kMostPolicyRounds = 200;
 // What the decision runs of a turn take, typically, for the memory
-// estimate: a top, the count of lists, the list numbers, and up to ten
-// distinct lists of a count and two flips (measured at target 3,000: 17.8
-// words a turn under seed 000's 7 kinds, 42.7 under seed 003's 25).
+// estimate: a top, the count of lists, the list numbers, and the distinct
+// lists, each a count and two flips (measured at target 3,000: 17.8 words
+// a turn under seed 000's 7 kinds, 42.7 under seed 003's 25; estimated 21
+// and 45). The runs grow a block at a time (DecisionRuns), never doubling.
 double runs_per_turn(int kinds) {
-  constexpr int kTypicalLists = 10;
-  return 2 + DecisionRuns::index_words(kinds) + 3 * std::min(kinds, kTypicalLists);
+  const int lists = std::min(kinds, 4 + kinds / 4);
+  return 2 + DecisionRuns::index_words(kinds) + 3 * lists;
 }
 
 int units_up(int points) { return (points + kPoint - 1) / kPoint; }
@@ -234,11 +235,7 @@ class TableWinSolver {
     chains_->solve(keep_ ? &out_.answer_decisions_ : nullptr);
     const int seats = out_.seats_;
     out_.values_.assign(out_.tuples_ * seats * out_.layout_.stored(), 0.0);
-    if (keep_) {
-      out_.decisions_.resize(out_.tuples_ * seats, throws_.kinds);
-      // Grown by doubling, the runs would hold twice what was charged at a reallocation.
-      out_.decisions_.reserve_runs(std::size_t(double(out_.tuples_ * seats) * runs_per_turn(throws_.kinds)));
-    }
+    if (keep_) out_.decisions_.resize(out_.tuples_ * seats, throws_.kinds);
     const std::vector<std::vector<std::size_t>> sums = tuples_by_sum(seats, out_.units_);
     Progress progress("10,000 win-optimal table of " + std::to_string(seats) + ": score sums", sums.size());
     tbb::enumerable_thread_specific<Scratch> scratches;
