@@ -23,7 +23,7 @@ const std::vector<StrategyFamily>& families() {
        {integer_parameter("seats", 2, kMostTableSeats,
                           "play the table solve of this many seats, at tables of exactly that many (without it: the "
                           "two-player policy, answering the leading opponent at a larger table)")
-            .bounded_by("2..4 as memory allows (four: goal 60 or less)")},
+            .bounded_by("2..4 as memory allows (four: one die to goal 107, two dice to 95)")},
        "maximise P(win) against a player who does the same (Neller and Presser); with `seats` (optional): the "
        "table solve of that many seats, each maximising its own P(win) from every seat's score, at tables of "
        "exactly that many"},
