@@ -336,8 +336,9 @@ void describe(std::ostream& out) {
       << "    --config needs P(win) only (one pass by score sums). optimal_win and 15 others there (bash\n"
       << "    scripts/bench.sh --exact, 2 threads): solve pig --config 7.2 s (26 s before), check 13.6 s (31 s)\n"
       << "  optimal_win with seats N: the table solve of N seats (N x goal^N turn starts), solved when first played\n"
-      << "    or checked, once, on one thread: one die, three seats, goal 100 about 12 s and 165 MB, goal 50 1 to\n"
-      << "    2 s; four seats to goal 40 about 10 s. A table of three or four with a seat watching the scores:\n"
+      << "    or checked, once, on every thread: one die, three seats, goal 100 about 9 s on two cores, goal 50\n"
+      << "    about 1 s; four seats to goal 100 about 17 minutes and 11.6 GiB. A table of three or four with a\n"
+      << "    seat watching the scores:\n"
       << "    check values it with the same solve, every seat's decisions fixed (each seat's P(win) only)\n";
 }
 
