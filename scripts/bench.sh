@@ -37,7 +37,8 @@
 # die to 100 at three seats, two dice to 60 at three, one die to 40 at four;
 # 10,000 (seed 000) to 1,000, 2,000 and 5,000 at three. Each line gives the
 # wall and CPU seconds and the peak memory, then the solve's own lines (turn
-# starts, whether every tuple settled, the gains and the verdict).
+# starts, whether every tuple settled or where the rounds cycled and how
+# many of those mix, the gains and the verdict).
 #
 #   bash scripts/bench.sh --table-win-10000
 # 10,000 at its real target, three seats (about an hour on two cores): the
@@ -49,7 +50,7 @@
 #
 #   bash scripts/bench.sh --table-win-pig-four
 # Pig, one die, four seats to 100 (4 x 10^8 turn starts): the solve, about
-# 17 minutes and 11.6 GiB on two cores, then its four deviation gains (one
+# 17 to 26 minutes and 11.6 GiB on two cores, then its four deviation gains (one
 # more solve each, without decisions: 7 GiB), about 90 minutes in all.
 #
 #   bash scripts/bench.sh --sweep
@@ -71,7 +72,7 @@ table_solve() {
   /usr/bin/time -f "  %e s wall, %U s CPU, %M KB" -o "$scratch/time" build/dicesim solve "$@" >"$scratch/out"
   echo "solve $*:"
   cat "$scratch/time"
-  grep -E 'wins\)|turn-start states|turn starts|settled|gains|equilibrium' "$scratch/out" | sed 's/^ */  /'
+  grep -E 'wins\)|turn-start states|turn starts|settled|cycled|gains|equilibrium' "$scratch/out" | sed 's/^ */  /'
 }
 if [ "$1" = --table-win-pig-four ]; then
   table_solve pig --optimal --seats 4
@@ -95,8 +96,8 @@ if [ "$1" = --table-win-10000 ]; then
   timed solve tenk --win --seats 3 --json
   python3 -c 'import json, sys
 solved = json.load(open(sys.argv[1]))
-for key in ("seats", "turn_starts", "seconds", "peak_bytes", "unsettled_tuples", "deviation_gains", "equilibrium",
-            "fair_head_starts"):
+for key in ("seats", "turn_starts", "seconds", "peak_bytes", "cycled_tuples", "mixed_tuples", "unsettled_tuples",
+            "deviation_gains", "equilibrium", "fair_head_starts"):
     print("  " + key, json.dumps(solved[key]))' "$scratch/out"
   # The config: three solved seats, and (seed 000) the fair head starts the solve printed.
   config='import json, sys

@@ -128,6 +128,10 @@ class ThrowStream {
     return code_[digit];
   }
 
+  // A uniform draw in [0, 1) from the same generator (53 bits), for a
+  // strategy that randomises a decision; the digits in hand are kept.
+  double chance() { return double(rng_() >> 11) * 0x1.0p-53; }
+
  private:
   // One accepted draw in [0, 6^22) per refill: no digit is used twice and
   // none is skipped, and a rejected draw carries no digits.

@@ -76,21 +76,32 @@ void print_optimal(const Rules& rules) {
 }
 
 // Whether the decisions settled (passes that cycled, score tuples whose
-// rounds did not settle, passes stopped at their limit), and how far from
-// an equilibrium the decisions returned are: one more solve per seat.
+// rounds cycled and how they were settled, passes stopped at their limit),
+// and how far from an equilibrium the decisions returned are: one more
+// solve per seat.
 void print_settling(const Rules& rules, const TableWin& table) {
   std::cout << std::setprecision(3) << std::defaultfloat;
   const bool settled = !table.cycle && table.unsettled_tuples == 0 && table.passes_settled;
-  if (settled) std::cout << "  settled: every score tuple's decisions, and the passes\n";
+  if (settled)
+    std::cout << "  settled: every score tuple's decisions"
+              << (table.cycled_tuples > 0 ? " (by rounds of best replies or, where they cycled, below)" : "")
+              << ", and the passes\n";
   if (table.cycle)
     std::cout << "  not settled: the passes returned to earlier decisions " << table.cycle->returns
               << " times (best replies cycling; the last pass changed " << table.cycle->flipped
               << " decisions and moved a value by " << table.cycle->change << ")\n";
+  if (table.cycled_tuples > 0)
+    std::cout << "  cycled: at " << table.cycled_tuples << (table.cycled_tuples == 1 ? " score tuple" : " score tuples")
+              << " rounds of best replies cycled; there the seats play an equilibrium of the tuple's turns found on "
+                 "their best-turn paths, mixed at "
+              << table.mixed_tuples
+              << " (some seats randomise one decision each; no seat gains there by another turn, most "
+              << table.most_cycled_gain << ")\n";
   if (table.unsettled_tuples > 0)
     std::cout << "  not settled: at " << table.unsettled_tuples
               << (table.unsettled_tuples == 1 ? " score tuple" : " score tuples")
-              << " the seats' decisions still changed after " << kRoundsAtATuple
-              << " rounds of best replies (cycling within the tuple)\n";
+              << " rounds of best replies did not settle (cycling within the tuple), and no equilibrium of its turns "
+                 "was found on the seats' best-turn paths\n";
   if (!table.passes_settled)
     std::cout << "  not settled: the passes stopped at their limit with the values still moving\n";
   if (!settled) std::cout << "  the chances above are those of the last decisions, evaluated exactly\n";

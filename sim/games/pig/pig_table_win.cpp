@@ -18,6 +18,7 @@
 #include "engine/memory_budget.h"
 #include "engine/progress.h"
 #include "math/score_tuples.h"
+#include "math/turn_cycle.h"
 
 namespace dicesim::pig {
 
@@ -38,8 +39,29 @@ bool TableWin::holds(int mover, const int* scores, int total) const {
   return (hold_bits_[bit / 64] >> (bit % 64)) & 1;
 }
 
+const TableWin::Mix* TableWin::mix_at(std::size_t state) const {
+  if (mixed_states_.empty() || !((mixed_states_[state / 64] >> (state % 64)) & 1)) return nullptr;
+  const auto at = std::lower_bound(mixes_.begin(), mixes_.end(), state,
+                                   [](const Mix& mix, std::size_t s) { return mix.state < s; });
+  return &*at;
+}
+
+double TableWin::hold_chance(int mover, const int* scores, int total) const {
+  const Mix* mix = mix_at(state(mover, scores));
+  return mix && mix->total == total ? mix->hold : double(holds(mover, scores, total));
+}
+
 Decision TableWin::decision() const {
-  return [this](int seat, const int* scores, int total) { return holds(seat, scores, total); };
+  return [this](int seat, const int* scores, int total) { return hold_chance(seat, scores, total); };
+}
+
+void TableWin::set_mixes(std::vector<Mix> mixes) {
+  std::sort(mixes.begin(), mixes.end(), [](const Mix& a, const Mix& b) { return a.state < b.state; });
+  mixes_ = std::move(mixes);
+  mixed_states_.clear();
+  if (mixes_.empty()) return;
+  mixed_states_.assign((turn_starts() + 63) / 64, 0);
+  for (const Mix& mix : mixes_) mixed_states_[mix.state / 64] |= std::uint64_t(1) << (mix.state % 64);
 }
 
 Decision hold_at_decision(int total) {
@@ -90,7 +112,8 @@ bool drops_values(const Rules& rules, int seats) {
 std::uint64_t table_win_bytes(const Rules& rules, int seats, bool decisions) {
   double tuples = 1;
   for (int k = 0; k < seats; ++k) tuples *= rules.goal;
-  const double bits = decisions || rules.dice == 2 ? tuples * seats * rules.goal / 8.0 : 0;
+  // A bit per decision, and one per turn start: whether it randomises.
+  const double bits = decisions || rules.dice == 2 ? tuples * seats * (rules.goal + 1) / 8.0 : 0;
   const double values =
       drops_values(rules, seats) ? window_values_bytes(rules, seats) : whole_values_bytes(rules, seats);
   // Two dice: the values resets read (every seat's odds where the previous
@@ -157,11 +180,14 @@ class TableWinSolver {
     do {
       if (rules_.dice == 2) resets.read_before(out_);
       change = 0;
-      out_.unsettled_tuples = 0;
+      out_.unsettled_tuples = out_.cycled_tuples = out_.mixed_tuples = 0;
+      out_.most_cycled_gain = 0;
+      for (Scratch& scratch : scratches_) scratch.mixes.clear();
       for (int sum = out_.layering_.sums(); sum-- > 0;) {
         change = std::max(change, solve_sum(sum));
         progress.advance(out_.layering_.size(sum));
       }
+      gather_mixes();
       if (drop_values_) out_.kept_below_sum_ = rules_.goal;
       ++out_.passes;
       // A pass within the tolerance ends the solve: it is never a cycle.
@@ -181,10 +207,8 @@ class TableWinSolver {
  private:
   // A seat's turn from turn total t: value = constant + bust * (the next
   // seat's value at the same scores).
-  struct Affine {
-    SeatOdds constant{};
-    double bust = 0;
-  };
+  using Affine = TurnLottery<kMostTableSeats>;
+  using Path = TurnPath<kMostTableSeats>;
 
   // Two 1s send the thrower's score to 0, a lower sum, whose values a pass
   // reads as they were before it: the passes converge geometrically, slowly
@@ -295,22 +319,40 @@ class TableWinSolver {
     return targets;
   }
 
+  // The pass's mixes, from every thread, into the table.
+  void gather_mixes() {
+    std::vector<TableWin::Mix> mixes;
+    for (const Scratch& scratch : scratches_) mixes.insert(mixes.end(), scratch.mixes.begin(), scratch.mixes.end());
+    out_.set_mixes(std::move(mixes));
+  }
+
   // What solving some tuples found.
   struct Tally {
     double change = 0;          // how far a value moved since the last pass
-    std::size_t unsettled = 0;  // tuples whose rounds did not settle
+    std::size_t unsettled = 0;  // tuples whose rounds did not settle, nor a mix found
+    std::size_t cycled = 0;     // tuples whose rounds cycled, solved on the best-turn paths
+    std::size_t mixed = 0;      // of those, where some seat randomises
+    double cycled_gain = 0;     // the most a seat gains at those by another turn
     std::uint64_t flipped = 0;  // decisions changed
     Tally operator+(const Tally& other) const {
-      return {std::max(change, other.change), unsettled + other.unsettled, flipped + other.flipped};
+      return {std::max(change, other.change),
+              unsettled + other.unsettled,
+              cycled + other.cycled,
+              mixed + other.mixed,
+              std::max(cycled_gain, other.cycled_gain),
+              flipped + other.flipped};
     }
   };
   // A thread's working rows: per turn total, the turn being solved; per
   // seat, the next seat's values where it holds (by turn total) and where
   // two 1s reset it, looked up once a tuple (they lie at other sums).
   struct Scratch {
-    std::vector<Affine> totals;
+    std::vector<Affine> totals, rolls;  // per turn total: the turn from there, and throwing on
     std::array<std::vector<const SeatOdds*>, kMostTableSeats> holds;
     std::array<const SeatOdds*, kMostTableSeats> reset{};
+    std::array<std::vector<std::uint8_t>, kMostTableSeats> first_holds;  // each path's first node
+    std::array<std::vector<int>, kMostTableSeats> flips;                 // [k]: the total nodes k and k + 1 differ at
+    std::vector<TableWin::Mix> mixes;                                    // found by this thread in this pass
   };
 
   void look_up_reads(const int* scores, int sum, Scratch& scratch) {
@@ -349,6 +391,9 @@ class TableWinSolver {
         },
         std::plus<Tally>());
     out_.unsettled_tuples += tally.unsettled;
+    out_.cycled_tuples += tally.cycled;
+    out_.mixed_tuples += tally.mixed;
+    out_.most_cycled_gain = std::max(out_.most_cycled_gain, tally.cycled_gain);
     flipped_ += tally.flipped;
     // A sum reads at most goal - 1 above itself: the next one down no longer
     // reads sum + goal - 1 (the sums below the goal are kept).
@@ -358,7 +403,8 @@ class TableWinSolver {
     return tally.change;
   }
 
-  // The n turn starts at one score tuple, solved together.
+  // The n turn starts at one score tuple, solved together: rounds of best
+  // replies; where they cycle, a mixed equilibrium of the tuple's turns.
   Tally solve_tuple(int sum, std::uint64_t rank, Scratch& scratch) {
     const int seats = out_.seats_;
     int scores[kMostTableSeats] = {};
@@ -368,40 +414,166 @@ class TableWinSolver {
     for (int m = 0; m < seats; ++m) before[m] = estimate[m] = values[m];
     std::array<Affine, kMostTableSeats> turn;
     std::array<std::vector<std::uint8_t>, kMostTableSeats> decisions, previous;
+    std::array<FixedMix, kMostTableSeats> fixed_mixes{};
     look_up_reads(scores, sum, scratch);
+    // Where each seat's best replies went (what busting was worth to it)
+    // once the rounds returned to earlier decisions: kWatchedRounds more.
+    constexpr int kWatchedRounds = 16;
+    std::array<std::pair<double, double>, kMostTableSeats> watched;
+    watched.fill({2.0, -1.0});
+    RoundHistory history;
+    int watch_until = kRoundsAtATuple;
     bool settled = false;
-    for (int round = 0; round < kRoundsAtATuple && !settled; ++round) {
-      for (int m = 0; m < seats; ++m) turn[m] = solve_turn(m, scores, estimate[(m + 1) % seats], decisions[m], scratch);
-      estimate = close_cycle(turn);
+    for (int round = 0; round < std::min(kRoundsAtATuple, watch_until) && !settled; ++round) {
+      for (int m = 0; m < seats; ++m) {
+        const double x = estimate[(m + 1) % seats][m];
+        if (round >= std::min(kRoundsAtATuple, watch_until) - kWatchedRounds)
+          watched[m] = {std::min(watched[m].first, x), std::max(watched[m].second, x)};
+        turn[m] = solve_turn(m, scores, x, decisions[m], fixed_mixes[m], scratch);
+      }
+      estimate = close_turn_cycle(turn, seats);
       // Fixed decisions never change: the first round is exact.
       settled = all_fixed_ || (round > 0 && decisions == previous);
       previous = decisions;
+      if (!settled && watch_until == kRoundsAtATuple) {
+        std::uint64_t hash = RoundHistory::kEmpty;
+        for (int m = 0; m < seats; ++m) hash = RoundHistory::hash(hash, decisions[m].data(), decisions[m].size());
+        if (history.returned(hash)) watch_until = round + 1 + kWatchedRounds;
+      }
     }
     Tally tally;
+    if (!settled) {
+      if (const auto mix = mix_tuple(scores, watched, decisions, fixed_mixes, scratch)) {
+        estimate = mix->values;
+        settled = true;
+        tally.cycled = 1;
+        tally.mixed = std::any_of(mix->plays.begin(), mix->plays.end(), [](CyclePlay p) { return p.toward_next > 0; });
+        tally.cycled_gain = mix->gain;
+      }
+    }
     tally.unsettled = !settled;
     const std::size_t tuple = out_.tuple(scores);
     for (int m = 0; m < seats; ++m) {
       values[m] = estimate[m];
-      if (keep_decisions_) tally.flipped += store_decisions(std::size_t(m) * out_.tuples_ + tuple, decisions[m]);
+      const std::size_t state = std::size_t(m) * out_.tuples_ + tuple;
+      if (keep_decisions_) {
+        tally.flipped += store_decisions(state, decisions[m]);
+        if (fixed_mixes[m].total > 0) scratch.mixes.push_back({state, fixed_mixes[m].total, fixed_mixes[m].hold});
+      }
       for (int k = 0; k < seats; ++k) tally.change = std::max(tally.change, std::abs(estimate[m][k] - before[m][k]));
     }
     return tally;
   }
 
+  // A turn's randomised total (0: none) and the chance it holds there.
+  struct FixedMix {
+    int total = 0;
+    double hold = 0;
+  };
+
+  // Where a tuple's best replies cycled: each free seat's best turns as
+  // busting grows in worth (its path), and a profile on the paths, pure or
+  // mixed, at which no seat gains by another turn (math/turn_cycle.h),
+  // searched first where the rounds went, then over the whole paths. Sets
+  // the decisions (and mixes) to it; nullopt where none was found.
+  std::optional<CycleEquilibrium<kMostTableSeats>> mix_tuple(
+      const int* scores, const std::array<std::pair<double, double>, kMostTableSeats>& watched,
+      std::array<std::vector<std::uint8_t>, kMostTableSeats>& decisions,
+      std::array<FixedMix, kMostTableSeats>& fixed_mixes, Scratch& scratch) {
+    const int seats = out_.seats_;
+    std::array<Path, kMostTableSeats> paths;
+    for (int m = 0; m < seats; ++m)
+      paths[m] = fixed_[m] ? Path{{solve_turn(m, scores, 0, decisions[m], fixed_mixes[m], scratch)}, {}}
+                           : best_turn_path(m, scores, scratch.first_holds[m], scratch.flips[m], scratch);
+    const auto found = settle_cycle(paths, seats, watched);
+    if (!found) return std::nullopt;
+    const std::size_t tuple = out_.tuple(scores);
+    for (int m = 0; m < seats; ++m) {
+      if (fixed_[m]) continue;
+      const CyclePlay play = found->plays[m];
+      decisions[m] = scratch.first_holds[m];
+      const std::vector<int>& flips = scratch.flips[m];
+      for (int k = 0; k < play.node; ++k) decisions[m][std::size_t(flips[std::size_t(k)])] = 0;
+      if (play.toward_next > 0 && keep_decisions_)
+        scratch.mixes.push_back(
+            {std::size_t(m) * out_.tuples_ + tuple, flips[std::size_t(play.node)], 1 - play.toward_next});
+    }
+    return found;
+  }
+
+  // Seat m's best turns as x, what the next seat's start at these scores is
+  // worth to it, grows from 0 to 1 (a TurnPath): the best at 0 (ties
+  // hold), then, one at a time, the hold whose throwing on first catches
+  // up with it as x grows. Throwing on is worth an affine function of x
+  // under the turn's later decisions, growing with it, so a decision only
+  // ever flips from holding to throwing, and each flip's turn is best from
+  // its threshold to the next (policy improvement finds nothing better in
+  // between). `first` receives the first node's decisions and `flips` the
+  // total at which each node throws on where the one before held.
+  Path best_turn_path(int m, const int* scores, std::vector<std::uint8_t>& first, std::vector<int>& flips,
+                      Scratch& scratch) {
+    Path path;
+    flips.clear();
+    FixedMix none;
+    path.nodes.push_back(solve_turn(m, scores, 0, first, none, scratch));
+    std::vector<std::uint8_t> holds = first;
+    const std::vector<const SeatOdds*>& hold_values = scratch.holds[std::size_t(m)];
+    for (double x = 0;;) {
+      int flip = 0;
+      double at = 2;
+      for (std::size_t t = 1; t < holds.size(); ++t) {
+        const Affine& roll = scratch.rolls[t];
+        if (!holds[t] || roll.bust <= 0) continue;
+        const double catches = std::max(x, ((*hold_values[t])[m] - roll.constant[m]) / roll.bust);
+        if (catches < at) at = catches, flip = int(t);
+      }
+      if (flip == 0 || at > 1) break;
+      holds[std::size_t(flip)] = 0;
+      x = at;
+      path.thresholds.push_back(at);
+      flips.push_back(flip);
+      path.nodes.push_back(turn_under(
+          m, scores, scratch, [&](int t, const SeatOdds&, const Affine&) { return double(holds[std::size_t(t)]); }));
+    }
+    return path;
+  }
+
   // Seat m's turn with the others' values fixed: the best reply (or the
-  // seat's fixed strategy), deciding as if the next seat's value at these
-  // scores were `next`, returned as an affine function of that value.
-  Affine solve_turn(int m, const int* scores, const SeatOdds& next, std::vector<std::uint8_t>& decisions,
+  // seat's fixed strategy), deciding as if the next seat's start at these
+  // scores were worth x to it, returned as an affine function of that value.
+  // A fixed strategy's randomised total goes to `mix`.
+  Affine solve_turn(int m, const int* scores, double x, std::vector<std::uint8_t>& decisions, FixedMix& mix,
                     Scratch& scratch) {
+    decisions.assign(std::size_t(rules_.goal - scores[m]), 0);
+    mix = FixedMix{};
+    return turn_under(m, scores, scratch, [&](int t, const SeatOdds& hold, const Affine& roll) {
+      double chance = 1;  // of holding; ties hold
+      if (!fixed_[m]) {
+        chance = hold[m] >= roll.own(m, x) ? 1 : 0;
+      } else if (chance = fixed_[m](m, scores, t); chance > 0 && chance < 1) {
+        if (mix.total > 0) throw std::logic_error("Pig table solve: a fixed strategy randomises twice a turn");
+        mix = FixedMix{t, chance};
+      }
+      decisions[std::size_t(t)] = chance >= 1;
+      return chance;
+    });
+  }
+
+  // Seat m's turn by decide(t, hold, roll), its chance of holding at turn
+  // total t given the values of holding and of throwing on there: every
+  // total's turn into scratch.totals and throwing on into scratch.rolls.
+  // Returns the turn from its start.
+  template <class Decide>
+  Affine turn_under(int m, const int* scores, Scratch& scratch, Decide&& decide) {
     const int own = scores[m], room = rules_.goal - own;
     const std::vector<const SeatOdds*>& hold_values = scratch.holds[std::size_t(m)];
     const SeatOdds* reset_value = scratch.reset[std::size_t(m)];
     std::vector<Affine>& totals = scratch.totals;
     totals.resize(std::size_t(rules_.goal));
+    scratch.rolls.resize(std::size_t(rules_.goal));
     const double bust = odds_.probability(odds_.bust), reset = odds_.probability(odds_.reset);
     // Two 1s at a score of 0 leave the scores as they are: a bust.
     const bool reset_is_bust = own == 0;
-    decisions.assign(std::size_t(room), 0);
     for (int t = room - 1; t >= 0; --t) {
       Affine roll;
       roll.bust = bust + (reset_is_bust ? reset : 0);
@@ -415,37 +587,18 @@ class TableWinSolver {
           roll.bust += p * totals[t + points].bust;
         }
       }
-      totals[t] = roll;
+      scratch.rolls[t] = totals[t] = roll;
       if (t == 0) break;  // a turn starts with a throw
       const SeatOdds& hold = *hold_values[std::size_t(t)];
-      const bool holds =
-          fixed_[m] ? fixed_[m](m, scores, t) : hold[m] >= roll.constant[m] + roll.bust * next[m];  // ties hold
-      if (holds) {
+      const double chance = decide(t, hold, roll);
+      if (chance >= 1) {
         totals[t] = Affine{hold, 0.0};
-        decisions[std::size_t(t)] = 1;
+      } else if (chance > 0) {
+        for (std::size_t k = 0; k < hold.size(); ++k) totals[t].constant[k] += chance * (hold[k] - roll.constant[k]);
+        totals[t].bust = (1 - chance) * roll.bust;
       }
     }
     return totals[0];
-  }
-
-  // Every seat's value at one tuple, given each turn as an affine function
-  // of the next seat's: v_m = c_m + b_m v_(m+1), solved around the cycle.
-  std::array<SeatOdds, kMostTableSeats> close_cycle(const std::array<Affine, kMostTableSeats>& turn) const {
-    const int seats = out_.seats_;
-    SeatOdds first{};
-    double carry = 1;  // the product of the busts so far
-    for (int m = 0; m < seats; ++m) {
-      add_scaled(first, turn[m].constant, carry);
-      carry *= turn[m].bust;
-    }
-    for (double& v : first) v /= 1 - carry;  // carry < 1: every turn can reach the goal
-    std::array<SeatOdds, kMostTableSeats> value;
-    value[0] = first;
-    for (int m = seats - 1; m > 0; --m) {
-      value[m] = turn[m].constant;
-      add_scaled(value[m], value[(m + 1) % seats], turn[m].bust);
-    }
-    return value;
   }
 
   // One state's decisions into the bits; returns how many changed. Other
@@ -512,14 +665,17 @@ TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decisi
   // as the tuples it reads are final: one die's single pass. With two dice,
   // and where the passes cycled, the values mix several passes' decisions:
   // the last decisions are evaluated exactly, every seat's fixed.
-  const bool mixed = table.cycle || !table.passes_settled || (table.unsettled_tuples > 0 && rules.dice == 2);
-  if (!mixed) return table;
+  const bool reevaluate = table.cycle || !table.passes_settled || (table.unsettled_tuples > 0 && rules.dice == 2);
+  if (!reevaluate) return table;
   std::vector<Decision> last(std::size_t(seats), table.decision());
   for (std::size_t k = 0; k < fixed.size(); ++k)
     if (fixed[k]) last[k] = fixed[k];
   TableWin evaluated = TableWinSolver(rules, seats, last, options).solve();
   evaluated.cycle = table.cycle;
   evaluated.unsettled_tuples = table.unsettled_tuples;
+  evaluated.cycled_tuples = table.cycled_tuples;
+  evaluated.mixed_tuples = table.mixed_tuples;
+  evaluated.most_cycled_gain = table.most_cycled_gain;
   evaluated.passes_settled = table.passes_settled;
   evaluated.passes += table.passes;
   evaluated.seconds += table.seconds;

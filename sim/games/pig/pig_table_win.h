@@ -15,6 +15,16 @@
 // than kTableWinTolerance. A seat indifferent between holding and throwing
 // holds (as the two-player solver does).
 //
+// Within one score tuple, best replies need not settle either (one die at
+// three seats and goal 100: 270 of 10^6 tuples): a seat's best turn flips
+// another's, which flips it back. There the solver finds a mixed
+// equilibrium of the tuple's turns (math/turn_cycle.h): each seat's best
+// turns as what busting is worth to it grows, and a profile in which some
+// seats randomise one decision each (TableWin::Mix), the chance chosen so
+// that the others' best replies hold. Its values are exact and no seat
+// gains at the tuple by another turn (to rounding), so the whole table is
+// an equilibrium where the passes settle (deviation_gains checks it).
+//
 // Best replies need not settle: at three seats, two dice and goal 100 the
 // passes return to earlier decisions again and again (a seat's best reply
 // flips another's, which flips it back). After kReturnsToCycle returns the
@@ -61,8 +71,9 @@ constexpr std::uint64_t kMostKeptValuesBytes = std::uint64_t(2) << 30;
 using SeatOdds = std::array<double, kMostTableSeats>;  // P(seat k wins), k < seats
 
 // A fixed strategy's decision at turn total `total` (>= 1) with the banked
-// scores `scores` (every seat's, in seat order), `seat` to move: true holds.
-using Decision = std::function<bool(int seat, const int* scores, int total)>;
+// scores `scores` (every seat's, in seat order), `seat` to move: the chance
+// it holds (1 holds, 0 throws; between, at most one total a turn start).
+using Decision = std::function<double(int seat, const int* scores, int total)>;
 
 class TableWin {
  public:
@@ -74,9 +85,12 @@ class TableWin {
   bool has_value(const int* scores) const { return !layers_[std::size_t(TupleLayers::sum(scores, seats_))].empty(); }
   // Where values were dropped: those kept are of tuples summing below this.
   int kept_below_sum() const { return kept_below_sum_; }
-  // Whether the seat to move holds at turn total `total` (1 .. goal - own score - 1).
+  // Whether the seat to move holds at turn total `total` (1 .. goal - own
+  // score - 1); where it randomises, what the pure decisions there were.
   bool holds(int mover, const int* scores, int total) const;
-  // This table's decisions, as a Decision (for evaluating a deviation of
+  // The chance it holds there: holds(), or between 0 and 1 where it randomises.
+  double hold_chance(int mover, const int* scores, int total) const;
+  // This table's decisions (hold_chance), as a Decision (for evaluating a deviation of
   // another seat). It refers to this table, which must outlive it.
   Decision decision() const;
   // One turn of seat `mover` at the banked scores `scores` (every seat's, in
@@ -84,20 +98,35 @@ class TableWin {
   // optimal_win with "seats". A bit per decision, found from the state once
   // a turn: no allocation and no call per throw. Returns the new banked
   // score, or the final score (>= goal) if the turn reached the goal, as
-  // play_turn does.
+  // play_turn does. Where the seat randomises, it draws
+  // dice.chance() (uniform in [0, 1)) at that total.
   template <class Stream>
   int play_turn(int mover, const int* scores, Stream& dice) const {
     const int score = scores[mover], room = goal_ - score;
-    const std::size_t first = state(mover, scores) * std::size_t(goal_);
+    const std::size_t at = state(mover, scores), first = at * std::size_t(goal_);
+    int mixed_total = 0;  // total 0 is never decided: no mix
+    double hold = 0;
+    if (const Mix* mix = mix_at(at)) mixed_total = mix->total, hold = mix->hold;
     for (int total = 0;;) {
       const int points = dice.next();
       if (points <= 0) return points == kBust ? score : 0;
       total += points;
       if (total >= room) return score + total;  // the goal: no decision is stored there
+      if (total == mixed_total) {
+        if (dice.chance() < hold) return score + total;
+        continue;
+      }
       const std::size_t bit = first + std::size_t(total);
       if ((hold_bits_[bit / 64] >> (bit % 64)) & 1) return score + total;
     }
   }
+  // Where a seat randomises: its state (mover and tuple), the turn total
+  // and the chance it holds there.
+  struct Mix {
+    std::uint64_t state = 0;
+    int total = 0;
+    double hold = 0;
+  };
   // Set where the passes cycled instead of settling (see above).
   struct Cycle {
     int returns = 0;            // passes whose decisions were those of a pass 2..kRecall before
@@ -106,11 +135,21 @@ class TableWin {
   };
   std::optional<Cycle> cycle;
   // Score tuples whose seats' decisions, improved in turn (each seat's best
-  // reply to the others' values there), had not settled after
-  // kRoundsAtATuple rounds in the last pass: best replies cycling within a
-  // tuple. Where any did, solve_table_win values the last round's decisions
-  // exactly, and they are not known to be an equilibrium (deviation_gains).
+  // reply to the others' values there), did not settle in the last pass
+  // (they returned to earlier decisions, or changed for kRoundsAtATuple
+  // rounds) and where no equilibrium of the tuple's turns was found on the
+  // seats' paths either. Where any did not, the values are those of the
+  // last round's decisions, exactly, and they are not known to be an
+  // equilibrium (deviation_gains).
   std::size_t unsettled_tuples = 0;
+  // Score tuples whose rounds of best replies cycled, where an equilibrium
+  // of the tuple's turns was found on the seats' best-turn paths instead;
+  // of those, the ones where some seat randomises (at the others, a pure
+  // profile the rounds passed over: all seats replying at once can
+  // oscillate around it); and the most a seat gains at any of them by
+  // another turn (rounding).
+  std::size_t cycled_tuples = 0, mixed_tuples = 0;
+  double most_cycled_gain = 0;
   bool passes_settled = true;  // false: two dice's passes stopped at their limit still moving the values
   int passes = 0;              // sweeps over every tuple (two dice: resets reach lower sums)
   std::uint64_t turn_starts() const { return tuples_ * std::size_t(seats_); }
@@ -119,6 +158,9 @@ class TableWin {
  private:
   friend class TableWinSolver;
   std::size_t tuple(const int* scores) const;
+  // The state's mix, or null (a bit per state says whether to look).
+  const Mix* mix_at(std::size_t state) const;
+  void set_mixes(std::vector<Mix> mixes);
   std::size_t state(int mover, const int* scores) const { return std::size_t(mover) * tuples_ + tuple(scores); }
   SeatOdds& cell(int mover, const int* scores, int sum) {
     return layers_[std::size_t(sum)][layering_.rank(scores, sum) * std::size_t(seats_) + std::size_t(mover)];
@@ -128,7 +170,9 @@ class TableWin {
   TupleLayers layering_{1, 1};
   std::vector<std::vector<SeatOdds>> layers_;  // [score sum][rank * seats + mover]; empty: dropped
   int kept_below_sum_ = INT_MAX;
-  std::vector<std::uint64_t> hold_bits_;  // per state, per total 0..goal-1
+  std::vector<std::uint64_t> hold_bits_;     // per state, per total 0..goal-1
+  std::vector<Mix> mixes_;                   // by state
+  std::vector<std::uint64_t> mixed_states_;  // a bit per state with a mix; empty: none
 };
 
 // Whether a solve of `seats` seats drops the values it no longer reads.
@@ -155,7 +199,8 @@ struct TableWinOptions {
 TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decision>& fixed = {},
                          const TableWinOptions& options = {});
 
-// The rounds of decisions one score tuple gets in a pass.
+// The most rounds of decisions one score tuple gets in a pass (they stop
+// sooner once they settle, or return to an earlier round's decisions).
 constexpr int kRoundsAtATuple = 1000;
 
 // How the passes' decisions went: a pass whose decisions (a hash of them)

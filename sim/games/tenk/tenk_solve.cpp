@@ -303,10 +303,11 @@ void print_table_win(const Rules& rules, const SolveOptions& options) {
   if (const std::optional<std::string> why = table_win_refusal(rules, options.seats, true))
     throw InputError("--seats: " + *why);
   const Scoring scoring(rules);
-  // Where a tuple's decisions did not settle, its values are still those of
-  // its last round's decisions, exactly: the round closes the cycle of turns
-  // for the decisions it chose, and a bank only raises the score sum, so the
-  // tuples it reads are final (one pass).
+  // Where a tuple's rounds cycled, the seats play an equilibrium of its
+  // turns (randomising where they must); where none was found, its values
+  // are still those of its last round's decisions, exactly: the round
+  // closes the cycle of turns for the decisions it chose, and a bank only
+  // raises the score sum, so the tuples it reads are final (one pass).
   const TableWin table = solve_table_win(scoring, options.seats, {}, true);
   const std::vector<double> gains = deviation_gains(scoring, table);
   const TableWinOdds start = table.start();
@@ -329,6 +330,8 @@ void print_table_win(const Rules& rules, const SolveOptions& options) {
                       {"seconds", stats.seconds},
                       {"peak_bytes", stats.peak_bytes},
                       {"unsettled_tuples", stats.unsettled_tuples},
+                      {"cycled_tuples", stats.cycled_tuples},
+                      {"mixed_tuples", stats.mixed_tuples},
                       {"deviation_gains", gains},
                       {"fair_head_starts", json{{"points", points_of(fair.starts)}, {"values", fair.values}}},
                       {"equilibrium", is_equilibrium(gains)}}
@@ -348,13 +351,20 @@ void print_table_win(const Rules& rules, const SolveOptions& options) {
             << stats.seconds << " s, peak memory " << double(stats.peak_bytes) / (1 << 20) << " MiB\n";
   if (stats.unsettled_tuples == 0)
     std::cout << "settled: every score tuple's decisions (at most " << stats.most_iterations
-              << " rounds of best replies)\n";
-  else
+              << " rounds of best replies" << (stats.cycled_tuples > 0 ? "; where they cycled, below" : "") << ")\n";
+  if (stats.cycled_tuples > 0)
+    std::cout << "cycled: at " << stats.cycled_tuples << (stats.cycled_tuples == 1 ? " score tuple" : " score tuples")
+              << " rounds of best replies cycled; there the seats play an equilibrium of the tuple's turns found on "
+                 "their best-plan paths, mixed at "
+              << stats.mixed_tuples << " (some seats randomise between two plans at the turn's start; no seat gains "
+              << "there by another plan, most " << std::setprecision(2) << std::scientific << stats.most_cycled_gain
+              << std::fixed << ")\n";
+  if (stats.unsettled_tuples > 0)
     std::cout << "not settled: at " << stats.unsettled_tuples
               << (stats.unsettled_tuples == 1 ? " score tuple" : " score tuples")
-              << " the seats' decisions still changed after " << stats.most_iterations
-              << " rounds of best replies (cycling within the tuple); the chances above are those of its last "
-                 "round's decisions, exactly\n";
+              << " rounds of best replies did not settle (cycling within the tuple), and no equilibrium of its turns "
+                 "was found on the seats' best-plan paths; the chances above are those of its last round's "
+                 "decisions, exactly\n";
   std::cout << deviation_gain_lines(gains, "") << table_head_start_line(fair, kPoint) << "\n"
             << table_head_start_contest(fair, kPoint, options.seats) << "\n";
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 
@@ -18,6 +19,7 @@
 #include "games/tenk/tenk_table_throws.h"
 #include "games/tenk/tenk_win_policy.h"
 #include "math/score_tuples.h"
+#include "math/turn_cycle.h"
 
 namespace dicesim::tenk {
 namespace {
@@ -121,6 +123,20 @@ double TableWin::tie() const {
   return std::max(0.0, tie);  // not below 0 by rounding
 }
 
+int TableWin::mix_of(std::size_t state) const {
+  const auto at = std::lower_bound(mixes_.begin(), mixes_.end(), state,
+                                   [](const Mix& mix, std::size_t s) { return mix.state < s; });
+  return at != mixes_.end() && at->state == state ? int(at - mixes_.begin()) : -1;
+}
+
+int TableWin::plan(int mover, const int* scores, Rng& rng) const {
+  if (mixes_.empty()) return -1;
+  const int mix = mix_of(state(mover, scores));
+  if (mix < 0) return -1;
+  // A uniform draw in [0, 1) from the game's own stream (53 bits).
+  return double(rng() >> 11) * 0x1.0p-53 < mixes_[std::size_t(mix)].chance ? mix : -1;
+}
+
 FixedSeat TableWin::fixed_seat() const {
   FixedSeat seat;
   seat.banks = [this](int mover, const int* scores, int total, int kind) { return banks(mover, scores, total, kind); };
@@ -132,6 +148,13 @@ FixedSeat TableWin::fixed_seat() const {
     return answer_banks(reacher, scores, answer, total, kind);
   };
   seat.answers_optimally = true;
+  seat.alternative = [this](int mover, const int* scores) -> std::optional<FixedSeat::Alternative> {
+    const int mix = mixes_.empty() ? -1 : mix_of(state(mover, scores));
+    if (mix < 0) return std::nullopt;
+    return FixedSeat::Alternative{
+        mixes_[std::size_t(mix)].chance, alternatives_.top(std::size_t(mix)),
+        [this, mix](int top, std::uint8_t* banks) { alternatives_.decode(std::size_t(mix), top, kinds_, banks); }};
+  };
   return seat;
 }
 
@@ -252,10 +275,16 @@ class TableWinSolver {
         }
       progress.advance();
     }
-    for (const Scratch& scratch : scratches) {
+    std::vector<FoundMix> mixes;
+    for (Scratch& scratch : scratches) {
       out_.stats.most_iterations = std::max(out_.stats.most_iterations, scratch.most_iterations);
       out_.stats.unsettled_tuples += scratch.unsettled;
+      out_.stats.cycled_tuples += scratch.cycled;
+      out_.stats.mixed_tuples += scratch.mixed;
+      out_.stats.most_cycled_gain = std::max(out_.stats.most_cycled_gain, scratch.cycled_gain);
+      std::move(scratch.mixes.begin(), scratch.mixes.end(), std::back_inserter(mixes));
     }
+    keep_mixes(std::move(mixes));
     out_.stats.turn_starts = out_.tuples_ * seats;
     out_.stats.answers = chains_->solved();
     out_.stats.horizon = horizon_ - out_.units_;
@@ -284,11 +313,28 @@ class TableWinSolver {
     V value;                          // from a fresh hand: constant + handed * the next seat's value
   };
 
+  // A seat's plan on its path where best replies cycled: its top, its
+  // decisions, and its turn from a fresh hand.
+  struct Plan {
+    int top = 0;
+    std::vector<std::uint8_t> banks;
+    V value;
+  };
+  // Where a seat randomises between two plans: the other plan, encoded.
+  struct FoundMix {
+    std::size_t state = 0;
+    double chance = 0;
+    std::vector<std::uint16_t> runs;
+  };
+
   struct Scratch {
     std::array<Turn, kMostTableWinSeats> turns;
+    Turn path_turn, alternative;
     std::vector<V> go;
     int most_iterations = 0;
-    std::uint64_t unsettled = 0;
+    std::uint64_t unsettled = 0, cycled = 0, mixed = 0;
+    double cycled_gain = 0;
+    std::vector<FoundMix> mixes;
   };
 
   std::size_t state_of(int mover, std::size_t tuple) const {
@@ -302,20 +348,153 @@ class TableWinSolver {
     int scores[kMostTableWinSeats] = {};
     decode_tuple(tuple, seats, out_.units_, scores);
     std::array<V, kMostTableWinSeats> estimate = first_estimate(scores);
-    int round = 0;
-    for (; round < kMostPolicyRounds; ++round) {
+    // Once the rounds return to earlier decisions (a cycle), kWatchedRounds
+    // more show where each seat's bust utility goes.
+    constexpr int kWatchedRounds = 16;
+    std::array<std::pair<double, double>, kMostTableWinSeats> watched;
+    watched.fill({2.0, -1.0});
+    RoundHistory history;
+    int last = kMostPolicyRounds, round = 0;
+    bool settled = false;
+    for (; round < last && !settled; ++round) {
       bool changed = false;
-      for (int m = 0; m < seats; ++m)
-        changed |= solve_turn(m, scores, estimate[(m + 1) % seats].v[m], w.turns[m], w, round == 0);
+      for (int m = 0; m < seats; ++m) {
+        const double u = estimate[(m + 1) % seats].v[m];
+        if (round >= last - kWatchedRounds)
+          watched[m] = {std::min(watched[m].first, u), std::max(watched[m].second, u)};
+        changed |= solve_turn(m, scores, u, w.turns[m], w, round == 0);
+      }
       estimate = close_cycle(w.turns);
-      if (round > 0 && !changed) break;
+      settled = round > 0 && !changed;
+      if (!settled && last == kMostPolicyRounds && history.returned(decisions_hash(w.turns)))
+        last = std::min(kMostPolicyRounds, round + 1 + kWatchedRounds);
     }
-    w.most_iterations = std::max(w.most_iterations, std::min(round + 1, kMostPolicyRounds));
-    w.unsettled += round == kMostPolicyRounds;
+    w.most_iterations = std::max(w.most_iterations, round);
+    if (!settled && mix_tuple(tuple, scores, watched, w)) {
+      settled = true;
+      estimate = close_cycle(w.turns);
+    }
+    w.unsettled += !settled;
     const int stored = out_.layout_.stored();
     for (int m = 0; m < seats; ++m) {
       std::copy_n(estimate[m].v.begin(), stored, &out_.values_[out_.state(m, scores) * std::size_t(stored)]);
       if (encoded) DecisionRuns::encode(w.turns[m].banks.data(), w.turns[m].top, out_.kinds_, encoded[m]);
+    }
+  }
+
+  static std::uint64_t decisions_hash(const std::array<Turn, kMostTableWinSeats>& turns) {
+    std::uint64_t hash = RoundHistory::kEmpty;
+    for (const Turn& turn : turns) {
+      const std::uint8_t top[2] = {std::uint8_t(turn.top & 0xFF), std::uint8_t((turn.top >> 8) & 0xFF)};
+      hash = RoundHistory::hash(RoundHistory::hash(hash, top, 2), turn.banks.data(), turn.banks.size());
+    }
+    return hash;
+  }
+
+  // The seat's utilities and bust coefficient of a turn, as the cycle
+  // search (math/turn_cycle.h) takes them.
+  TurnLottery<kMostTableWinSeats> lottery(const V& value) const {
+    TurnLottery<kMostTableWinSeats> turn;
+    for (int k = 0; k < out_.seats_; ++k) turn.constant[std::size_t(k)] = value.v[k];
+    turn.bust = value.handed();
+    return turn;
+  }
+
+  // Where a tuple's rounds cycled: each free seat's best plans as its bust
+  // utility grows from 0 to 1 (a path), and a profile on the paths, pure
+  // or mixed, at which no seat gains by another plan, searched first where
+  // the rounds went, then over the whole paths. Sets the turns to it (a
+  // mixing seat's turn is its two plans' values mixed; its other plan is
+  // kept in w.mixes); false where none was found.
+  bool mix_tuple(std::size_t tuple, int* scores,
+                 const std::array<std::pair<double, double>, kMostTableWinSeats>& watched, Scratch& w) {
+    const int seats = out_.seats_;
+    std::array<TurnPath<kMostTableWinSeats>, kMostTableWinSeats> paths;
+    std::array<std::vector<Plan>, kMostTableWinSeats> plans;
+    // A seat's plans change thousands of times as u goes from 0 to 1 (at
+    // 1,000 already): first only near where the rounds went, then the lot.
+    const auto search = [&](double margin) -> std::optional<CycleEquilibrium<kMostTableWinSeats>> {
+      for (int m = 0; m < seats; ++m) {
+        if (fixed_[m]) {
+          plans[m] = {Plan{w.turns[m].top, w.turns[m].banks, w.turns[m].value}};
+          paths[m] = TurnPath<kMostTableWinSeats>{{lottery(w.turns[m].value)}, {}, 0, 1};
+          continue;
+        }
+        const double from = std::max(0.0, watched[m].first - margin), to = std::min(1.0, watched[m].second + margin);
+        plans[m] = best_plans(m, scores, from, to, w, paths[m]);
+        if (plans[m].empty()) return std::nullopt;
+      }
+      return settle_cycle(paths, seats, watched);
+    };
+    constexpr double kNear = 0.01;
+    auto found = search(kNear);
+    if (!found) found = search(1);
+    if (!found) return false;
+    bool mixed = false;
+    for (int m = 0; m < seats; ++m) {
+      if (fixed_[m]) continue;
+      const CyclePlay play = found->plays[m];
+      const Plan& plan = plans[m][std::size_t(play.node)];
+      Turn& turn = w.turns[m];
+      turn.top = plan.top;
+      turn.banks = plan.banks;
+      turn.value = plan.value;
+      if (play.toward_next == 0) continue;
+      mixed = true;
+      const Plan& other = plans[m][std::size_t(play.node) + 1];
+      for (int i = 0; i < L; ++i) turn.value.v[i] += play.toward_next * (other.value.v[i] - plan.value.v[i]);
+      if (keep_) {
+        FoundMix mix{state_of(m, tuple), play.toward_next, {}};
+        DecisionRuns::encode(other.banks.data(), other.top, out_.kinds_, mix.runs);
+        w.mixes.push_back(std::move(mix));
+      }
+    }
+    ++w.cycled;
+    w.mixed += mixed;
+    w.cycled_gain = std::max(w.cycled_gain, found->gain);
+    return true;
+  }
+
+  // Seat m's best plans as its bust utility u grows from `from` to `to`:
+  // the best at u, whose decisions (and top) stay best up to the lowest
+  // bound of its rows' intervals; just past it, the next. Consecutive plans
+  // of the same value are one node. Each threshold is where the two plans'
+  // values for the seat meet (a row's bank and throw-on cross there).
+  // Empty where the path takes more than kMostSolves solves of the turn (it
+  // is not followed to its end: the tuple is then counted as not settled).
+  std::vector<Plan> best_plans(int m, int* scores, double from, double to, Scratch& w,
+                               TurnPath<kMostTableWinSeats>& path) {
+    path = TurnPath<kMostTableWinSeats>{{}, {}, from, to};
+    std::vector<Plan> plans;
+    constexpr int kMostSolves = 100000;
+    Turn& turn = w.path_turn;
+    double crossing = from;  // where the last plan stopped being best
+    int solves = 0;
+    for (double u = from;;) {
+      if (++solves > kMostSolves) return {};
+      solve_turn(m, scores, u, turn, w, true);
+      const bool same = !plans.empty() && plans.back().value.v == turn.value.v;
+      if (!same) {
+        if (!plans.empty()) path.thresholds.push_back(crossing);
+        plans.push_back(Plan{turn.top, turn.banks, turn.value});
+        path.nodes.push_back(lottery(turn.value));
+      }
+      const double holds_to = std::min(turn.top >= 1 ? turn.rows[1].high : kNoEnd, turn.top_holds_to);
+      if (!(holds_to < to)) break;
+      crossing = std::max(holds_to, u);
+      u = std::nextafter(crossing, 2.0);
+    }
+    return plans;
+  }
+  static constexpr double kNoEnd = std::numeric_limits<double>::infinity();
+
+  // The mixes found, by state, with their other plans.
+  void keep_mixes(std::vector<FoundMix> mixes) {
+    std::sort(mixes.begin(), mixes.end(), [](const FoundMix& a, const FoundMix& b) { return a.state < b.state; });
+    out_.alternatives_.resize(mixes.size(), throws_.kinds);
+    for (std::size_t i = 0; i < mixes.size(); ++i) {
+      out_.mixes_.push_back({mixes[i].state, mixes[i].chance});
+      out_.alternatives_.store(i, mixes[i].runs.data(), mixes[i].runs.size());
     }
   }
 
@@ -377,12 +556,13 @@ class TableWinSolver {
   // the answerers' chance to beat the score: once that chance is below half
   // the risk, banking is best (and stays best above, where it only shrinks).
   // A top higher than that bound asks is still exact (its rows bank).
-  std::pair<int, double> top_total(int m, int* scores, double u,
-                                   const typename AnswerChains<L>::Reached& reached) const {
+  std::pair<int, double> top_total(int m, int* scores, double u, const typename AnswerChains<L>::Reached& reached,
+                                   const FixedSeat::Alternative* plan) const {
     constexpr double kAlways = std::numeric_limits<double>::infinity();
     const int own = scores[m], units = out_.units_;
     if (rules_.exact_target) return {units - own, kAlways};
     const int least = std::max(units - own, bank_minimum(own));
+    if (plan) return {std::max(least, plan->top), kAlways};
     if (fixed_[m]) return {fixed_[m]->top ? std::max(least, fixed_[m]->top(m, scores)) : least, kAlways};
     if (out_.answers_.answerers(m).empty() || rules_.bank_at_target) return {least, kAlways};
     const double fewest = throws_.fewest_busts;
@@ -400,21 +580,26 @@ class TableWinSolver {
   // Seat m's turn with the next seat's utility for m at these scores taken
   // as u: its best reply (or its fixed play). Rows are kept from the round
   // before from the top down while u stays inside their intervals. Returns
-  // whether any decision changed.
-  bool solve_turn(int m, int* scores, double u, Turn& turn, Scratch& w, bool fresh) {
+  // whether any decision changed. A fixed seat that randomises here plays
+  // its other plan (`plan`) with its chance: its value is the two mixed.
+  bool solve_turn(int m, int* scores, double u, Turn& turn, Scratch& w, bool fresh,
+                  const FixedSeat::Alternative* plan = nullptr) {
     if (!fresh && fixed_[m]) return false;  // a fixed seat's rows do not depend on u
     const int kinds = throws_.kinds, states = throws_.states, own = scores[m];
     int start = turn.top;
     bool changed = false;
     if (fresh || u > turn.top_holds_to) {
       const typename AnswerChains<L>::Reached reached = chains_->reached_by(m, scores);
-      std::tie(turn.top, turn.top_holds_to) = top_total(m, scores, u, reached);
+      std::tie(turn.top, turn.top_holds_to) = top_total(m, scores, u, reached, plan);
       start = turn.top;
       changed = true;
       set_banks(m, scores, turn, reached);
       turn.rows.assign(std::size_t(turn.top) + 1, Interval{});
       turn.banks.assign(std::size_t(turn.top) * kinds, 0);
-      if (fixed_[m]) fixed_decisions(m, scores, turn);
+      if (plan)
+        plan->decide(turn.top, turn.banks.data());
+      else if (fixed_[m])
+        fixed_decisions(m, scores, turn);
     } else {
       while (start >= 1 && turn.rows[start].holds(u)) --start;
       if (start == 0) return false;  // every decision stands: so does the value
@@ -459,6 +644,11 @@ class TableWinSolver {
       turn.rows[t] = interval;
     }
     turn.value = w.go[throws_.full_hand];
+    if (!plan && fixed_[m] && fixed_[m]->alternative)
+      if (const std::optional<FixedSeat::Alternative> other = fixed_[m]->alternative(m, scores)) {
+        solve_turn(m, scores, u, w.alternative, w, true, &*other);
+        for (int i = 0; i < L; ++i) turn.value.v[i] += other->chance * (w.alternative.value.v[i] - turn.value.v[i]);
+      }
     return changed;
   }
 

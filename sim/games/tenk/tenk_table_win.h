@@ -43,6 +43,15 @@
 // target (IV.3), where every answerer that hits the target ties the reacher.
 // A seat indifferent between banking and throwing on banks.
 //
+// Where the rounds of best replies at a tuple cycle (a seat's best turn
+// flips another's, which flips it back), the tuple's turns are solved as a
+// game of their own (math/turn_cycle.h): each seat's best plans as its bust
+// value grows, and a profile on them at which no seat gains, some seats
+// randomising between two plans at the turn's start (TableWin::Mix, the
+// other plan kept beside the decisions). Where every tuple settled so, the
+// table is an equilibrium (stats says; `solve` checks it by each seat's
+// best reply).
+//
 // Fixed seats (FixedSeat) play a given strategy instead of optimising,
 // which is how a deviation from the solved play is valued (the others keep
 // their solved decisions), and how a table of the solved play and other
@@ -100,6 +109,15 @@ struct FixedSeat {
   // answers_optimally, else it banks at once.
   AnswerDecision answer_banks;
   bool answers_optimally = false;
+  // Optional: where the seat randomises at a turn start (the table solve's
+  // mixed play, below), the chance it plays another plan there, and that
+  // plan's top and decisions (as top and decide_turn give its first).
+  struct Alternative {
+    double chance = 0;
+    int top = 0;
+    std::function<void(int top, std::uint8_t* banks)> decide;
+  };
+  std::function<std::optional<Alternative>(int seat, const int* scores)> alternative;
 };
 
 struct TableWinStats {
@@ -107,9 +125,16 @@ struct TableWinStats {
   std::uint64_t answers = 0;  // answer turns solved (per answerers left and their scores)
   int horizon = 0;            // units past the target followed (a fresh beat beyond it: < 1e-16)
   int most_iterations = 0;    // of policy iteration at one tuple
-  // Score tuples whose decisions still changed at the last round of policy
-  // iteration (best replies cycling within the tuple): their values are the
-  // last round's, not known to be an equilibrium's.
+  // Score tuples whose rounds of best replies cycled (returned to earlier
+  // decisions), where an equilibrium of the tuple's turns was found on the
+  // seats' best-turn paths instead (math/turn_cycle.h); of those, the ones
+  // where some seat randomises between two plans at its turn start; and
+  // the most a seat gains at any of them by another turn (rounding).
+  std::uint64_t cycled_tuples = 0, mixed_tuples = 0;
+  double most_cycled_gain = 0;
+  // Score tuples whose rounds neither settled nor found such an
+  // equilibrium: their values are the last round's, not known to be an
+  // equilibrium's.
   std::uint64_t unsettled_tuples = 0;
   double seconds = 0;
   std::uint64_t peak_bytes = 0;
@@ -142,6 +167,7 @@ class TableWin {
  public:
   int seats() const { return seats_; }
   int units() const { return units_; }
+  int kinds() const { return kinds_; }  // Landings kinds, as banks() takes them
   // Seat `mover` to start a turn at banked scores `scores`.
   TableWinOdds value(int mover, const int* scores) const;
   TableWinOdds start() const;
@@ -150,6 +176,23 @@ class TableWin {
   // (units) landing as `kind`, where the rules allow a bank.
   bool banks(int mover, const int* scores, int total, int kind) const {
     return decisions_.banks(state(mover, scores), total, kind);
+  }
+  // Where the seat to move randomises (mixed play where best replies cycle):
+  // with chance `chance` it plays plan `plan` instead of banks().
+  struct Mix {
+    std::size_t state = 0;
+    double chance = 0;
+  };
+  // The plan `mover` plays this turn: -1 its kept decisions (banks), else
+  // an alternative plan (alternative_banks), drawn from `rng` where it mixes.
+  int plan(int mover, const int* scores, Rng& rng) const;
+  // The chance `mover` plays its other plan at these scores; 0 where it does not mix.
+  double mix_chance(int mover, const int* scores) const {
+    const int mix = mixes_.empty() ? -1 : mix_of(state(mover, scores));
+    return mix < 0 ? 0 : mixes_[std::size_t(mix)].chance;
+  }
+  bool alternative_banks(int plan, int total, int kind) const {
+    return alternatives_.banks(std::size_t(plan), total, kind);
   }
   // Whether the answerer `answer` (0: the first after the reacher `reacher`)
   // banks at turn total t, kind `kind`, once its score is past the best.
@@ -170,6 +213,8 @@ class TableWin {
   template <int L>
   friend class TableWinSolver;
   std::size_t state(int mover, const int* scores) const;
+  // The index of the state's mix in mixes_, or -1.
+  int mix_of(std::size_t state) const;
   int seats_ = 0, units_ = 0, kinds_ = 0;
   LaneLayout layout_;
   Landings landings_{Rules{}};
@@ -178,6 +223,8 @@ class TableWin {
   DecisionRuns decisions_;      // per state, with keep_decisions
   AnswerIndex answers_;
   DecisionRuns answer_decisions_;  // per answer, with keep_decisions
+  std::vector<Mix> mixes_;         // by state
+  DecisionRuns alternatives_;      // [i]: the other plan of mixes_[i]
 };
 
 // What a solve of `seats` seats holds, from the rules alone.

@@ -22,6 +22,7 @@
 #include "games/tenk/tenk_strategies.h"
 #include "games/tenk/tenk_table_lanes.h"
 #include "games/tenk/tenk_win.h"
+#include "math/equilibrium.h"
 #include "math/stats.h"
 #include "test_util.h"
 
@@ -491,19 +492,76 @@ TEST(TenkTableWin, OneThreadAndManyGiveTheSameSolve) {
       }
 }
 
-// Policy iteration at a score tuple that never settles is counted, not
-// passed over (target 1,000 has one such tuple: 200 rounds), and `solve`
-// prints whether it settled and each seat's gain from switching alone.
-TEST(TenkTableWin, TuplesWhoseDecisionsNeverSettleAreReported) {
-  Rules rules = preset("game_of_dice");
-  rules.target = 1000;
-  const TableWin table = solve_table_win(Scoring(rules), 3);
-  EXPECT_EQ(table.stats.unsettled_tuples, 1u);
-  EXPECT_EQ(table.stats.most_iterations, 200);
-  const auto solved = testing::dicesim("solve tenk --win --seats 3 --target 600 --json");
+// Where the rounds of best replies cycle (at target 1,000 one tuple does,
+// with seed 000's rules as they are and with high_from at 500),
+// the seats play an equilibrium of the tuple's turns, randomising there:
+// no seat gains by switching alone to its best reply, at the start or at
+// that tuple (within 1e-12), where the same play made pure (the more
+// likely plan always) leaves a seat a gain there. The engine draws the
+// other plan as often as its chance says (|z| < 5), and `solve` says where
+// the rounds cycled beside the deviation gains.
+TEST(TenkTableWin, WhereBestRepliesCycleTheSeatsRandomiseToAnEquilibrium) {
+  const Scoring scoring(small_rules(1000));
+  const TableWin table = solve_table_win(scoring, 3, {}, true);
+  EXPECT_EQ(table.stats.unsettled_tuples, 0u);
+  EXPECT_GT(table.stats.mixed_tuples, 0u);
+  EXPECT_GE(table.stats.cycled_tuples, table.stats.mixed_tuples);
+  EXPECT_LE(table.stats.most_cycled_gain, 1e-14);
+  int scores[3] = {}, mover = -1;
+  for (int tuple = 0; tuple < table.units() * table.units() * table.units() && mover < 0; ++tuple) {
+    scores[0] = tuple % table.units(), scores[1] = tuple / table.units() % table.units();
+    scores[2] = tuple / table.units() / table.units();
+    for (int m = 0; m < 3 && mover < 0; ++m)
+      if (table.mix_chance(m, scores) > 0) mover = m;
+  }
+  ASSERT_GE(mover, 0) << "no seat randomises";
+  // Each seat's gain by its best reply to `profile`, at the start and at the mixed tuple.
+  const auto gains_against = [&](const FixedSeat& profile) {
+    const TableWin played = solve_table_win(scoring, 3, std::vector<std::optional<FixedSeat>>(3, profile));
+    std::vector<double> gains;
+    for (int seat = 0; seat < 3; ++seat) {
+      std::vector<std::optional<FixedSeat>> others(3, profile);
+      others[std::size_t(seat)].reset();
+      const TableWin reply = solve_table_win(scoring, 3, others);
+      double gain = reply.start().utility[seat] - played.start().utility[seat];
+      for (int m = 0; m < 3; ++m)
+        gain = std::max(gain, reply.value(m, scores).utility[seat] - played.value(m, scores).utility[seat]);
+      gains.push_back(gain);
+    }
+    return gains;
+  };
+  const std::vector<double> mixed_gains = gains_against(table.fixed_seat());
+  EXPECT_TRUE(is_equilibrium(mixed_gains)) << deviation_gain_lines(mixed_gains, "");
+  FixedSeat pure = table.fixed_seat();
+  pure.alternative = [base = pure.alternative](int seat, const int* at) -> std::optional<FixedSeat::Alternative> {
+    std::optional<FixedSeat::Alternative> other = base(seat, at);
+    if (!other || other->chance < 0.5) return std::nullopt;
+    other->chance = 1;
+    return other;
+  };
+  const std::vector<double> pure_gains = gains_against(pure);
+  EXPECT_FALSE(is_equilibrium(pure_gains)) << deviation_gain_lines(pure_gains, "");
+  // The engine's draw of the plan, and the plans differ.
+  const int plan = [&] {
+    Rng draws(45);
+    for (;;)
+      if (const int p = table.plan(mover, scores, draws); p >= 0) return p;
+  }();
+  bool differ = false;
+  for (int t = 1; t <= table.units() && !differ; ++t)
+    for (int kind = 0; kind < table.kinds() && !differ; ++kind)
+      differ = table.alternative_banks(plan, t, kind) != table.banks(mover, scores, t, kind);
+  EXPECT_TRUE(differ);
+  Rng rng(44);
+  constexpr std::uint64_t kTurns = 200000;
+  std::uint64_t others = 0;
+  for (std::uint64_t turn = 0; turn < kTurns; ++turn) others += table.plan(mover, scores, rng) >= 0;
+  EXPECT_LT(std::abs(stats::rate_z(others, kTurns, table.mix_chance(mover, scores))), 5.0) << others;
+  const auto solved = testing::dicesim("solve tenk --win --seats 3 --target 1000 --json");
   ASSERT_EQ(solved.exit_code, 0) << solved.out;
   const json out = json::parse(solved.out);
   EXPECT_EQ(out.at("unsettled_tuples"), 0);
+  EXPECT_GT(out.at("mixed_tuples").get<int>(), 0);
   EXPECT_EQ(out.at("equilibrium"), true);
   ASSERT_EQ(out.at("deviation_gains").size(), 3u);
   for (const json& gain : out.at("deviation_gains")) EXPECT_LE(std::abs(gain.get<double>()), 1e-12);
