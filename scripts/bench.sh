@@ -50,8 +50,9 @@
 #
 #   bash scripts/bench.sh --table-win-pig-four
 # Pig, one die, four seats to 100 (4 x 10^8 turn starts): the solve, about
-# 17 to 26 minutes and 11.6 GiB on two cores, then its four deviation gains (one
-# more solve each, without decisions: 7 GiB), about 90 minutes in all.
+# 17 minutes and 11.6 GiB on two cores, then its four deviation gains (one
+# more solve each, without decisions: 7 GiB, about 12 minutes), about 70
+# minutes and 12.4 GiB in all.
 #
 #   bash scripts/bench.sh --sweep
 # what a sweep costs besides its games (issue 14): the setup (parse, expand,

@@ -32,35 +32,37 @@ namespace dicesim {
 
 // One seat's turn: each seat's chance from the ends that leave the tuple
 // (`constant`), plus `bust` times the next seat's values at the same scores.
-template <std::size_t N>
+// A game may keep more numbers per seat than chances (K lanes: 10,000's
+// ties); closing the cycle treats every lane alike.
+template <std::size_t K>
 struct TurnLottery {
-  std::array<double, N> constant{};
+  std::array<double, K> constant{};
   double bust = 0;
   // What seat `seat` gets from it when the next seat's start is worth x to it.
   double own(int seat, double x) const { return constant[std::size_t(seat)] + bust * x; }
 };
 
-// [mover][seat]: each seat's chance when `mover` starts a turn at the tuple.
-template <std::size_t N>
-using CycleValues = std::array<std::array<double, N>, N>;
+// [mover][seat]: each seat's chance (lane) when `mover` starts a turn at the tuple.
+template <std::size_t N, std::size_t K = N>
+using CycleValues = std::array<std::array<double, K>, N>;
 
 // Solves v_m = c_m + b_m v_(m+1) around the cycle of `seats` turns (the
 // product of the busts is below 1: every turn can leave the tuple).
-template <std::size_t N>
-CycleValues<N> close_turn_cycle(const std::array<TurnLottery<N>, N>& turns, int seats) {
-  std::array<double, N> first{};
+template <std::size_t N, std::size_t K>
+CycleValues<N, K> close_turn_cycle(const std::array<TurnLottery<K>, N>& turns, int seats) {
+  std::array<double, K> first{};
   double carry = 1;  // the product of the busts so far
   for (int m = 0; m < seats; ++m) {
-    for (std::size_t k = 0; k < N; ++k) first[k] += turns[std::size_t(m)].constant[k] * carry;
+    for (std::size_t k = 0; k < K; ++k) first[k] += turns[std::size_t(m)].constant[k] * carry;
     carry *= turns[std::size_t(m)].bust;
   }
   for (double& v : first) v /= 1 - carry;
-  CycleValues<N> value{};
+  CycleValues<N, K> value{};
   value[0] = first;
   for (int m = seats - 1; m > 0; --m) {
-    const TurnLottery<N>& turn = turns[std::size_t(m)];
-    const std::array<double, N>& next = value[std::size_t((m + 1) % seats)];
-    for (std::size_t k = 0; k < N; ++k) value[std::size_t(m)][k] = turn.constant[k] + turn.bust * next[k];
+    const TurnLottery<K>& turn = turns[std::size_t(m)];
+    const std::array<double, K>& next = value[std::size_t((m + 1) % seats)];
+    for (std::size_t k = 0; k < K; ++k) value[std::size_t(m)][k] = turn.constant[k] + turn.bust * next[k];
   }
   return value;
 }
@@ -154,6 +156,38 @@ class RoundHistory {
   int kept_ = 0;
 };
 
+// The rounds of best replies at one tuple, up to `most_rounds`: once a
+// round's decisions return to an earlier round's, kWatchedRounds more
+// record where each seat's bust value goes (where its best replies cycle),
+// for settle_cycle, and end the rounds.
+template <std::size_t N>
+class CycleWatch {
+ public:
+  static constexpr int kWatchedRounds = 16;
+  explicit CycleWatch(int most_rounds) : most_(most_rounds), last_(most_rounds) { watched_.fill({2.0, -1.0}); }
+  // Whether round `round` is to be played.
+  bool plays(int round) const { return round < last_; }
+  // Seat m's bust value x in round `round`, before its turn is solved.
+  void see(int round, int m, double x) {
+    if (round < last_ - kWatchedRounds) return;
+    watched_[std::size_t(m)] = {std::min(watched_[std::size_t(m)].first, x),
+                                std::max(watched_[std::size_t(m)].second, x)};
+  }
+  // After a round that did not settle: `decisions_hash()` is asked for its
+  // decisions' hash (RoundHistory::hash) until a return is seen.
+  template <class Hash>
+  void unsettled(int round, Hash&& decisions_hash) {
+    if (last_ == most_ && history_.returned(decisions_hash())) last_ = std::min(most_, round + 1 + kWatchedRounds);
+  }
+  // Each seat's (lowest, highest) bust value over the watched rounds.
+  const std::array<std::pair<double, double>, N>& watched() const { return watched_; }
+
+ private:
+  int most_, last_;
+  RoundHistory history_;
+  std::array<std::pair<double, double>, N> watched_;
+};
+
 namespace cycle_detail {
 
 // Gaussian elimination with partial pivoting on a system of at most N
@@ -244,16 +278,19 @@ bool settle_mixes(const std::array<TurnPath<N>, N>& paths, int seats, Support<N>
 }  // namespace cycle_detail
 
 // The most supports (a pure node or a mixed pair per seat) one search tries.
-constexpr double kMostSupports = 1 << 16;
+constexpr std::uint64_t kMostSupports = 1 << 16;
 
 // A profile of plays at which no seat gains more than `most_gain` by
 // another turn: each seat pure at a node, or mixing between two neighbours
 // at their threshold. Seat m's play is searched among nodes boxes[m].first
-// .. boxes[m].second (where its best replies went while they cycled);
-// supports with fewer mixing seats are tried first (a box is clamped to
-// the path). nullopt where none in the boxes is one, or where the boxes
-// hold more than kMostSupports supports to try: the caller then counts the
-// tuple as not settled, and says so.
+// .. boxes[m].second (where its best replies went while they cycled; a box
+// is clamped to the path). Supports with fewer mixing seats are tried
+// first, each count in the same order (seat 0's option turning fastest).
+// nullopt where none in the boxes is one, or where kMostSupports were
+// tried without one: the caller then counts the tuple as not settled, and
+// says so. (What costs is the supports tried, not the boxes' size: at four
+// Pig seats the boxes hold 10^5 supports where a pure one is found among
+// the first thousands.)
 template <std::size_t N>
 std::optional<CycleEquilibrium<N>> find_cycle_equilibrium(const std::array<TurnPath<N>, N>& paths, int seats,
                                                           const std::array<std::pair<int, int>, N>& boxes,
@@ -261,7 +298,6 @@ std::optional<CycleEquilibrium<N>> find_cycle_equilibrium(const std::array<TurnP
   using cycle_detail::Support;
   // Each seat's options: 2 * node (pure) or 2 * node + 1 (toward node + 1).
   std::array<std::vector<int>, N> options;
-  double supports = 1;
   for (int m = 0; m < seats; ++m) {
     const int nodes = int(paths[std::size_t(m)].nodes.size());
     const int low = std::clamp(boxes[std::size_t(m)].first, 0, nodes - 1);
@@ -270,46 +306,54 @@ std::optional<CycleEquilibrium<N>> find_cycle_equilibrium(const std::array<TurnP
       options[std::size_t(m)].push_back(2 * node);
       if (node < high) options[std::size_t(m)].push_back(2 * node + 1);
     }
-    supports *= double(options[std::size_t(m)].size());
   }
-  if (supports > kMostSupports) return std::nullopt;
   std::optional<CycleEquilibrium<N>> found;
-  for (int mixing = 0; mixing <= seats && !found; ++mixing) {
-    std::array<std::size_t, N> pick{};
-    for (bool more = true; more && !found;) {
-      Support<N> support;
-      for (int m = 0; m < seats; ++m) {
-        const int option = options[std::size_t(m)][pick[std::size_t(m)]];
-        support.plays[std::size_t(m)].node = option / 2;
-        if (option % 2) support.mixing[std::size_t(support.count++)] = m;
-      }
-      if (support.count == mixing) {
-        // Starts: the middle, then the corners' insides.
-        const std::array<double, 3> starts = {0.5, 0.1, 0.9};
-        const int tries = mixing == 0 ? 1 : (mixing == 1 ? 3 : 1 + (1 << mixing));
-        for (int t = 0; t < tries && !found; ++t) {
-          std::array<double, N> start{};
-          for (int j = 0; j < mixing; ++j) start[std::size_t(j)] = t == 0 ? starts[0] : starts[1 + ((t - 1) >> j & 1)];
-          Support<N> tried = support;
-          if (mixing > 0 && !cycle_detail::settle_mixes(paths, seats, tried, start)) continue;
-          std::array<TurnLottery<N>, N> turns{};
-          for (int m = 0; m < seats; ++m)
-            turns[std::size_t(m)] = played(paths[std::size_t(m)], tried.plays[std::size_t(m)]);
-          CycleEquilibrium<N> candidate{tried.plays, close_turn_cycle(turns, seats), 0};
-          candidate.gain = most_cycle_gain(paths, candidate.plays, candidate.values, seats);
-          if (candidate.gain <= most_gain) found = candidate;
-        }
-      }
-      // The next pick, like an odometer.
-      more = false;
-      for (int m = 0; m < seats && !more; ++m) {
-        if (++pick[std::size_t(m)] < options[std::size_t(m)].size())
-          more = true;
-        else
-          pick[std::size_t(m)] = 0;
+  std::uint64_t tried = 0;
+  // Whether the support is an equilibrium, its mixes settled by Newton's
+  // method from a few starts: the middle, then the corners' insides.
+  const auto try_support = [&](const Support<N>& support) {
+    const int mixing = support.count;
+    const std::array<double, 3> starts = {0.5, 0.1, 0.9};
+    const int tries = mixing == 0 ? 1 : (mixing == 1 ? 3 : 1 + (1 << mixing));
+    for (int t = 0; t < tries; ++t) {
+      std::array<double, N> start{};
+      for (int j = 0; j < mixing; ++j) start[std::size_t(j)] = t == 0 ? starts[0] : starts[1 + ((t - 1) >> j & 1)];
+      Support<N> at = support;
+      if (mixing > 0 && !cycle_detail::settle_mixes(paths, seats, at, start)) continue;
+      std::array<TurnLottery<N>, N> turns{};
+      for (int m = 0; m < seats; ++m) turns[std::size_t(m)] = played(paths[std::size_t(m)], at.plays[std::size_t(m)]);
+      CycleEquilibrium<N> candidate{at.plays, close_turn_cycle(turns, seats), 0};
+      candidate.gain = most_cycle_gain(paths, candidate.plays, candidate.values, seats);
+      if (candidate.gain <= most_gain) {
+        found = candidate;
+        return true;
       }
     }
-  }
+    return false;
+  };
+  // The supports with exactly `mixing` mixing seats, the last seat's option
+  // chosen first (it turns slowest); false once the search is to stop.
+  std::array<int, N> pick{};
+  const auto each_support = [&](const auto& self, int m, int mixing) -> bool {
+    if (m < 0) {
+      if (++tried > kMostSupports) return false;
+      Support<N> support;
+      for (int k = 0; k < seats; ++k) {
+        support.plays[std::size_t(k)].node = pick[std::size_t(k)] / 2;
+        if (pick[std::size_t(k)] % 2) support.mixing[std::size_t(support.count++)] = k;
+      }
+      return !try_support(support);
+    }
+    for (int option : options[std::size_t(m)]) {
+      const int left = mixing - option % 2;  // mixing seats still to place among seats 0..m - 1
+      if (left < 0 || left > m) continue;
+      pick[std::size_t(m)] = option;
+      if (!self(self, m - 1, left)) return false;
+    }
+    return true;
+  };
+  for (int mixing = 0; mixing <= seats; ++mixing)
+    if (!each_support(each_support, seats - 1, mixing)) break;
   return found;
 }
 

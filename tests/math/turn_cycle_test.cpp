@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace dicesim {
@@ -131,6 +133,130 @@ TEST(TurnCycle, WhereNoPureProfileIsAnEquilibriumAMixedOneIsFound) {
   }
   EXPECT_GT(cycling, 20);  // the random tables do cycle, now and then
   EXPECT_GT(longer, 5);    // and some of those with longer paths
+}
+
+// The supports in the order a plain odometer over each seat's options
+// gives (seat 0 turning fastest), kept where the count of mixing seats is
+// `mixing`: the order find_cycle_equilibrium promises, written the obvious
+// way, every start as it tries them.
+std::optional<CycleEquilibrium<N>> odometer_search(const std::array<TurnPath<N>, N>& paths, int seats) {
+  std::array<std::vector<int>, N> options;
+  for (int m = 0; m < seats; ++m)
+    for (int node = 0; node < int(paths[m].nodes.size()); ++node) {
+      options[m].push_back(2 * node);
+      if (node + 1 < int(paths[m].nodes.size())) options[m].push_back(2 * node + 1);
+    }
+  for (int mixing = 0; mixing <= seats; ++mixing) {
+    std::array<std::size_t, N> pick{};
+    for (bool more = true; more;) {
+      cycle_detail::Support<N> support;
+      for (int m = 0; m < seats; ++m) {
+        support.plays[m].node = options[m][pick[m]] / 2;
+        if (options[m][pick[m]] % 2) support.mixing[std::size_t(support.count++)] = m;
+      }
+      for (int t = 0; support.count == mixing && t < (mixing == 0 ? 1 : mixing == 1 ? 3 : 1 + (1 << mixing)); ++t) {
+        const std::array<double, 3> starts = {0.5, 0.1, 0.9};
+        std::array<double, N> start{};
+        for (int j = 0; j < mixing; ++j) start[j] = t == 0 ? starts[0] : starts[1 + ((t - 1) >> j & 1)];
+        cycle_detail::Support<N> at = support;
+        if (mixing > 0 && !cycle_detail::settle_mixes(paths, seats, at, start)) continue;
+        std::array<TurnLottery<N>, N> turns{};
+        for (int m = 0; m < seats; ++m) turns[m] = played(paths[m], at.plays[m]);
+        CycleEquilibrium<N> candidate{at.plays, close_turn_cycle(turns, seats), 0};
+        candidate.gain = most_cycle_gain(paths, candidate.plays, candidate.values, seats);
+        if (candidate.gain <= kMostCycleGain) return candidate;
+      }
+      more = false;
+      for (int m = 0; m < seats && !more; ++m)
+        if (++pick[m] < options[m].size())
+          more = true;
+        else
+          pick[m] = 0;
+    }
+  }
+  return std::nullopt;
+}
+
+// Which equilibrium a tuple plays is the first the search meets: the
+// search meets them in the odometer's order (so solves keep their numbers).
+TEST(TurnCycle, TheSearchMeetsSupportsInTheOdometersOrder) {
+  std::mt19937_64 rng(45);
+  std::uniform_real_distribution<double> unit(0.05, 0.6);
+  int mixed = 0;
+  for (int table = 0; table < 600; ++table) {
+    const int seats = 2 + table % 3;
+    std::array<TurnPath<N>, N> paths{};
+    std::array<std::pair<int, int>, N> whole{};
+    for (int m = 0; m < seats; ++m) {
+      std::vector<double> thresholds(std::size_t(1 + table / 3 % 3));
+      for (double& t : thresholds) t = unit(rng);
+      std::sort(thresholds.begin(), thresholds.end());
+      paths[m] = random_path(rng, m, seats, thresholds), whole[m] = {0, int(thresholds.size())};
+    }
+    const auto expected = odometer_search(paths, seats);
+    const auto found = find_cycle_equilibrium(paths, seats, whole, kMostCycleGain);
+    ASSERT_EQ(bool(found), bool(expected)) << "table " << table;
+    if (!found) continue;
+    for (int m = 0; m < seats; ++m) {
+      EXPECT_EQ(found->plays[m].node, expected->plays[m].node) << "table " << table << " seat " << m;
+      EXPECT_EQ(found->plays[m].toward_next, expected->plays[m].toward_next) << "table " << table << " seat " << m;
+      mixed += found->plays[m].toward_next > 0;
+    }
+  }
+  EXPECT_GT(mixed, 10);  // the order among mixed supports is met too
+}
+
+// What the search caps is the supports it tries, not how many its boxes
+// hold: four seats with twelve best turns each hold 23^4 supports, past
+// kMostSupports, yet where a pure profile is an equilibrium (one of 12^4,
+// tried first) it is found.
+TEST(TurnCycle, ABoxTooBigToEnumerateStillYieldsItsPureEquilibrium) {
+  std::mt19937_64 rng(44);
+  std::uniform_real_distribution<double> unit(0.05, 0.6);
+  constexpr int seats = 4, nodes = 12;
+  static_assert(double(2 * nodes - 1) * (2 * nodes - 1) * (2 * nodes - 1) * (2 * nodes - 1) > kMostSupports);
+  int with_pure = 0;
+  for (int table = 0; table < 10 && with_pure < 3; ++table) {
+    std::array<TurnPath<N>, N> paths{};
+    std::array<std::pair<double, double>, N> watched{};
+    for (int m = 0; m < seats; ++m) {
+      std::vector<double> thresholds(nodes - 1);
+      for (double& t : thresholds) t = unit(rng);
+      std::sort(thresholds.begin(), thresholds.end());
+      paths[m] = random_path(rng, m, seats, thresholds), watched[m] = {0.0, 1.0};
+    }
+    bool pure = false;
+    for (int profile = 0; profile < nodes * nodes * nodes * nodes && !pure; ++profile) {
+      std::array<CyclePlay, N> plays{};
+      std::array<TurnLottery<N>, N> turns{};
+      for (int m = 0, rest = profile; m < seats; ++m, rest /= nodes)
+        plays[m].node = rest % nodes, turns[m] = paths[m].nodes[std::size_t(plays[m].node)];
+      pure = most_cycle_gain(paths, plays, close_turn_cycle(turns, seats), seats) == 0;
+    }
+    if (!pure) continue;
+    ++with_pure;
+    const auto found = settle_cycle(paths, seats, watched);
+    ASSERT_TRUE(found) << "table " << table;
+    EXPECT_LE(found->gain, kMostCycleGain);
+  }
+  EXPECT_GT(with_pure, 0);
+}
+
+// The rounds at a tuple end kWatchedRounds after their decisions return,
+// and what each seat's bust was worth is recorded over those rounds only.
+TEST(TurnCycle, RoundsEndSoonAfterTheyReturnWatchingTheLastOnes) {
+  CycleWatch<N> watch(1000);
+  int round = 0;
+  for (; watch.plays(round); ++round) {
+    watch.see(round, 0, round < 8 ? 0.9 : 0.25 + 0.25 * (round % 2));  // watched from round 8 only
+    watch.unsettled(round, [&] { return std::uint64_t(round < 5 ? 100 + round : round % 2); });
+  }
+  EXPECT_EQ(round, 8 + CycleWatch<N>::kWatchedRounds);  // round 7 returns to round 5's decisions
+  EXPECT_EQ(watch.watched()[0], std::make_pair(0.25, 0.5));
+  CycleWatch<N> settling(40);  // no return: every round played, the last kWatchedRounds watched
+  for (round = 0; settling.plays(round); ++round) settling.see(round, 1, round / 64.0);  // bust values lie in [0, 1]
+  EXPECT_EQ(round, 40);
+  EXPECT_EQ(settling.watched()[1], std::make_pair((40.0 - CycleWatch<N>::kWatchedRounds) / 64, 39.0 / 64));
 }
 
 // Rounds that return to the decisions of a round 2 to kRecall before are a

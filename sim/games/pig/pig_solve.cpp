@@ -183,7 +183,8 @@ void add_solve_command(CLI::App& solve_cmd) {
   cmd->add_option(
          "--seats", options->seats,
          "with --optimal: players at the table (2 to " + std::to_string(kMostTableSeats) +
-             "; three at goal 100 takes about a minute with the deviation gains it prints, four fits up to goal 40)")
+             "; three at goal 100 takes about a minute with the deviation gains it prints, four about 20 minutes and "
+             "12 GiB, and an hour more for its gains)")
       ->check(CLI::Range(2, kMostTableSeats))
       ->needs(optimal);
   cmd->add_option("--config", options->config, "print the exact P(win) of every ordered pair of a config's strategies");

@@ -416,34 +416,28 @@ class TableWinSolver {
     std::array<std::vector<std::uint8_t>, kMostTableSeats> decisions, previous;
     std::array<FixedMix, kMostTableSeats> fixed_mixes{};
     look_up_reads(scores, sum, scratch);
-    // Where each seat's best replies went (what busting was worth to it)
-    // once the rounds returned to earlier decisions: kWatchedRounds more.
-    constexpr int kWatchedRounds = 16;
-    std::array<std::pair<double, double>, kMostTableSeats> watched;
-    watched.fill({2.0, -1.0});
-    RoundHistory history;
-    int watch_until = kRoundsAtATuple;
+    CycleWatch<kMostTableSeats> watch(kRoundsAtATuple);
     bool settled = false;
-    for (int round = 0; round < std::min(kRoundsAtATuple, watch_until) && !settled; ++round) {
+    for (int round = 0; watch.plays(round) && !settled; ++round) {
       for (int m = 0; m < seats; ++m) {
         const double x = estimate[(m + 1) % seats][m];
-        if (round >= std::min(kRoundsAtATuple, watch_until) - kWatchedRounds)
-          watched[m] = {std::min(watched[m].first, x), std::max(watched[m].second, x)};
+        watch.see(round, m, x);
         turn[m] = solve_turn(m, scores, x, decisions[m], fixed_mixes[m], scratch);
       }
       estimate = close_turn_cycle(turn, seats);
       // Fixed decisions never change: the first round is exact.
       settled = all_fixed_ || (round > 0 && decisions == previous);
       previous = decisions;
-      if (!settled && watch_until == kRoundsAtATuple) {
-        std::uint64_t hash = RoundHistory::kEmpty;
-        for (int m = 0; m < seats; ++m) hash = RoundHistory::hash(hash, decisions[m].data(), decisions[m].size());
-        if (history.returned(hash)) watch_until = round + 1 + kWatchedRounds;
-      }
+      if (!settled)
+        watch.unsettled(round, [&] {
+          std::uint64_t hash = RoundHistory::kEmpty;
+          for (int m = 0; m < seats; ++m) hash = RoundHistory::hash(hash, decisions[m].data(), decisions[m].size());
+          return hash;
+        });
     }
     Tally tally;
     if (!settled) {
-      if (const auto mix = mix_tuple(scores, watched, decisions, fixed_mixes, scratch)) {
+      if (const auto mix = mix_tuple(scores, watch.watched(), decisions, fixed_mixes, scratch)) {
         estimate = mix->values;
         settled = true;
         tally.cycled = 1;
@@ -647,11 +641,9 @@ class TableWinSolver {
 };
 
 bool PassHistory::cycles_after(std::uint64_t decisions_hash) {
-  const bool returned = !hashes_.empty() && hashes_.back() != decisions_hash &&
-                        std::find(hashes_.begin(), hashes_.end() - 1, decisions_hash) != hashes_.end() - 1;
-  returns_ += returned;
-  hashes_.push_back(decisions_hash);
-  if (hashes_.size() > std::size_t(kRecall)) hashes_.pop_front();
+  const bool recent = passes_.returned(decisions_hash);
+  returns_ += recent && last_ != decisions_hash;
+  last_ = decisions_hash;
   return returns_ >= kReturnsToCycle;
 }
 

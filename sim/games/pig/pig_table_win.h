@@ -50,7 +50,6 @@
 #include <array>
 #include <climits>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -58,6 +57,7 @@
 
 #include "games/pig/pig.h"
 #include "math/score_tuples.h"
+#include "math/turn_cycle.h"
 
 namespace dicesim::pig {
 
@@ -129,7 +129,7 @@ class TableWin {
   };
   // Set where the passes cycled instead of settling (see above).
   struct Cycle {
-    int returns = 0;            // passes whose decisions were those of a pass 2..kRecall before
+    int returns = 0;            // passes whose decisions were those of a recent pass (PassHistory)
     std::uint64_t flipped = 0;  // decisions the last pass changed
     double change = 0;          // how far the last pass moved a value
   };
@@ -204,19 +204,19 @@ TableWin solve_table_win(const Rules& rules, int seats, const std::vector<Decisi
 constexpr int kRoundsAtATuple = 1000;
 
 // How the passes' decisions went: a pass whose decisions (a hash of them)
-// are those of a pass 2..kRecall passes before it, and not the one just
-// before, is a return (the solves that settle, at goals 60 and 80, showed
-// none; the pass that ends a solve is never asked).
+// are those of one of the last RoundHistory::kRecall passes, and not the
+// one just before, is a return (the solves that settle, at goals 60 and
+// 80, showed none; the pass that ends a solve is never asked).
 class PassHistory {
  public:
-  static constexpr int kRecall = 8;
   static constexpr int kReturnsToCycle = 3;
   // Records a pass's decisions; true once they have returned kReturnsToCycle times.
   bool cycles_after(std::uint64_t decisions_hash);
   int returns() const { return returns_; }
 
  private:
-  std::deque<std::uint64_t> hashes_;  // the last kRecall passes', newest last
+  RoundHistory passes_;
+  std::optional<std::uint64_t> last_;
   int returns_ = 0;
 };
 

@@ -11,11 +11,14 @@ void DecisionRuns::encode(const std::uint8_t* banks, int top, int kinds, std::ve
   if (top < 0 || top > std::numeric_limits<std::uint16_t>::max())
     throw std::logic_error("tenk: a turn's top total does not fit its decision runs");
   if (kinds < 1 || kinds > kMostKinds) throw std::logic_error("tenk: more landing kinds than decision runs index");
+  const std::size_t begin = out.size();
   out.push_back(static_cast<std::uint16_t>(top));
-  const std::size_t distinct_at = out.size();
-  out.push_back(0);
-  const std::size_t index_at = out.size();
-  out.resize(out.size() + index_words(kinds), 0);
+  out.push_back(0);  // the distinct lists, once known
+  // The lists first, after room for the widest list numbers (a byte each),
+  // then the numbers in as few bits as the count of lists allows.
+  const std::size_t index_at = out.size(), widest = std::size_t(kinds + 1) / 2;
+  out.resize(out.size() + widest, 0);
+  std::array<std::uint8_t, kMostKinds> list_of_kind{};
   std::array<std::size_t, kMostKinds> lists{};  // where each distinct run list begins in `out`
   int distinct = 0;
   for (int kind = 0; kind < kinds; ++kind) {
@@ -39,9 +42,15 @@ void DecisionRuns::encode(const std::uint8_t* banks, int top, int kinds, std::ve
       out.resize(at);
     else
       lists[std::size_t(distinct++)] = at;
-    out[index_at + std::size_t(kind / 2)] |= static_cast<std::uint16_t>(same << (8 * (kind % 2)));
+    list_of_kind[std::size_t(kind)] = static_cast<std::uint8_t>(same);
   }
-  out[distinct_at] = static_cast<std::uint16_t>(distinct);
+  out[begin + 1] = static_cast<std::uint16_t>(distinct);
+  const std::size_t words = std::size_t(index_words(kinds, distinct));
+  out.erase(out.begin() + std::ptrdiff_t(index_at + words), out.begin() + std::ptrdiff_t(index_at + widest));
+  const int bits = index_bits(distinct), per_word = 16 / bits;
+  for (int kind = 0; kind < kinds; ++kind)
+    out[index_at + std::size_t(kind / per_word)] |=
+        static_cast<std::uint16_t>(list_of_kind[std::size_t(kind)] << (bits * (kind % per_word)));
 }
 
 void DecisionRuns::store(std::size_t turn, const std::uint16_t* encoded, std::size_t size) {
@@ -50,7 +59,9 @@ void DecisionRuns::store(std::size_t turn, const std::uint16_t* encoded, std::si
     blocks_.emplace_back(new std::uint16_t[kBlockWords]);
     used_ = 0;
   }
-  start_.at(turn) = (blocks_.size() - 1) * kBlockWords + used_;
+  const std::uint64_t start = (blocks_.size() - 1) * kBlockWords + used_;
+  if (start >= kNone) throw std::length_error("tenk: decision runs past 8 GiB");
+  start_.at(turn) = static_cast<std::uint32_t>(start);
   std::copy_n(encoded, size, blocks_.back().get() + used_);
   used_ += size;
 }
@@ -58,7 +69,7 @@ void DecisionRuns::store(std::size_t turn, const std::uint16_t* encoded, std::si
 bool DecisionRuns::banks(std::size_t turn, int t, int kind) const {
   const std::uint16_t* at = first(turn);
   if (t > at[0]) return true;
-  const std::uint16_t* list = at + 2 + index_words(kinds_);
+  const std::uint16_t* list = lists(at);
   for (int k = list_of(at, kind); k > 0; --k) list += 1 + *list;
   const int flips = *list++;
   const int passed = static_cast<int>(std::upper_bound(list, list + flips, std::uint16_t(t)) - list);
@@ -70,11 +81,11 @@ void DecisionRuns::decode(std::size_t turn, int top, int kinds, std::uint8_t* ba
   const std::uint16_t* at = first(turn);
   const int own_top = std::min<int>(at[0], top);
   std::fill(banks + std::size_t(own_top) * kinds, banks + std::size_t(top) * kinds, std::uint8_t{1});
-  std::array<const std::uint16_t*, kMostKinds> lists{};
-  const std::uint16_t* list = at + 2 + index_words(kinds);
-  for (int d = 0; d < at[1]; ++d, list += 1 + *list) lists[std::size_t(d)] = list;
+  std::array<const std::uint16_t*, kMostKinds> each{};
+  const std::uint16_t* list = lists(at);
+  for (int d = 0; d < at[1]; ++d, list += 1 + *list) each[std::size_t(d)] = list;
   for (int kind = 0; kind < kinds; ++kind) {
-    const std::uint16_t* flips_at = lists[std::size_t(list_of(at, kind))];
+    const std::uint16_t* flips_at = each[std::size_t(list_of(at, kind))];
     const int flips = *flips_at++;
     bool bank = false;
     int i = 0;

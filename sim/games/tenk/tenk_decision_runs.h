@@ -3,9 +3,12 @@
 // totals at which the decision flips, starting from "throw on" at total 1.
 // Past the top every landing banks. Win-optimal play flips once or twice a
 // kind, and many kinds flip at the same totals, so a turn keeps each
-// distinct list of flips once, with a byte per kind naming its list:
-//   top, distinct lists d, (kinds + 1) / 2 words of list numbers, d lists
-//   (each: its count of flips, then the flips).
+// distinct list of flips once, with a number per kind naming its list:
+//   top, distinct lists d, the list numbers, d lists (each: its count of
+//   flips, then the flips).
+// A list number takes as few bits as d allows (1, 2, 4 or 8, so that none
+// straddles two words): most turns flip in a handful of ways, and seed
+// 003's 25 kinds then take 7 words of list numbers, not 13.
 // A turn takes a few dozen bytes where a byte per (total, kind) took
 // hundreds: 10,000 to 10,000 at three seats keeps 24 million turns.
 #pragma once
@@ -23,8 +26,11 @@ class DecisionRuns {
   // banks[(t - 1) * kinds + kind], t = 1..top, of one turn, encoded (appended to `out`).
   static void encode(const std::uint8_t* banks, int top, int kinds, std::vector<std::uint16_t>& out);
 
-  static constexpr int kMostKinds = 255;  // a list number is a byte
-  static int index_words(int kinds) { return (kinds + 1) / 2; }
+  static constexpr int kMostKinds = 255;  // a list number is at most a byte
+  // The bits of one list number, and the words of a turn's list numbers,
+  // where the turn keeps `distinct` lists.
+  static int index_bits(int distinct) { return distinct <= 2 ? 1 : distinct <= 4 ? 2 : distinct <= 16 ? 4 : 8; }
+  static int index_words(int kinds, int distinct) { return (kinds * index_bits(distinct) + 15) / 16; }
 
   void resize(std::size_t turns, int kinds) {
     start_.assign(turns, kNone);
@@ -41,11 +47,13 @@ class DecisionRuns {
   // banks[(t - 1) * kinds + kind].
   void decode(std::size_t turn, int top, int kinds, std::uint8_t* banks) const;
   std::size_t bytes() const {
-    return start_.size() * sizeof(std::uint64_t) + blocks_.size() * kBlockWords * sizeof(std::uint16_t);
+    return start_.size() * sizeof(std::uint32_t) + blocks_.size() * kBlockWords * sizeof(std::uint16_t);
   }
 
  private:
-  static constexpr std::uint64_t kNone = ~std::uint64_t{0};
+  // Where a turn begins is a word number: 32 bits hold 8 GiB of runs, more
+  // than any table the memory limits let through (store checks).
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
   // Where the turn's runs begin; a turn never stored (a table solved
   // without keep_decisions) is a logic error, not a read past the runs.
   const std::uint16_t* first(std::size_t turn) const {
@@ -53,12 +61,17 @@ class DecisionRuns {
     return blocks_[start_[turn] / kBlockWords].get() + start_[turn] % kBlockWords;
   }
   // The number of the list that kind `kind` flips by, in a turn's runs at `at`.
-  static int list_of(const std::uint16_t* at, int kind) { return (at[2 + kind / 2] >> (8 * (kind % 2))) & 0xFF; }
+  static int list_of(const std::uint16_t* at, int kind) {
+    const int bits = index_bits(at[1]), per_word = 16 / bits;
+    return (at[2 + kind / per_word] >> (bits * (kind % per_word))) & ((1 << bits) - 1);
+  }
+  // A turn's first list, past its list numbers.
+  const std::uint16_t* lists(const std::uint16_t* at) const { return at + 2 + index_words(kinds_, at[1]); }
   // The runs live in blocks of a fixed size, a turn's within one block:
   // they grow by a block at a time, never by copying all of them into a
   // vector twice as large (which the memory estimate could not bound).
   static constexpr std::size_t kBlockWords = std::size_t(1) << 20;
-  std::vector<std::uint64_t> start_;  // [turn]: block * kBlockWords + where in it its runs begin
+  std::vector<std::uint32_t> start_;  // [turn]: block * kBlockWords + where in it its runs begin
   std::vector<std::unique_ptr<std::uint16_t[]>> blocks_;
   std::size_t used_ = 0;  // words used in the last block
   int kinds_ = 0;

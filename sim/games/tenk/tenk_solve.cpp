@@ -329,6 +329,7 @@ void print_table_win(const Rules& rules, const SolveOptions& options) {
                       {"horizon_units", stats.horizon},
                       {"seconds", stats.seconds},
                       {"peak_bytes", stats.peak_bytes},
+                      {"decision_bytes", stats.decision_bytes},
                       {"unsettled_tuples", stats.unsettled_tuples},
                       {"cycled_tuples", stats.cycled_tuples},
                       {"mixed_tuples", stats.mixed_tuples},
@@ -348,7 +349,8 @@ void print_table_win(const Rules& rules, const SolveOptions& options) {
   std::cout << "tie " << table.tie() << "\n"
             << std::setprecision(2) << stats.turn_starts << " turn starts, " << stats.answers
             << " answer turns (scores followed to " << stats.horizon * kPoint << " points past the target); solved in "
-            << stats.seconds << " s, peak memory " << double(stats.peak_bytes) / (1 << 20) << " MiB\n";
+            << stats.seconds << " s, peak memory " << double(stats.peak_bytes) / (1 << 20)
+            << " MiB (the decisions kept " << double(stats.decision_bytes) / (1 << 20) << " MiB)\n";
   if (stats.unsettled_tuples == 0)
     std::cout << "settled: every score tuple's decisions (at most " << stats.most_iterations
               << " rounds of best replies" << (stats.cycled_tuples > 0 ? "; where they cycled, below" : "") << ")\n";

@@ -30,12 +30,16 @@ constexpr double kNegligibleBeat = 1e-16;
 constexpr int kMostPolicyRounds = 200;
 // What the decision runs of a turn take, typically, for the memory
 // estimate: a top, the count of lists, the list numbers, and the distinct
-// lists, each a count and two flips (measured at target 3,000: 17.8 words
-// a turn under seed 000's 7 kinds, 42.7 under seed 003's 25; estimated 21
-// and 45). The runs grow a block at a time (DecisionRuns), never doubling.
+// lists, each a count and two flips (measured at target 3,000 with a byte
+// per list number: 17.8 words a turn under seed 000's 7 kinds, 42.7 under
+// seed 003's 25; estimated 21 and 45). The list numbers are costed at a
+// byte each, though most turns now take 4 bits or fewer (DecisionRuns):
+// turns at 10,000 keep longer lists than the typical count here (seed 003
+// measured 4.21 GiB where 3.7 was estimated), which the narrower numbers
+// repay. The runs grow a block at a time, never doubling.
 double runs_per_turn(int kinds) {
   const int lists = std::min(kinds, 4 + kinds / 4);
-  return 2 + DecisionRuns::index_words(kinds) + 3 * lists;
+  return 2 + (kinds + 1) / 2 + 3 * lists;
 }
 
 int units_up(int points) { return (points + kPoint - 1) / kPoint; }
@@ -192,7 +196,8 @@ std::uint64_t table_win_bytes(const Rules& rules, int seats, bool keep_decisions
   if (!rules.exact_target) span = answer_horizon(rules, TableThrows(rules, Scoring(rules))) - units;
   double bytes = states * layout.stored() * sizeof(double) + states / seats * sizeof(std::size_t) +
                  answers * span * layout.width() * sizeof(double);
-  // Kept decisions: a turn's runs (typically) and where they start.
+  // Kept decisions: a turn's runs (typically) and where they start (a
+  // 32-bit word number, costed at 64 bits as the list numbers are at a byte).
   if (keep_decisions) bytes += (states + answers) * (runs_per_turn(int(kinds)) * 2 + sizeof(std::uint64_t));
   return static_cast<std::uint64_t>(std::min(1e19, bytes));
 }
@@ -289,6 +294,8 @@ class TableWinSolver {
     out_.stats.answers = chains_->solved();
     out_.stats.horizon = horizon_ - out_.units_;
     out_.stats.peak_bytes = peak_resident_bytes();
+    if (keep_)
+      out_.stats.decision_bytes = out_.decisions_.bytes() + out_.answer_decisions_.bytes() + out_.alternatives_.bytes();
     chains_.reset();
     out_.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::move(out_);
@@ -348,29 +355,22 @@ class TableWinSolver {
     int scores[kMostTableWinSeats] = {};
     decode_tuple(tuple, seats, out_.units_, scores);
     std::array<V, kMostTableWinSeats> estimate = first_estimate(scores);
-    // Once the rounds return to earlier decisions (a cycle), kWatchedRounds
-    // more show where each seat's bust utility goes.
-    constexpr int kWatchedRounds = 16;
-    std::array<std::pair<double, double>, kMostTableWinSeats> watched;
-    watched.fill({2.0, -1.0});
-    RoundHistory history;
-    int last = kMostPolicyRounds, round = 0;
+    CycleWatch<kMostTableWinSeats> watch(kMostPolicyRounds);
+    int round = 0;
     bool settled = false;
-    for (; round < last && !settled; ++round) {
+    for (; watch.plays(round) && !settled; ++round) {
       bool changed = false;
       for (int m = 0; m < seats; ++m) {
         const double u = estimate[(m + 1) % seats].v[m];
-        if (round >= last - kWatchedRounds)
-          watched[m] = {std::min(watched[m].first, u), std::max(watched[m].second, u)};
+        watch.see(round, m, u);
         changed |= solve_turn(m, scores, u, w.turns[m], w, round == 0);
       }
       estimate = close_cycle(w.turns);
       settled = round > 0 && !changed;
-      if (!settled && last == kMostPolicyRounds && history.returned(decisions_hash(w.turns)))
-        last = std::min(kMostPolicyRounds, round + 1 + kWatchedRounds);
+      if (!settled) watch.unsettled(round, [&] { return decisions_hash(w.turns); });
     }
     w.most_iterations = std::max(w.most_iterations, round);
-    if (!settled && mix_tuple(tuple, scores, watched, w)) {
+    if (!settled && mix_tuple(tuple, scores, watch.watched(), w)) {
       settled = true;
       estimate = close_cycle(w.turns);
     }
@@ -515,22 +515,17 @@ class TableWinSolver {
     return estimate;
   }
 
-  // v_m = c_m + b_m v_(m+1) around the cycle of seats.
+  // Each seat's lanes at every turn start of the tuple (math/turn_cycle.h):
+  // a turn's lanes but the last are its lottery's, the last its bust.
   std::array<V, kMostTableWinSeats> close_cycle(const std::array<Turn, kMostTableWinSeats>& turns) const {
-    const int seats = out_.seats_;
-    V first;
-    double carry = 1;
-    for (int m = 0; m < seats; ++m) {
-      first.add(turns[m].value.without_handed(), carry);
-      carry *= turns[m].value.handed();
+    std::array<TurnLottery<L - 1>, kMostTableWinSeats> lotteries{};
+    for (int m = 0; m < out_.seats_; ++m) {
+      std::copy_n(turns[m].value.v.begin(), L - 1, lotteries[m].constant.begin());
+      lotteries[m].bust = turns[m].value.handed();
     }
-    for (int i = 0; i < L - 1; ++i) first.v[i] /= 1 - carry;
+    const CycleValues<kMostTableWinSeats, L - 1> closed = close_turn_cycle(lotteries, out_.seats_);
     std::array<V, kMostTableWinSeats> value{};
-    value[0] = first;
-    for (int m = seats - 1; m > 0; --m) {
-      value[m] = turns[m].value.without_handed();
-      value[m].add(value[(m + 1) % seats], turns[m].value.handed());
-    }
+    for (int m = 0; m < out_.seats_; ++m) std::copy_n(closed[m].begin(), L - 1, value[m].v.begin());
     return value;
   }
 

@@ -138,6 +138,7 @@ struct TableWinStats {
   std::uint64_t unsettled_tuples = 0;
   double seconds = 0;
   std::uint64_t peak_bytes = 0;
+  std::uint64_t decision_bytes = 0;  // the decisions kept for play (DecisionRuns), where they are
 };
 
 // Which answer a reached score calls for: per reacher its answerers in the

@@ -419,7 +419,8 @@ TEST(TenkTableWin, DecisionRunsReadBackEveryDecision) {
   std::fill(alike.begin() + 4 * kKinds, alike.end(), std::uint8_t{1});
   std::vector<std::uint16_t> one;
   DecisionRuns::encode(alike.data(), 10, kKinds, one);
-  EXPECT_EQ(one.size(), std::size_t(2 + DecisionRuns::index_words(kKinds) + 2));
+  EXPECT_EQ(one.size(), std::size_t(2 + DecisionRuns::index_words(kKinds, 1) + 2));
+  EXPECT_EQ(DecisionRuns::index_words(kKinds, 1), 1);  // a bit a kind
   for (std::size_t turn = 0; turn < 40; ++turn) {
     const int top = static_cast<int>(turn % 13) * 3;
     EXPECT_EQ(runs.top(turn), top);
@@ -437,6 +438,51 @@ TEST(TenkTableWin, DecisionRunsReadBackEveryDecision) {
   none.resize(2, kKinds);
   EXPECT_THROW(none.banks(1, 1, 0), std::logic_error);
   EXPECT_THROW(none.top(5), std::logic_error);
+}
+
+// A turn's list numbers take 1, 2, 4 or 8 bits as its count of distinct
+// lists asks: turns with each count from 1 to 40, under 7, 25 and 40
+// kinds, read back every decision, and take the words the format says.
+TEST(TenkTableWin, DecisionRunsNumberTheirListsInAsFewBitsAsTheyNeed) {
+  Rng rng(8, 0);
+  for (const int kinds : {7, 25, 40}) {
+    DecisionRuns runs;
+    runs.resize(std::size_t(kinds), kinds);
+    std::vector<std::vector<std::uint8_t>> turns;
+    constexpr int kTop = 12;
+    for (int distinct = 1; distinct <= kinds; ++distinct) {
+      // `distinct` ways to flip (way w banks at total t where bit t - 1 of
+      // w is set), kinds drawn among them, each way used at least once.
+      std::vector<std::uint8_t>& banks = turns.emplace_back(std::size_t(kTop) * std::size_t(kinds), 0);
+      for (int kind = 0; kind < kinds; ++kind) {
+        const int way = kind < distinct ? kind : int(uniform_below(rng, std::uint64_t(distinct)));
+        for (int t = 1; t <= kTop; ++t)
+          banks[std::size_t(t - 1) * std::size_t(kinds) + std::size_t(kind)] = (way >> (t - 1)) & 1;
+      }
+      std::vector<std::uint16_t> encoded;
+      DecisionRuns::encode(banks.data(), kTop, kinds, encoded);
+      ASSERT_EQ(encoded[1], distinct) << kinds << " kinds";
+      const int bits = distinct <= 2 ? 1 : distinct <= 4 ? 2 : distinct <= 16 ? 4 : 8;
+      EXPECT_EQ(DecisionRuns::index_words(kinds, distinct), (kinds * bits + 15) / 16);
+      std::size_t list_words = 0;  // each list: its count, then its flips
+      for (std::size_t at = 2 + std::size_t(DecisionRuns::index_words(kinds, distinct)); at < encoded.size();
+           at += 1 + encoded[at])
+        list_words += 1 + encoded[at];
+      EXPECT_EQ(encoded.size(), 2 + std::size_t(DecisionRuns::index_words(kinds, distinct)) + list_words);
+      runs.store(std::size_t(distinct - 1), encoded.data(), encoded.size());
+    }
+    for (int distinct = 1; distinct <= kinds; ++distinct) {
+      std::vector<std::uint8_t> decoded(std::size_t(kTop) * std::size_t(kinds));
+      runs.decode(std::size_t(distinct - 1), kTop, kinds, decoded.data());
+      const std::vector<std::uint8_t>& banks = turns[std::size_t(distinct - 1)];
+      for (int t = 1; t <= kTop; ++t)
+        for (int kind = 0; kind < kinds; ++kind) {
+          const std::size_t i = std::size_t(t - 1) * std::size_t(kinds) + std::size_t(kind);
+          EXPECT_EQ(runs.banks(std::size_t(distinct - 1), t, kind), banks[i] != 0) << kinds << " " << distinct;
+          EXPECT_EQ(decoded[i], banks[i]) << kinds << " " << distinct;
+        }
+    }
+  }
 }
 
 // A throw's value sums its outcomes in four interleaved sums (the kernel of
