@@ -7,6 +7,47 @@
 
 namespace dicesim::tenk {
 
+namespace {
+
+// A turn's lists are words or bytes (DecisionRuns::narrow): each is its
+// count of flips, then the flips.
+template <class Flip>
+const Flip* nth_list(const Flip* list, int n) {
+  for (; n > 0; --n) list += 1 + *list;
+  return list;
+}
+
+// Whether the list at `list` has flipped to banking at total t.
+template <class Flip>
+bool banks_at(const Flip* list, int t) {
+  const int flips = *list++;
+  return (std::upper_bound(list, list + flips, t) - list) % 2 == 1;
+}
+
+// Kind `kind`'s decisions at totals 1..top from its list at `list`.
+template <class Flip>
+void fill_kind(const Flip* list, int top, int kinds, int kind, std::uint8_t* banks) {
+  const int flips = *list++;
+  bool bank = false;
+  int i = 0;
+  for (int t = 1; t <= top; ++t) {
+    while (i < flips && list[i] == t) bank = !bank, ++i;
+    banks[std::size_t(t - 1) * kinds + kind] = bank;
+  }
+}
+
+// Rewrites the word lists from `at` to the end of `out` as bytes, two to a
+// word (each value below 256): a byte never lands on a word not yet read.
+void narrow_lists(std::vector<std::uint16_t>& out, std::size_t at) {
+  const std::size_t count = out.size() - at;
+  auto* bytes = reinterpret_cast<std::uint8_t*>(out.data() + at);
+  for (std::size_t i = 0; i < count; ++i) bytes[i] = static_cast<std::uint8_t>(out[at + i]);
+  if (count % 2 == 1) bytes[count] = 0;
+  out.resize(at + (count + 1) / 2);
+}
+
+}  // namespace
+
 void DecisionRuns::encode(const std::uint8_t* banks, int top, int kinds, std::vector<std::uint16_t>& out) {
   if (top < 0 || top > std::numeric_limits<std::uint16_t>::max())
     throw std::logic_error("tenk: a turn's top total does not fit its decision runs");
@@ -16,7 +57,7 @@ void DecisionRuns::encode(const std::uint8_t* banks, int top, int kinds, std::ve
   out.push_back(0);  // the distinct lists, once known
   // The lists first, after room for the widest list numbers (a byte each),
   // then the numbers in as few bits as the count of lists allows.
-  const std::size_t index_at = out.size(), widest = std::size_t(kinds + 1) / 2;
+  const std::size_t index_at = out.size(), widest = std::size_t(widest_index_words(kinds));
   out.resize(out.size() + widest, 0);
   std::array<std::uint8_t, kMostKinds> list_of_kind{};
   std::array<std::size_t, kMostKinds> lists{};  // where each distinct run list begins in `out`
@@ -51,6 +92,7 @@ void DecisionRuns::encode(const std::uint8_t* banks, int top, int kinds, std::ve
   for (int kind = 0; kind < kinds; ++kind)
     out[index_at + std::size_t(kind / per_word)] |=
         static_cast<std::uint16_t>(list_of_kind[std::size_t(kind)] << (bits * (kind % per_word)));
+  if (narrow(top)) narrow_lists(out, index_at + words);
 }
 
 void DecisionRuns::store(std::size_t turn, const std::uint16_t* encoded, std::size_t size) {
@@ -69,11 +111,9 @@ void DecisionRuns::store(std::size_t turn, const std::uint16_t* encoded, std::si
 bool DecisionRuns::banks(std::size_t turn, int t, int kind) const {
   const std::uint16_t* at = first(turn);
   if (t > at[0]) return true;
-  const std::uint16_t* list = lists(at);
-  for (int k = list_of(at, kind); k > 0; --k) list += 1 + *list;
-  const int flips = *list++;
-  const int passed = static_cast<int>(std::upper_bound(list, list + flips, std::uint16_t(t)) - list);
-  return passed % 2 == 1;
+  const int list = list_of(at, kind);
+  if (narrow(at[0])) return banks_at(nth_list(reinterpret_cast<const std::uint8_t*>(lists(at)), list), t);
+  return banks_at(nth_list(lists(at), list), t);
 }
 
 void DecisionRuns::decode(std::size_t turn, int top, int kinds, std::uint8_t* banks) const {
@@ -81,19 +121,17 @@ void DecisionRuns::decode(std::size_t turn, int top, int kinds, std::uint8_t* ba
   const std::uint16_t* at = first(turn);
   const int own_top = std::min<int>(at[0], top);
   std::fill(banks + std::size_t(own_top) * kinds, banks + std::size_t(top) * kinds, std::uint8_t{1});
-  std::array<const std::uint16_t*, kMostKinds> each{};
-  const std::uint16_t* list = lists(at);
+  if (narrow(at[0]))
+    decode_lists(at, reinterpret_cast<const std::uint8_t*>(lists(at)), own_top, banks);
+  else
+    decode_lists(at, lists(at), own_top, banks);
+}
+
+template <class Flip>
+void DecisionRuns::decode_lists(const std::uint16_t* at, const Flip* list, int top, std::uint8_t* banks) const {
+  std::array<const Flip*, kMostKinds> each{};
   for (int d = 0; d < at[1]; ++d, list += 1 + *list) each[std::size_t(d)] = list;
-  for (int kind = 0; kind < kinds; ++kind) {
-    const std::uint16_t* flips_at = each[std::size_t(list_of(at, kind))];
-    const int flips = *flips_at++;
-    bool bank = false;
-    int i = 0;
-    for (int t = 1; t <= own_top; ++t) {
-      while (i < flips && flips_at[i] == t) bank = !bank, ++i;
-      banks[std::size_t(t - 1) * kinds + kind] = bank;
-    }
-  }
+  for (int kind = 0; kind < kinds_; ++kind) fill_kind(each[std::size_t(list_of(at, kind))], top, kinds_, kind, banks);
 }
 
 }  // namespace dicesim::tenk

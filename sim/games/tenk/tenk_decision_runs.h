@@ -8,7 +8,9 @@
 //   flips, then the flips).
 // A list number takes as few bits as d allows (1, 2, 4 or 8, so that none
 // straddles two words): most turns flip in a handful of ways, and seed
-// 003's 25 kinds then take 7 words of list numbers, not 13.
+// 003's 25 kinds then take 7 words of list numbers, not 13. The lists of a
+// turn whose top is below 256 (nearly all) are bytes, two to a word: no
+// flip and no count of flips exceeds the top.
 // A turn takes a few dozen bytes where a byte per (total, kind) took
 // hundreds: 10,000 to 10,000 at three seats keeps 24 million turns.
 #pragma once
@@ -31,6 +33,9 @@ class DecisionRuns {
   // where the turn keeps `distinct` lists.
   static int index_bits(int distinct) { return distinct <= 2 ? 1 : distinct <= 4 ? 2 : distinct <= 16 ? 4 : 8; }
   static int index_words(int kinds, int distinct) { return (kinds * index_bits(distinct) + 15) / 16; }
+  static int widest_index_words(int kinds) { return index_words(kinds, kMostKinds); }
+  // Whether a turn of this top keeps its lists in bytes.
+  static bool narrow(int top) { return top <= 0xff; }
 
   void resize(std::size_t turns, int kinds) {
     start_.assign(turns, kNone);
@@ -67,6 +72,9 @@ class DecisionRuns {
   }
   // A turn's first list, past its list numbers.
   const std::uint16_t* lists(const std::uint16_t* at) const { return at + 2 + index_words(kinds_, at[1]); }
+  // Every kind's decisions at totals 1..top of the turn at `at`, its lists from `list`.
+  template <class Flip>
+  void decode_lists(const std::uint16_t* at, const Flip* list, int top, std::uint8_t* banks) const;
   // The runs live in blocks of a fixed size, a turn's within one block:
   // they grow by a block at a time, never by copying all of them into a
   // vector twice as large (which the memory estimate could not bound).

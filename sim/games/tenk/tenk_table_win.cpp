@@ -31,15 +31,17 @@ constexpr int kMostPolicyRounds = 200;
 // What the decision runs of a turn take, typically, for the memory
 // estimate: a top, the count of lists, the list numbers, and the distinct
 // lists, each a count and two flips (measured at target 3,000 with a byte
-// per list number: 17.8 words a turn under seed 000's 7 kinds, 42.7 under
-// seed 003's 25; estimated 21 and 45). The list numbers are costed at a
-// byte each, though most turns now take 4 bits or fewer (DecisionRuns):
-// turns at 10,000 keep longer lists than the typical count here (seed 003
-// measured 4.21 GiB where 3.7 was estimated), which the narrower numbers
-// repay. The runs grow a block at a time, never doubling.
+// per list number and lists in words: 17.8 words a turn under seed 000's 7
+// kinds, 42.7 under seed 003's 25; estimated 21 and 45). The estimate
+// still costs a byte per list number and lists in words, though most
+// turns now take 4 bits or fewer a number and keep their lists in bytes
+// (DecisionRuns; 27.4 words under seed 003's at 3,000): at 10,000 the
+// solve holds more than values and runs (seed 003's `check` measured 4.21
+// GiB where 3.7 was estimated with the wider runs, 3.27 with the bytes).
+// The runs grow a block at a time, never doubling.
 double runs_per_turn(int kinds) {
   const int lists = std::min(kinds, 4 + kinds / 4);
-  return 2 + (kinds + 1) / 2 + 3 * lists;
+  return 2 + DecisionRuns::widest_index_words(kinds) + 3 * lists;
 }
 
 int units_up(int points) { return (points + kPoint - 1) / kPoint; }

@@ -396,15 +396,18 @@ TEST(TenkTableWin, RulesItCannotSolveAreRefusedBeforeAllocating) {
 
 // The decisions a table solve keeps, as runs, read back the same, one by
 // one and a turn at a time (past a turn's own top every landing banks),
-// kinds that flip alike sharing one list.
+// kinds that flip alike sharing one list; tops on both sides of 255 (lists
+// in bytes, then in words).
 TEST(TenkTableWin, DecisionRunsReadBackEveryDecision) {
   Rng rng(7, 0);
   constexpr int kKinds = 7;  // odd: the last list number is alone in its word
+  constexpr std::size_t kTurns = 44;
+  const auto top_of = [](std::size_t turn) { return turn < 40 ? int(turn % 13) * 3 : 249 + int(turn - 40) * 3; };
   DecisionRuns runs;
-  runs.resize(40, kKinds);
+  runs.resize(kTurns, kKinds);
   std::vector<std::vector<std::uint8_t>> turns;
-  for (std::size_t turn = 0; turn < 40; ++turn) {
-    const int top = static_cast<int>(turn % 13) * 3;
+  for (std::size_t turn = 0; turn < kTurns; ++turn) {
+    const int top = top_of(turn);
     std::vector<std::uint8_t>& banks = turns.emplace_back(std::size_t(top) * kKinds);
     for (std::uint8_t& b : banks) b = uniform_below(rng, 4) == 0;  // flips often: the worst case
     // Every other turn, kinds 3 and 6 flip as kind 1 does.
@@ -419,10 +422,10 @@ TEST(TenkTableWin, DecisionRunsReadBackEveryDecision) {
   std::fill(alike.begin() + 4 * kKinds, alike.end(), std::uint8_t{1});
   std::vector<std::uint16_t> one;
   DecisionRuns::encode(alike.data(), 10, kKinds, one);
-  EXPECT_EQ(one.size(), std::size_t(2 + DecisionRuns::index_words(kKinds, 1) + 2));
-  EXPECT_EQ(DecisionRuns::index_words(kKinds, 1), 1);  // a bit a kind
-  for (std::size_t turn = 0; turn < 40; ++turn) {
-    const int top = static_cast<int>(turn % 13) * 3;
+  EXPECT_EQ(one.size(), std::size_t(2 + DecisionRuns::index_words(kKinds, 1) + 1));  // one word: one flip, at 5
+  EXPECT_EQ(DecisionRuns::index_words(kKinds, 1), 1);                                // a bit a kind
+  for (std::size_t turn = 0; turn < kTurns; ++turn) {
+    const int top = top_of(turn);
     EXPECT_EQ(runs.top(turn), top);
     std::vector<std::uint8_t> decoded(std::size_t(top + 4) * kKinds);
     runs.decode(turn, top + 4, kKinds, decoded.data());
@@ -464,11 +467,12 @@ TEST(TenkTableWin, DecisionRunsNumberTheirListsInAsFewBitsAsTheyNeed) {
       ASSERT_EQ(encoded[1], distinct) << kinds << " kinds";
       const int bits = distinct <= 2 ? 1 : distinct <= 4 ? 2 : distinct <= 16 ? 4 : 8;
       EXPECT_EQ(DecisionRuns::index_words(kinds, distinct), (kinds * bits + 15) / 16);
-      std::size_t list_words = 0;  // each list: its count, then its flips
-      for (std::size_t at = 2 + std::size_t(DecisionRuns::index_words(kinds, distinct)); at < encoded.size();
-           at += 1 + encoded[at])
-        list_words += 1 + encoded[at];
-      EXPECT_EQ(encoded.size(), 2 + std::size_t(DecisionRuns::index_words(kinds, distinct)) + list_words);
+      // Each list its count, then its flips, in bytes (the top is below 256).
+      const std::size_t index_end = 2 + std::size_t(DecisionRuns::index_words(kinds, distinct));
+      const auto* bytes = reinterpret_cast<const std::uint8_t*>(encoded.data() + index_end);
+      std::size_t list_bytes = 0;
+      for (int list = 0; list < distinct; ++list) list_bytes += 1 + bytes[list_bytes];
+      EXPECT_EQ(encoded.size(), index_end + (list_bytes + 1) / 2);
       runs.store(std::size_t(distinct - 1), encoded.data(), encoded.size());
     }
     for (int distinct = 1; distinct <= kinds; ++distinct) {
