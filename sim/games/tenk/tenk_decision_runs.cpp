@@ -55,8 +55,9 @@ void DecisionRuns::encode(const std::uint8_t* banks, int top, int kinds, std::ve
   const std::size_t begin = out.size();
   out.push_back(static_cast<std::uint16_t>(top));
   out.push_back(0);  // the distinct lists, once known
-  // The lists first, after room for the widest list numbers (a byte each),
-  // then the numbers in as few bits as the count of lists allows.
+  // The lists first, in words, after room for the widest list numbers (a
+  // byte each), then the numbers in as few bits as the count of lists
+  // allows, then the lists in bytes where the top allows.
   const std::size_t index_at = out.size(), widest = std::size_t(widest_index_words(kinds));
   out.resize(out.size() + widest, 0);
   std::array<std::uint8_t, kMostKinds> list_of_kind{};

@@ -9,8 +9,9 @@
 // A list number takes as few bits as d allows (1, 2, 4 or 8, so that none
 // straddles two words): most turns flip in a handful of ways, and seed
 // 003's 25 kinds then take 7 words of list numbers, not 13. The lists of a
-// turn whose top is below 256 (nearly all) are bytes, two to a word: no
-// flip and no count of flips exceeds the top.
+// turn whose top is below 256 (nearly all) are bytes, two to a word (the
+// last word padded with a zero byte): no flip and no count of flips
+// exceeds the top.
 // A turn takes a few dozen bytes where a byte per (total, kind) took
 // hundreds: 10,000 to 10,000 at three seats keeps 24 million turns.
 #pragma once

@@ -86,16 +86,7 @@ class AnswerChains {
    public:
     V at(int best) const {
       if (exact_) return exact_odds_;
-      V odds;
-      double carry = 1;
-      if (best < horizon_)
-        for (int i = 0; i < count_; ++i) {
-          const V& a = gains_[i][best - units_];
-          odds.add(a.without_handed(), carry);
-          carry *= a.handed();
-        }
-      odds.add(won_, carry);
-      return odds;
+      return best < horizon_ ? fold(gains_.data(), count_, std::size_t(best - units_), won_) : won_;
     }
 
    private:
@@ -126,16 +117,29 @@ class AnswerChains {
     std::vector<std::uint8_t> banks;
   };
 
+  // The odds once answers i.. of `reacher` have played against `best`,
+  // `holder` holding it.
   V chain(int reacher, int i, int best, int holder, const int* scores) const {
-    const std::vector<int>& order = index_.answerers(reacher);
+    const V won = layout_.won_by<L>(holder);
+    if (best >= horizon_) return won;
+    std::array<const V*, kMostTableWinSeats> answers{};
+    const int count = int(index_.answerers(reacher).size()) - i;
+    for (int j = 0; j < count; ++j) answers[std::size_t(j)] = &gains_[index_.index(reacher, i + j, scores) * span_];
+    return fold(answers.data(), count, std::size_t(best - units_), won);
+  }
+
+  // Answers answers[0..count) in turn against the best score `at` units past
+  // the target: each one's gain, and its failure carried to the next; where
+  // all fail, `won`.
+  static V fold(const V* const* answers, int count, std::size_t at, const V& won) {
     V odds;
     double carry = 1;
-    for (; i < int(order.size()) && best < horizon_; ++i) {
-      const V& a = gains_[index_.index(reacher, i, scores) * span_ + std::size_t(best - units_)];
+    for (int j = 0; j < count; ++j) {
+      const V& a = answers[j][at];
       odds.add(a.without_handed(), carry);
       carry *= a.handed();
     }
-    odds.add(layout_.won_by<L>(holder), carry);
+    odds.add(won, carry);
     return odds;
   }
 

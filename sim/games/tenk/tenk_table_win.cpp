@@ -35,9 +35,10 @@ constexpr int kMostPolicyRounds = 200;
 // kinds, 42.7 under seed 003's 25; estimated 21 and 45). The estimate
 // still costs a byte per list number and lists in words, though most
 // turns now take 4 bits or fewer a number and keep their lists in bytes
-// (DecisionRuns; 27.4 words under seed 003's at 3,000): at 10,000 the
-// solve holds more than values and runs (seed 003's `check` measured 4.21
-// GiB where 3.7 was estimated with the wider runs, 3.27 with the bytes).
+// (DecisionRuns; 27.4 words under seed 003's at 3,000). Seed 003's
+// `check` at 10,000, estimated at 3.7 GiB, peaked at 4.21 GiB with a byte
+// per list number, 4.14 with the narrower numbers, and 3.27 with the lists
+// in bytes (measured).
 // The runs grow a block at a time, never doubling.
 double runs_per_turn(int kinds) {
   const int lists = std::min(kinds, 4 + kinds / 4);

@@ -9,10 +9,12 @@
 #include <oneapi/tbb/global_control.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <utility>
 
 #include "config/json_input.h"
 #include "engine/rng.h"
@@ -402,7 +404,10 @@ TEST(TenkTableWin, DecisionRunsReadBackEveryDecision) {
   Rng rng(7, 0);
   constexpr int kKinds = 7;  // odd: the last list number is alone in its word
   constexpr std::size_t kTurns = 44;
-  const auto top_of = [](std::size_t turn) { return turn < 40 ? int(turn % 13) * 3 : 249 + int(turn - 40) * 3; };
+  const auto top_of = [](std::size_t turn) {
+    constexpr std::array<int, 4> kAround256 = {249, 255, 256, 258};
+    return turn < 40 ? int(turn % 13) * 3 : kAround256[turn - 40];
+  };
   DecisionRuns runs;
   runs.resize(kTurns, kKinds);
   std::vector<std::vector<std::uint8_t>> turns;
@@ -410,6 +415,10 @@ TEST(TenkTableWin, DecisionRunsReadBackEveryDecision) {
     const int top = top_of(turn);
     std::vector<std::uint8_t>& banks = turns.emplace_back(std::size_t(top) * kKinds);
     for (std::uint8_t& b : banks) b = uniform_below(rng, 4) == 0;  // flips often: the worst case
+    // Every kind flips at the top itself (255 the last total a byte holds).
+    for (int kind = 0; kind < kKinds && top > 1; ++kind)
+      banks[std::size_t(top - 1) * kKinds + std::size_t(kind)] =
+          !banks[std::size_t(top - 2) * kKinds + std::size_t(kind)];
     // Every other turn, kinds 3 and 6 flip as kind 1 does.
     for (int t = 0; t < top && turn % 2 == 0; ++t)
       for (int kind : {3, 6}) banks[std::size_t(t) * kKinds + std::size_t(kind)] = banks[std::size_t(t) * kKinds + 1];
@@ -445,41 +454,47 @@ TEST(TenkTableWin, DecisionRunsReadBackEveryDecision) {
 
 // A turn's list numbers take 1, 2, 4 or 8 bits as its count of distinct
 // lists asks: turns with each count from 1 to 40, under 7, 25 and 40
-// kinds, read back every decision, and take the words the format says.
+// kinds, their lists in bytes (top 12) or words (top 300), read back every
+// decision, and take the words the format says.
 TEST(TenkTableWin, DecisionRunsNumberTheirListsInAsFewBitsAsTheyNeed) {
   Rng rng(8, 0);
-  for (const int kinds : {7, 25, 40}) {
+  const std::array<std::pair<int, int>, 5> kKindsAndTops = {{{7, 12}, {25, 12}, {40, 12}, {7, 300}, {25, 300}}};
+  for (const auto& [kinds, top] : kKindsAndTops) {
     DecisionRuns runs;
     runs.resize(std::size_t(kinds), kinds);
     std::vector<std::vector<std::uint8_t>> turns;
-    constexpr int kTop = 12;
     for (int distinct = 1; distinct <= kinds; ++distinct) {
       // `distinct` ways to flip (way w banks at total t where bit t - 1 of
       // w is set), kinds drawn among them, each way used at least once.
-      std::vector<std::uint8_t>& banks = turns.emplace_back(std::size_t(kTop) * std::size_t(kinds), 0);
+      std::vector<std::uint8_t>& banks = turns.emplace_back(std::size_t(top) * std::size_t(kinds), 0);
       for (int kind = 0; kind < kinds; ++kind) {
         const int way = kind < distinct ? kind : int(uniform_below(rng, std::uint64_t(distinct)));
-        for (int t = 1; t <= kTop; ++t)
-          banks[std::size_t(t - 1) * std::size_t(kinds) + std::size_t(kind)] = (way >> (t - 1)) & 1;
+        for (int t = 1; t <= top; ++t)
+          banks[std::size_t(t - 1) * std::size_t(kinds) + std::size_t(kind)] = t <= 12 && ((way >> (t - 1)) & 1);
       }
       std::vector<std::uint16_t> encoded;
-      DecisionRuns::encode(banks.data(), kTop, kinds, encoded);
+      DecisionRuns::encode(banks.data(), top, kinds, encoded);
       ASSERT_EQ(encoded[1], distinct) << kinds << " kinds";
       const int bits = distinct <= 2 ? 1 : distinct <= 4 ? 2 : distinct <= 16 ? 4 : 8;
       EXPECT_EQ(DecisionRuns::index_words(kinds, distinct), (kinds * bits + 15) / 16);
-      // Each list its count, then its flips, in bytes (the top is below 256).
+      // Each list its count, then its flips: in bytes below a top of 256, else in words.
       const std::size_t index_end = 2 + std::size_t(DecisionRuns::index_words(kinds, distinct));
-      const auto* bytes = reinterpret_cast<const std::uint8_t*>(encoded.data() + index_end);
-      std::size_t list_bytes = 0;
-      for (int list = 0; list < distinct; ++list) list_bytes += 1 + bytes[list_bytes];
-      EXPECT_EQ(encoded.size(), index_end + (list_bytes + 1) / 2);
+      std::size_t list_values = 0;
+      if (top < 256) {
+        const auto* bytes = reinterpret_cast<const std::uint8_t*>(encoded.data() + index_end);
+        for (int list = 0; list < distinct; ++list) list_values += 1 + bytes[list_values];
+        EXPECT_EQ(encoded.size(), index_end + (list_values + 1) / 2);
+      } else {
+        for (int list = 0; list < distinct; ++list) list_values += 1 + encoded[index_end + list_values];
+        EXPECT_EQ(encoded.size(), index_end + list_values);
+      }
       runs.store(std::size_t(distinct - 1), encoded.data(), encoded.size());
     }
     for (int distinct = 1; distinct <= kinds; ++distinct) {
-      std::vector<std::uint8_t> decoded(std::size_t(kTop) * std::size_t(kinds));
-      runs.decode(std::size_t(distinct - 1), kTop, kinds, decoded.data());
+      std::vector<std::uint8_t> decoded(std::size_t(top) * std::size_t(kinds));
+      runs.decode(std::size_t(distinct - 1), top, kinds, decoded.data());
       const std::vector<std::uint8_t>& banks = turns[std::size_t(distinct - 1)];
-      for (int t = 1; t <= kTop; ++t)
+      for (int t = 1; t <= top; ++t)
         for (int kind = 0; kind < kinds; ++kind) {
           const std::size_t i = std::size_t(t - 1) * std::size_t(kinds) + std::size_t(kind);
           EXPECT_EQ(runs.banks(std::size_t(distinct - 1), t, kind), banks[i] != 0) << kinds << " " << distinct;
