@@ -161,10 +161,7 @@ class TenkGameImpl final : public TenkGame {
     const WinValue start = game.at(0, table.start(0) / kPoint, table.start(1) / kPoint);
     odds.win = {start.win, 1 - start.win - start.tie};
     odds.tie = start.tie;
-    for (int seat = 0; seat < 2; ++seat) {
-      odds.probability[kPlace][seat] = {odds.win[seat] + odds.tie, odds.win[1 - seat]};
-      odds.probability[kPlace][seat].resize(kMaxPlayers, 0.0);
-    }
+    for (int seat = 0; seat < 2; ++seat) odds.probability[kPlace][seat] = two_seat_places(odds, seat);
     return odds;
   }
 
@@ -226,14 +223,15 @@ class TenkGameImpl final : public TenkGame {
 
   // A table with a seat playing the table solve (optimal_win with "seats"):
   // every seat's chance of winning from the table solve, each seat's play
-  // fixed (a table of nothing but the solved play is the solve itself).
+  // fixed (a table of nothing but the solved play is the solve itself),
+  // and its places.
   TableOdds table_solve_odds(const Table& table, TableOdds odds) const {
     const int n = static_cast<int>(table.seats.size());
     odds.not_compared.push_back(
-        "place, turns and first turns at a table that plays the table solve: the solve "
-        "gives who wins only");
+        "turns and first turns at a table that plays the table solve: the solve follows who wins and the places, "
+        "not how long a game lasts");
     if (const std::optional<std::string> why = cut_changes_winners(std::nullopt)) {
-      odds.not_compared.push_back("win and tie: " + *why);
+      odds.not_compared.push_back("win, tie and place: " + *why);
       return odds;
     }
     std::vector<std::optional<FixedSeat>> fixed;
@@ -244,7 +242,7 @@ class TenkGameImpl final : public TenkGame {
       if (policy.table) {
         fixed.push_back(policy.table->fixed_seat());
       } else if (!policy.chase) {
-        odds.not_compared.push_back("win and tie: \"" + strategies_[strategy].name +
+        odds.not_compared.push_back("win, tie and place: \"" + strategies_[strategy].name +
                                     "\" plays its last turn without chase, which the table solve does not follow");
         return odds;
       } else {
@@ -252,7 +250,10 @@ class TenkGameImpl final : public TenkGame {
       }
     }
     std::optional<TableWin> mixed;
-    if (!all_solved) mixed = solve_table_win(scoring_, n, fixed);
+    if (!all_solved) {
+      charge_table_win(rules_, n, false, "the table solve of a table with fixed seats");
+      mixed = solve_table_win(scoring_, n, fixed);
+    }
     const TableWin& solve = all_solved ? *policies_[table.seats[0]].table : *mixed;
     // The solve values every score tuple: a head start is read where it starts.
     std::array<int, kMostTableWinSeats> start{};
@@ -260,7 +261,34 @@ class TenkGameImpl final : public TenkGame {
     const TableWinOdds& at = solve.value(0, start.data());
     odds.win.assign(at.win.begin(), at.win.begin() + n);
     odds.tie = std::max(0.0, 1 - std::accumulate(odds.win.begin(), odds.win.end(), 0.0));  // as TableWin::tie
+    if (n == 3)
+      add_solved_places(fixed, start.data(), odds);
+    else if (n == 2)
+      for (int seat = 0; seat < 2; ++seat) odds.probability[kPlace][seat] = two_seat_places(odds, seat);
+    else
+      odds.not_compared.push_back(places_refused(table.seats.size()));
     return odds;
+  }
+
+  // A seat's places at two seats: first where it wins or ties.
+  static std::vector<double> two_seat_places(const TableOdds& odds, int seat) {
+    std::vector<double> place = {odds.win[seat] + odds.tie, odds.win[1 - seat]};
+    place.resize(kMaxPlayers, 0.0);
+    return place;
+  }
+
+  // Every place at a table of three that plays the table solve: last (and,
+  // where ties can happen, first) from the place solve, first otherwise
+  // from who wins, second what is left.
+  void add_solved_places(const std::vector<std::optional<FixedSeat>>& fixed, const int* start, TableOdds& odds) const {
+    std::vector<FixedSeat> seats;
+    for (const std::optional<FixedSeat>& seat : fixed) seats.push_back(*seat);
+    const TablePlaceOdds places = solve_table_places(scoring_, seats, start);
+    for (int s = 0; s < 3; ++s) {
+      const double first = rules_.exact_target ? places.first[s] : odds.win[s], last = places.last[s];
+      odds.probability[kPlace][s] = {first, std::max(0.0, 1 - first - last), last};
+      odds.probability[kPlace][s].resize(kMaxPlayers, 0.0);
+    }
   }
 
   // Why max_rounds may change who wins beyond what check can see (nullopt

@@ -9,6 +9,12 @@
 // solved before the race, last answerers first, each group in parallel; the
 // race then only reads them. Once the race is solved they are dropped: play
 // keeps only their decisions (DecisionRuns).
+//
+// A place solve (solve_table_places, three seats) solves the same answers
+// and reads who finishes last from them: answer i's win lanes say which
+// seat ends holding the best, so the chances of each answerer beating or
+// failing in turn, and with the scores the others banked every seat's
+// place, follow at the reach.
 #pragma once
 
 #include <oneapi/tbb/enumerable_thread_specific.h>
@@ -33,7 +39,7 @@ class AnswerChains {
   using V = Lanes<L>;
 
   AnswerChains(const Rules& rules, const TableThrows& throws, const LaneLayout& layout, const AnswerIndex& index,
-               int horizon, std::vector<bool> pads, std::vector<AnswerDecision> fixed)
+               int horizon, std::vector<bool> pads, std::vector<AnswerDecision> fixed, bool places = false)
       : rules_(rules),
         throws_(throws),
         layout_(layout),
@@ -41,7 +47,8 @@ class AnswerChains {
         units_(rules.target / kPoint),
         horizon_(horizon),
         pads_(std::move(pads)),
-        fixed_(std::move(fixed)) {}
+        fixed_(std::move(fixed)),
+        places_(places) {}
 
   // Solves every answer (none under IV.3, where an answer only hits the
   // target or not); their decisions into `runs` where given.
@@ -55,7 +62,9 @@ class AnswerChains {
     for (int r = 0; r < layout_.seats; ++r)
       for (std::size_t i = 0; i < index_.answerers(r).size(); ++i)
         chunks += (index_.size(r, int(i)) + kChunk - 1) / kChunk;
-    Progress progress("10,000 win-optimal table of " + std::to_string(layout_.seats) + ": answer turns", chunks);
+    Progress progress("10,000 " + std::string(places_ ? "places at a table of " : "win-optimal table of ") +
+                          std::to_string(layout_.seats) + ": answer turns",
+                      chunks);
     tbb::enumerable_thread_specific<Scratch> scratches;
     for (int r = 0; r < layout_.seats; ++r)
       for (int i = int(index_.answerers(r).size()); i-- > 0;) {
@@ -79,22 +88,63 @@ class AnswerChains {
 
   std::uint64_t solved() const { return solved_; }
 
-  // Every seat's odds once `reacher` banks a score at the target or past
-  // it, the others at `scores`, at any best score: the answers looked up
-  // once.
+  // Every seat's odds (or places) once `reacher` banks a score at the
+  // target or past it, the others at `scores`, at any best score: the
+  // answers looked up once.
   class Reached {
    public:
     V at(int best) const {
       if (exact_) return exact_odds_;
+      if (places_) return places_at(best);
       return best < horizon_ ? fold(gains_.data(), count_, std::size_t(best - units_), won_) : won_;
     }
 
    private:
     friend class AnswerChains;
+    // Three seats: each way the (at most two) answerers beat or fail in
+    // turn, its chance, and every seat's place once it has happened.
+    V places_at(int best) const {
+      const bool beyond = best >= horizon_;
+      const std::size_t at = std::size_t(best - units_);
+      // The chance answerer j beats the best it faces (the reacher's) and
+      // `holder` ends holding it.
+      const auto ends = [&](int j, int holder) {
+        return beyond ? 0.0 : gains_[std::size_t(j)][at].v[layout_.win(holder)];
+      };
+      const double fails0 = count_ > 0 && !beyond ? gains_[0][at].handed() : 1;
+      V odds;
+      int finals[kMostTableWinSeats];
+      for (unsigned beat = 0; beat < (1u << count_); ++beat) {
+        double p = 1;
+        if (count_ == 1) p = beat ? ends(0, order_[0]) : fails0;
+        if (count_ == 2) {
+          const double fails1 = beyond ? 1 : gains_[1][at].handed();
+          static constexpr int kFailFail = 0, kBeatFail = 1, kFailBeat = 2;
+          p = beat == kFailFail   ? fails0 * fails1
+              : beat == kBeatFail ? ends(0, order_[0])
+              : beat == kFailBeat ? fails0 * ends(1, order_[1])
+                                  : ends(0, order_[1]);  // both beat: answer 0's paths that answer 1 then beats
+        }
+        if (p == 0) continue;
+        // The reacher's score is below every later beat and above every
+        // score banked short of the target.
+        std::copy_n(scores_.begin(), layout_.seats, finals);
+        finals[reacher_] = units_;
+        for (int j = 0, raised = 0; j < count_; ++j)
+          if (beat >> j & 1) finals[order_[std::size_t(j)]] = units_ + ++raised;
+        add_ending(layout_, true, finals, p, odds);
+      }
+      return odds;
+    }
+
     std::array<const V*, kMostTableWinSeats> gains_{};
     int count_ = 0, units_ = 0, horizon_ = 0;
-    bool exact_ = false;
+    bool exact_ = false, places_ = false;
     V won_, exact_odds_;
+    // With places: the reacher, the answerers in order and every seat's banked score.
+    LaneLayout layout_;
+    int reacher_ = 0;
+    std::array<int, kMostTableWinSeats> order_{}, scores_{};
   };
   Reached reached_by(int reacher, const int* scores) const {
     Reached r;
@@ -107,7 +157,34 @@ class AnswerChains {
     for (int i = 0; i < r.count_; ++i) r.gains_[i] = &gains_[index_.index(reacher, i, scores) * span_];
     r.units_ = units_, r.horizon_ = horizon_;
     r.won_ = layout_.won_by<L>(reacher);
+    if (places_) {
+      r.places_ = true;
+      r.layout_ = layout_;
+      r.reacher_ = reacher;
+      std::copy(index_.answerers(reacher).begin(), index_.answerers(reacher).end(), r.order_.begin());
+      std::copy_n(scores, layout_.seats, r.scores_.begin());
+    }
     return r;
+  }
+
+  // Adds a game's end at these final scores (units), at chance p, to
+  // `odds`: in a win solve the best score's seats share its utility (a
+  // seat alone there also wins); in a place solve a seat below every other
+  // finishes last and, where ties can happen, one below none first.
+  static void add_ending(const LaneLayout& layout, bool places, const int* finals, double p, V& odds) {
+    const int n = layout.seats;
+    const int best = *std::max_element(finals, finals + n);
+    const int tied = static_cast<int>(std::count(finals, finals + n, best));
+    for (int k = 0; k < n; ++k) {
+      const int above = static_cast<int>(std::count_if(finals, finals + n, [&](int f) { return f > finals[k]; }));
+      if (places) {
+        if (above == n - 1) odds.v[layout.last(k)] += p;
+        if (layout.ties && above == 0) odds.v[layout.first(k)] += p;
+      } else if (above == 0) {
+        if (tied == 1 && layout.win(k) != k) odds.v[layout.win(k)] += p;
+        odds.v[k] += p / tied;
+      }
+    }
   }
 
  private:
@@ -143,20 +220,24 @@ class AnswerChains {
     return odds;
   }
 
-  // IV.3: every answerer that hits the target exactly ties the reacher.
+  // IV.3: every answerer that hits the target exactly ties the reacher;
+  // the others keep the scores they banked.
   V exact_answers(int reacher, const int* scores) const {
     const std::vector<int>& order = index_.answerers(reacher);
     std::vector<double> hit;
     for (int s : order) hit.push_back(throws_.reach->fresh(units_ - scores[s]));
     V odds;
+    int finals[kMostTableWinSeats];
     for (unsigned mask = 0; mask < (1u << order.size()); ++mask) {
       double p = 1;
-      int tied = 1;
-      for (std::size_t j = 0; j < order.size(); ++j) (mask >> j & 1) ? (p *= hit[j], ++tied) : (p *= 1 - hit[j]);
-      if (tied == 1) odds.v[layout_.win(reacher)] += p;
-      odds.v[reacher] += p / tied;
+      std::copy_n(scores, layout_.seats, finals);
+      finals[reacher] = units_;
       for (std::size_t j = 0; j < order.size(); ++j)
-        if (mask >> j & 1) odds.v[order[j]] += p / tied;
+        if (mask >> j & 1)
+          p *= hit[j], finals[order[j]] = units_;
+        else
+          p *= 1 - hit[j];
+      add_ending(layout_, places_, finals, p, odds);
     }
     return odds;
   }
@@ -230,6 +311,7 @@ class AnswerChains {
   int units_, horizon_;
   std::vector<bool> pads_;             // per seat: answers win-optimally
   std::vector<AnswerDecision> fixed_;  // per seat: its fixed answers, where set
+  bool places_;                        // reached odds as places (a place solve)
   std::size_t span_ = 0;
   std::vector<V> gains_;  // [answer][best - units]: the gain, the fail chance in the handed lane
   std::uint64_t solved_ = 0;

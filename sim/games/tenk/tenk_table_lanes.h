@@ -67,6 +67,12 @@ struct LaneLayout {
   bool ties = false;
   int stored() const { return ties ? 2 * seats : seats; }  // numbers kept per turn start
   int win(int seat) const { return ties ? seats + seat : seat; }
+  // A place solve (solve_table_places, three seats) keeps other numbers in
+  // as many lanes: seat k's chance of finishing last (strictly below both
+  // others) in lane k and, where ties can happen, its chance of finishing
+  // first (alone or shared) in lane seats + k.
+  int last(int seat) const { return seat; }
+  int first(int seat) const { return seats + seat; }
   // The lanes a table needs: the stored numbers and the handed coefficient, in fours.
   int width() const { return (stored() + 1 + 3) / 4 * 4; }
 

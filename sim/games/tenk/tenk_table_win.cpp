@@ -118,6 +118,16 @@ TableWinOdds TableWin::value(int mover, const int* scores) const {
   return odds;
 }
 
+TablePlaceOdds TableWin::places(int mover, const int* scores) const {
+  const double* at = &values_[state(mover, scores) * std::size_t(layout_.stored())];
+  TablePlaceOdds odds;
+  for (int k = 0; k < seats_; ++k) {
+    odds.last[k] = at[layout_.last(k)];
+    if (layout_.ties) odds.first[k] = at[layout_.first(k)];
+  }
+  return odds;
+}
+
 TableWinOdds TableWin::start() const {
   const std::array<int, kMostTableWinSeats> zero{};
   return value(0, zero.data());
@@ -241,8 +251,10 @@ class TableWinSolver {
  public:
   using V = Lanes<L>;
 
-  TableWinSolver(const Scoring& scoring, int seats, const std::vector<std::optional<FixedSeat>>& fixed, bool keep)
-      : rules_(scoring.rules()), throws_(rules_, scoring), fixed_(fixed), keep_(keep) {
+  // With `places` (every seat fixed, three seats) the lanes hold places (TablePlaceOdds).
+  TableWinSolver(const Scoring& scoring, int seats, const std::vector<std::optional<FixedSeat>>& fixed, bool keep,
+                 bool places = false)
+      : rules_(scoring.rules()), throws_(rules_, scoring), fixed_(fixed), keep_(keep), places_(places) {
     fixed_.resize(std::size_t(seats));
     out_.seats_ = seats;
     out_.units_ = rules_.target / kPoint;
@@ -258,7 +270,8 @@ class TableWinSolver {
       pads[k] = (!fixed_[k] || fixed_[k]->answers_optimally) && !rules_.bank_at_target;
       if (fixed_[k]) answers[k] = fixed_[k]->answer_banks;
     }
-    chains_ = std::make_unique<AnswerChains<L>>(rules_, throws_, out_.layout_, out_.answers_, horizon_, pads, answers);
+    chains_ = std::make_unique<AnswerChains<L>>(rules_, throws_, out_.layout_, out_.answers_, horizon_, pads, answers,
+                                                places_);
   }
 
   TableWin solve() {
@@ -268,7 +281,9 @@ class TableWinSolver {
     out_.values_.assign(out_.tuples_ * seats * out_.layout_.stored(), 0.0);
     if (keep_) out_.decisions_.resize(out_.tuples_ * seats, throws_.kinds);
     const std::vector<std::vector<std::size_t>> sums = tuples_by_sum(seats, out_.units_);
-    Progress progress("10,000 win-optimal table of " + std::to_string(seats) + ": score sums", sums.size());
+    Progress progress("10,000 " + std::string(places_ ? "places at a table of " : "win-optimal table of ") +
+                          std::to_string(seats) + ": score sums",
+                      sums.size());
     tbb::enumerable_thread_specific<Scratch> scratches;
     for (std::size_t s = sums.size(); s-- > 0;) {
       const std::vector<std::size_t>& tuples = sums[s];
@@ -680,7 +695,7 @@ class TableWinSolver {
   TableThrows throws_;
   ThrowArrays arrays_ = throws_.arrays();
   std::vector<std::optional<FixedSeat>> fixed_;
-  bool keep_;
+  bool keep_, places_;
   int horizon_ = 0;
   TableWin out_;
   std::unique_ptr<AnswerChains<L>> chains_;
@@ -696,6 +711,20 @@ TableWin solve_table_win(const Scoring& scoring, int seats, const std::vector<st
   return with_lane_width(layout_of(scoring.rules(), seats), [&](auto width) {
     return TableWinSolver<decltype(width)::value>(scoring, seats, fixed, keep_decisions).solve();
   });
+}
+
+TablePlaceOdds solve_table_places(const Scoring& scoring, const std::vector<FixedSeat>& fixed, const int* start) {
+  constexpr int kSeats = 3;  // the answers' chances rank every seat only at three (AnswerChains)
+  if (fixed.size() != std::size_t(kSeats))
+    throw std::logic_error("tenk: places are solved at tables of three, not " + std::to_string(fixed.size()));
+  if (const auto why = table_win_refusal(scoring.rules(), kSeats)) throw InputError(*why);
+  memory_budget().charge_once("tenk table places " + rules_json(scoring.rules()).dump(),
+                              table_win_bytes(scoring.rules(), kSeats), "the place solve of a table of three");
+  const std::vector<std::optional<FixedSeat>> seats(fixed.begin(), fixed.end());
+  const TableWin table = with_lane_width(layout_of(scoring.rules(), kSeats), [&](auto width) {
+    return TableWinSolver<decltype(width)::value>(scoring, kSeats, seats, false, true).solve();
+  });
+  return table.places(0, start);
 }
 
 }  // namespace dicesim::tenk

@@ -57,6 +57,13 @@
 // their solved decisions), and how a table of the solved play and other
 // strategies is valued for `check`.
 //
+// Places (solve_table_places): at a table of three whose seats all play
+// fixed, the same race in as many lanes follows each seat's chance of
+// finishing last (and, with ties, first) instead of its utility: at a
+// reach, the answers' chances of beating in turn (tenk_table_answers.h)
+// and the scores banked below the target rank every seat. `check` compares
+// every place with it.
+//
 // The house rule bank_at_target (a turn banks as soon as it reaches the
 // target, in a last turn as soon as it beats the best) leaves no padding.
 //
@@ -83,6 +90,12 @@ namespace dicesim::tenk {
 
 // The most memory a table solve may hold (values, answers, decisions).
 constexpr std::uint64_t kMostTableWinBytes = std::uint64_t(6) << 30;
+
+// Each seat's chance of finishing last (strictly below both others) and,
+// where ties can happen (IV.3), first (alone or shared), at a table of three.
+struct TablePlaceOdds {
+  SeatNumbers last{}, first{};
+};
 
 // A fixed seat's race decision after a throw landed at turn total `total`
 // (units) as Landings kind `kind`, `scores` every seat's banked score
@@ -170,7 +183,8 @@ class TableWin {
   int units() const { return units_; }
   int kinds() const { return kinds_; }  // Landings kinds, as banks() takes them
   // Seat `mover` to start a turn at banked scores `scores`.
-  TableWinOdds value(int mover, const int* scores) const;
+  TableWinOdds value(int mover, const int* scores) const;     // of a win solve
+  TablePlaceOdds places(int mover, const int* scores) const;  // of a place solve
   TableWinOdds start() const;
   double tie() const;  // P(the game ends in a shared win), from the start
   // With keep_decisions: whether `mover` banks in the race at turn total t
@@ -241,6 +255,10 @@ void charge_table_win(const Rules& rules, int seats, bool keep_decisions, const 
 // (progress.h), which also stops the solve with Interrupted.
 TableWin solve_table_win(const Scoring& scoring, int seats, const std::vector<std::optional<FixedSeat>>& fixed = {},
                          bool keep_decisions = false);
+
+// The places of a table of three, seat k playing fixed[k], seat 0 to move
+// at scores `start` (units). Throws InputError as solve_table_win does.
+TablePlaceOdds solve_table_places(const Scoring& scoring, const std::vector<FixedSeat>& fixed, const int* start);
 
 // bank_at `points` (the family's play, chase on) as a fixed seat: banks once
 // the turn total reaches `points` or the target is reached.

@@ -22,6 +22,7 @@
 #include "games/tenk/tenk_decision_runs.h"
 #include "games/tenk/tenk_game_loop.h"
 #include "games/tenk/tenk_strategies.h"
+#include "games/tenk/tenk_table.h"
 #include "games/tenk/tenk_table_lanes.h"
 #include "games/tenk/tenk_win.h"
 #include "math/equilibrium.h"
@@ -173,6 +174,23 @@ TEST(TenkTableWin, UnderTheHouseRuleNoSeatGainsBySwitchingToBankAt) {
 // the seats `solved` marks, bank_at 350 in the others: every seat's wins and
 // the ties against the table solve with those seats fixed (the solved seats
 // keep the equilibrium's decisions, race and answers).
+// A seat's place at the end of a game (1: first, alone or shared), counted.
+using PlaceCounts = std::array<std::array<std::int64_t, 3>, 3>;  // [seat][place - 1]
+
+// Each seat's chance of every place by the place solve, the first from
+// the win solve `win` where no tie can happen.
+std::array<std::array<double, 3>, 3> solved_places(const Scoring& scoring, const std::vector<FixedSeat>& seats,
+                                                   const TableWin& win) {
+  const std::array<int, kMostTableWinSeats> start{};
+  const TablePlaceOdds places = solve_table_places(scoring, seats, start.data());
+  std::array<std::array<double, 3>, 3> p{};
+  for (int k = 0; k < 3; ++k) {
+    const double first = scoring.rules().exact_target ? places.first[k] : win.start().win[k];
+    p[k] = {first, 1 - first - places.last[k], places.last[k]};
+  }
+  return p;
+}
+
 void expect_play_agrees(const Rules& rules, std::array<bool, 3> solved, std::uint64_t seed) {
   const Scoring scoring(rules);
   Solutions solutions(scoring);
@@ -187,13 +205,18 @@ void expect_play_agrees(const Rules& rules, std::array<bool, 3> solved, std::uin
     fixed.push_back(solved[k] ? solved_policy.table->fixed_seat() : policy_seat(rules, fixed_policy));
   }
   const TableWin exact = solve_table_win(scoring, 3, fixed);
+  std::vector<FixedSeat> every_fixed;
+  for (const std::optional<FixedSeat>& seat : fixed) every_fixed.push_back(*seat);
+  const auto places = solved_places(scoring, every_fixed, exact);
   Rng rng(seed);
   constexpr std::int64_t kGames = 200000;
   std::array<std::int64_t, 3> wins{};
   std::int64_t ties = 0;
+  PlaceCounts placed{};
   GameResult result;
   for (std::int64_t g = 0; g < kGames; ++g) {
     play_game(scoring, seats, 3, rng, result, [](int, int) {});
+    for (int k = 0; k < 3; ++k) ++placed[std::size_t(k)][std::size_t(result.place[k] - 1)];
     const int winners = int(std::count(result.place, result.place + 3, 1));
     if (winners > 1)
       ++ties;
@@ -204,6 +227,41 @@ void expect_play_agrees(const Rules& rules, std::array<bool, 3> solved, std::uin
     EXPECT_LT(std::abs(stats::rate_z(wins[std::size_t(seat)], kGames, exact.start().win[seat])), 5.0)
         << "seat " << seat << " solved " << solved[seat];
   EXPECT_LT(std::abs(stats::rate_z(ties, kGames, exact.tie())), 5.0);
+  for (int seat = 0; seat < 3; ++seat)
+    for (int place = 0; place < 3; ++place)
+      EXPECT_LT(std::abs(stats::rate_z(placed[seat][place], kGames, places[seat][place])), 5.0)
+          << "seat " << seat << " place " << place + 1 << " solved " << solved[seat];
+}
+
+// The place solve of a table of fixed strategies against the race
+// (tenk_table.h), which follows every seat's place by another road: each
+// seat's scores alone, the answers by their final scores.
+TEST(TenkTableWin, PlacesAgreeWithTheRaceAtEveryPlace) {
+  for (const bool last_turn : {false, true})
+    for (const bool exact : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "last_turn " << last_turn << " exact " << exact);
+      const Rules rules = small_rules(600, last_turn, exact);
+      const Scoring scoring(rules);
+      Solutions solutions(scoring);
+      const auto compile = [&](const json& spec) {
+        return compile_strategy(JsonNode(spec, "test"), scoring, solutions);
+      };
+      const Policy low = compile({{"family", "bank_at"}, {"total", 300}});
+      const Policy high = compile({{"family", "bank_at"}, {"total", 500}});
+      const Policy expected = compile({{"family", "optimal_expected"}});
+      const std::vector<const Policy*> policies = {&low, &high, &expected};
+      const TableOutcome race = evaluate_table(scoring, policies);
+      std::vector<FixedSeat> seats;
+      std::vector<std::optional<FixedSeat>> fixed;
+      for (const Policy* policy : policies) {
+        seats.push_back(policy_seat(rules, *policy));
+        fixed.push_back(seats.back());
+      }
+      const auto places = solved_places(scoring, seats, solve_table_win(scoring, 3, fixed));
+      for (int seat = 0; seat < 3; ++seat)
+        for (int place = 0; place < 3; ++place)
+          EXPECT_NEAR(places[seat][place], race.place[seat][place], 1e-12) << "seat " << seat << " place " << place + 1;
+    }
 }
 
 TEST(TenkTableWin, TheEnginesPlayOfTheSolvedSeatsAgreesWithTheSolve) {
