@@ -113,8 +113,7 @@ bool DecisionRuns::banks(std::size_t turn, int t, int kind) const {
   const std::uint16_t* at = first(turn);
   if (t > at[0]) return true;
   const int list = list_of(at, kind);
-  if (narrow(at[0])) return banks_at(nth_list(reinterpret_cast<const std::uint8_t*>(lists(at)), list), t);
-  return banks_at(nth_list(lists(at), list), t);
+  return with_lists(at, [&](const auto* first_list) { return banks_at(nth_list(first_list, list), t); });
 }
 
 void DecisionRuns::decode(std::size_t turn, int top, int kinds, std::uint8_t* banks) const {
@@ -122,10 +121,7 @@ void DecisionRuns::decode(std::size_t turn, int top, int kinds, std::uint8_t* ba
   const std::uint16_t* at = first(turn);
   const int own_top = std::min<int>(at[0], top);
   std::fill(banks + std::size_t(own_top) * kinds, banks + std::size_t(top) * kinds, std::uint8_t{1});
-  if (narrow(at[0]))
-    decode_lists(at, reinterpret_cast<const std::uint8_t*>(lists(at)), own_top, banks);
-  else
-    decode_lists(at, lists(at), own_top, banks);
+  with_lists(at, [&](const auto* first_list) { decode_lists(at, first_list, own_top, banks); });
 }
 
 template <class Flip>

@@ -73,6 +73,12 @@ class DecisionRuns {
   }
   // A turn's first list, past its list numbers.
   const std::uint16_t* lists(const std::uint16_t* at) const { return at + 2 + index_words(kinds_, at[1]); }
+  // Calls f with the turn's first list as bytes or as 16-bit words, as its top says.
+  template <class F>
+  decltype(auto) with_lists(const std::uint16_t* at, F&& f) const {
+    if (narrow(at[0])) return f(reinterpret_cast<const std::uint8_t*>(lists(at)));
+    return f(lists(at));
+  }
   // Every kind's decisions at totals 1..top of the turn at `at`, its lists from `list`.
   template <class Flip>
   void decode_lists(const std::uint16_t* at, const Flip* list, int top, std::uint8_t* banks) const;
