@@ -151,6 +151,7 @@ class TableWinSolver {
       : rules_(rules), odds_(throw_odds(rules)), fixed_(fixed) {
     fixed_.resize(std::size_t(seats));
     all_fixed_ = std::all_of(fixed_.begin(), fixed_.end(), [](const Decision& d) { return bool(d); });
+    one_free_ = std::count_if(fixed_.begin(), fixed_.end(), [](const Decision& d) { return !d; }) == 1;
     // Two dice's passes read the last pass's values and decisions at every sum.
     drop_values_ = rules.dice == 1 && options.drop_values.value_or(drops_values(rules, seats));
     keep_decisions_ = rules.dice == 2 || options.keep_decisions;
@@ -177,6 +178,7 @@ class TableWinSolver {
                           readable_count(double(out_.tuples_)) + " a pass)",
                       rules_.dice == 1 ? out_.tuples_ : 0);
     constexpr int kMostPasses = 10000;
+    bool plain = false;  // set where a best reply's accelerated passes returned
     do {
       if (rules_.dice == 2) resets.read_before(out_);
       change = 0;
@@ -191,13 +193,20 @@ class TableWinSolver {
       if (drop_values_) out_.kept_below_sum_ = rules_.goal;
       ++out_.passes;
       // A pass within the tolerance ends the solve: it is never a cycle.
-      if (rules_.dice == 2 && change > kTableWinTolerance && history.cycles_after(decisions_hash())) {
-        out_.cycle = TableWin::Cycle{history.returns(), flipped_, change};
-        break;
+      if (rules_.dice == 2 && change > kTableWinTolerance && !plain && history.cycles_after(decisions_hash())) {
+        // One free seat against fixed ones is a plain optimisation, with a
+        // pure optimum that plain passes reach (each a contraction towards
+        // it): its returns come from the acceleration's jumps across
+        // decisions that nearly tie, so it goes on without them.
+        if (!one_free_) {
+          out_.cycle = TableWin::Cycle{history.returns(), flipped_, change};
+          break;
+        }
+        plain = true;
       }
       flipped_ = 0;
       // The last pass is a plain one: only it decides that the values stand.
-      if (rules_.dice == 2 && change > kTableWinTolerance) resets.accelerate(out_);
+      if (rules_.dice == 2 && change > kTableWinTolerance && !plain) resets.accelerate(out_);
     } while (rules_.dice == 2 && change > kTableWinTolerance && out_.passes < kMostPasses);
     out_.passes_settled = out_.cycle || change <= kTableWinTolerance || rules_.dice == 1;
     out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -627,6 +636,7 @@ class TableWinSolver {
   ThrowOdds odds_;
   std::vector<Decision> fixed_;
   bool all_fixed_ = false;  // every seat plays fixed decisions: values only, nothing to improve
+  bool one_free_ = false;   // a best reply: one seat optimises against fixed ones
   bool drop_values_ = false, keep_decisions_ = true;
   TableWin out_;
   tbb::enumerable_thread_specific<Scratch> scratches_;
@@ -687,9 +697,10 @@ std::vector<double> deviation_gains(const Rules& rules, const TableWin& table) {
     // Read at the start only: no decisions kept (one die).
     const TableWin reply =
         solve_table_win(rules, table.seats(), others, {.keep_decisions = false, .drop_values = std::nullopt});
-    // A reply whose passes cycled is no best reply: its gain is not known.
-    gains.push_back(reply.cycle ? std::nan("")
-                                : reply.value(0, start)[std::size_t(seat)] - table.value(0, start)[std::size_t(seat)]);
+    // A reply whose passes did not settle is no best reply: its gain is not known.
+    gains.push_back(reply.cycle || !reply.passes_settled
+                        ? std::nan("")
+                        : reply.value(0, start)[std::size_t(seat)] - table.value(0, start)[std::size_t(seat)]);
   }
   return gains;
 }

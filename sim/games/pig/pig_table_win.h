@@ -30,7 +30,9 @@
 // flips another's, which flips it back). After kReturnsToCycle returns the
 // solve stops, keeps the last pass's decisions, evaluates them exactly and
 // says so (TableWin::cycle); deviation_gains then measures how far from an
-// equilibrium they are.
+// equilibrium they are. A best reply (one seat free, the others fixed) has
+// a pure optimum: where its passes return, the accelerated jumps caused it,
+// and it goes on with plain passes until they settle.
 //
 // The tuples of one score sum are solved in parallel (none reads another),
 // so the result is the same on any number of threads. The values are held
@@ -222,8 +224,9 @@ class PassHistory {
 
 // What each seat gains, from the start, by switching alone to its best
 // reply to the others' decisions in `table` (one solve per seat): 0 (to
-// rounding) at an equilibrium; NaN where the best reply's own passes
-// cycled (one free seat against fixed ones is not seen to).
+// rounding) at an equilibrium; NaN where the best reply's passes did not
+// settle within the most passes. (A best reply's passes never stop at a
+// cycle: where its accelerated passes return, it goes on with plain ones.)
 std::vector<double> deviation_gains(const Rules& rules, const TableWin& table);
 
 // hold_at h as a Decision: holds once the turn total reaches h.
