@@ -113,7 +113,7 @@ print(json.dumps({"game": "tenk", "games": 100000, "rules": {"preset": sys.argv[
   python3 -c "$config" ai_blog >"$scratch/ai_blog.json"
   for preset in game_of_dice ai_blog; do
     timed check "$scratch/$preset.json" -o "$scratch/$preset.h5"
-    grep -E "win|tie|largest|not compared" "$scratch/out" | sed 's/^ */  /' | head -20
+    grep -E "win|tie|place/mean|largest|not compared" "$scratch/out" | sed 's/^ */  /' | head -20
   done
   exit
 fi

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
 
 namespace dicesim {
 namespace {
@@ -128,7 +129,15 @@ void MemoryBudget::restart() {
   baseline_ = baseline;
 }
 
+namespace {
+std::mutex& budget_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+}  // namespace
+
 void MemoryBudget::charge(std::uint64_t bytes, const std::string& what) {
+  const std::lock_guard lock(budget_mutex());
   const std::uint64_t total = estimate() + std::min(bytes, UINT64_MAX - estimate());
   if (total > limit_)
     throw MemoryRefused(what + ": needs about " + memory_text(bytes) + ", which would bring this command to " +
@@ -139,9 +148,26 @@ void MemoryBudget::charge(std::uint64_t bytes, const std::string& what) {
 }
 
 void MemoryBudget::charge_once(const std::string& key, std::uint64_t bytes, const std::string& what) {
-  if (once_.count(key)) return;
-  charge(bytes, what);
-  once_[key] = true;
+  {
+    const std::lock_guard lock(budget_mutex());
+    if (!once_.emplace(key, true).second) return;
+  }
+  try {
+    charge(bytes, what);
+  } catch (const MemoryRefused&) {
+    const std::lock_guard lock(budget_mutex());
+    once_.erase(key);  // refused: not charged
+    throw;
+  }
+}
+
+void MemoryBudget::release(std::uint64_t bytes, const std::string& what) {
+  const std::lock_guard lock(budget_mutex());
+  charged_ -= std::min(bytes, charged_);
+  const auto it = by_what_.find(what);
+  if (it == by_what_.end()) return;
+  it->second -= std::min(bytes, it->second);
+  if (it->second == 0) by_what_.erase(it);
 }
 
 std::pair<std::string, std::uint64_t> MemoryBudget::largest() const {

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace dicesim {
 
@@ -40,6 +41,11 @@ class MemoryBudget {
   // charge(), once per key: a solve that several strategies (and the
   // solver itself) ask for is costed once.
   void charge_once(const std::string& key, std::uint64_t bytes, const std::string& what);
+  // Takes back a charge() of what is freed again (HeldCharge).
+  void release(std::uint64_t bytes, const std::string& what);
+  // charge, charge_once and release may be called from several threads at
+  // once (the exact odds of several tables are worked out in parallel): the
+  // process's one budget serialises them.
   std::uint64_t estimate() const { return baseline_ + charged_; }
   std::uint64_t charged() const { return charged_; }
   std::uint64_t limit() const { return limit_; }
@@ -62,6 +68,24 @@ class MemoryBudget {
 
 // The process's one budget.
 MemoryBudget& memory_budget();
+
+// A charge for what is held only while it lives (a solve whose tables are
+// freed when it returns): taken back when it ends, so that solves held at
+// the same time on several threads are costed together, and one after
+// another are not summed.
+class HeldCharge {
+ public:
+  HeldCharge(std::uint64_t bytes, std::string what) : bytes_(bytes), what_(std::move(what)) {
+    memory_budget().charge(bytes_, what_);
+  }
+  ~HeldCharge() { memory_budget().release(bytes_, what_); }
+  HeldCharge(const HeldCharge&) = delete;
+  HeldCharge& operator=(const HeldCharge&) = delete;
+
+ private:
+  std::uint64_t bytes_;
+  std::string what_;
+};
 
 // While it lives, charges are made as usual (and refused past the limit);
 // when it ends they are taken back: for what is held only for a while (each

@@ -8,6 +8,8 @@
 #include <map>
 #include <regex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "app/exit_codes.h"
 #include "engine/memory_budget.h"
@@ -252,6 +254,36 @@ TEST(Memory, AChargePastTheLimitIsRefusedAndNotAdded) {
   budget.charge_once("k", 1 << 20, "c");
   budget.charge_once("k", 1 << 20, "c");
   EXPECT_EQ(budget.charged(), std::uint64_t(33) << 20);
+  // A refused charge_once is not taken as charged: asked again, it is refused again.
+  EXPECT_THROW(budget.charge_once("big", std::uint64_t(1) << 30, "d"), MemoryRefused);
+  EXPECT_THROW(budget.charge_once("big", std::uint64_t(1) << 30, "d"), MemoryRefused);
+}
+
+// What is held for a while (a solve's tables) is charged while held: two
+// held at once are costed together, one after the other are not summed,
+// and charges from several threads at once are all counted.
+TEST(Memory, HeldChargesAreTakenBackAndThreadsChargeTogether) {
+  MemoryBudget& budget = memory_budget();
+  const MemoryBudget saved = budget;
+  budget.start(resident_bytes() + (std::uint64_t(100) << 20));
+  const std::uint64_t before = budget.charged();
+  {
+    const HeldCharge first(std::uint64_t(40) << 20, "first");
+    const HeldCharge second(std::uint64_t(40) << 20, "second");
+    EXPECT_EQ(budget.charged(), before + (std::uint64_t(80) << 20));
+    EXPECT_THROW(HeldCharge(std::uint64_t(40) << 20, "third"), MemoryRefused);
+  }
+  EXPECT_EQ(budget.charged(), before);
+  { const HeldCharge again(std::uint64_t(90) << 20, "again"); }
+  EXPECT_EQ(budget.charged(), before);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([t] {
+      for (int i = 0; i < 1000; ++i) memory_budget().charge_once("key " + std::to_string(t * 1000 + i), 1, "many");
+    });
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(budget.charged(), before + 8000);
+  budget = saved;
 }
 
 }  // namespace

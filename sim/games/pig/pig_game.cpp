@@ -170,10 +170,9 @@ class PigGameImpl final : public PigGame {
     }
     // A table of fixed seats is read at its start only: no decisions kept.
     std::optional<TableWin> mixed;
+    std::optional<HeldCharge> held;
     if (!all_solved) {
-      memory_budget().charge_once("pig fixed table " + std::to_string(rules_.dice) + " " + std::to_string(rules_.goal) +
-                                      " " + std::to_string(n),
-                                  table_win_bytes(rules_, n, false), "the table solve of a table with fixed seats");
+      held.emplace(table_win_bytes(rules_, n, false), "the table solve of a table with fixed seats");
       mixed = solve_table_win(rules_, n, fixed, {.keep_decisions = false, .drop_values = {}});
     }
     const SeatOdds win = (all_solved ? table_win(n) : *mixed).value(0, start);

@@ -105,7 +105,8 @@ void print_settling(const Rules& rules, const TableWin& table) {
   if (!table.passes_settled)
     std::cout << "  not settled: the passes stopped at their limit with the values still moving\n";
   if (!settled) std::cout << "  the chances above are those of the last decisions, evaluated exactly\n";
-  std::istringstream lines(deviation_gain_lines(deviation_gains(rules, table), "its best reply's passes cycled"));
+  std::istringstream lines(
+      deviation_gain_lines(deviation_gains(rules, table), "its best reply's passes did not settle"));
   for (std::string line; std::getline(lines, line);) std::cout << "  " << line << "\n";
 }
 

@@ -178,7 +178,10 @@ class TableWinSolver {
                           readable_count(double(out_.tuples_)) + " a pass)",
                       rules_.dice == 1 ? out_.tuples_ : 0);
     constexpr int kMostPasses = 10000;
-    bool plain = false;  // set where a best reply's accelerated passes returned
+    // A best reply gone plain that has not settled after this many more
+    // passes is given up (its gain unknown): about 20 minutes at goal 100.
+    constexpr int kMostPlainPasses = 200;
+    int plain_from = 0;  // the pass where a best reply's accelerated passes returned, if they did
     do {
       if (rules_.dice == 2) resets.read_before(out_);
       change = 0;
@@ -193,7 +196,7 @@ class TableWinSolver {
       if (drop_values_) out_.kept_below_sum_ = rules_.goal;
       ++out_.passes;
       // A pass within the tolerance ends the solve: it is never a cycle.
-      if (rules_.dice == 2 && change > kTableWinTolerance && !plain && history.cycles_after(decisions_hash())) {
+      if (rules_.dice == 2 && change > kTableWinTolerance && !plain_from && history.cycles_after(decisions_hash())) {
         // One free seat against fixed ones is a plain optimisation, with a
         // pure optimum that plain passes reach (each a contraction towards
         // it): its returns come from the acceleration's jumps across
@@ -202,11 +205,12 @@ class TableWinSolver {
           out_.cycle = TableWin::Cycle{history.returns(), flipped_, change};
           break;
         }
-        plain = true;
+        plain_from = out_.passes;
       }
+      if (plain_from && out_.passes - plain_from > kMostPlainPasses) break;
       flipped_ = 0;
       // The last pass is a plain one: only it decides that the values stand.
-      if (rules_.dice == 2 && change > kTableWinTolerance && !plain) resets.accelerate(out_);
+      if (rules_.dice == 2 && change > kTableWinTolerance && !plain_from) resets.accelerate(out_);
     } while (rules_.dice == 2 && change > kTableWinTolerance && out_.passes < kMostPasses);
     out_.passes_settled = out_.cycle || change <= kTableWinTolerance || rules_.dice == 1;
     out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -14,6 +14,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "engine/memory_budget.h"
 #include "engine/progress.h"
 #include "games/game.h"
 #include "games/tenk/tenk.h"
@@ -250,8 +251,9 @@ class TenkGameImpl final : public TenkGame {
       }
     }
     std::optional<TableWin> mixed;
+    std::optional<HeldCharge> held;
     if (!all_solved) {
-      charge_table_win(rules_, n, false, "the table solve of a table with fixed seats");
+      held.emplace(table_win_bytes(rules_, n), "the table solve of a table with fixed seats");
       mixed = solve_table_win(scoring_, n, fixed);
     }
     const TableWin& solve = all_solved ? *policies_[table.seats[0]].table : *mixed;
@@ -283,7 +285,13 @@ class TenkGameImpl final : public TenkGame {
   void add_solved_places(const std::vector<std::optional<FixedSeat>>& fixed, const int* start, TableOdds& odds) const {
     std::vector<FixedSeat> seats;
     for (const std::optional<FixedSeat>& seat : fixed) seats.push_back(*seat);
-    const TablePlaceOdds places = solve_table_places(scoring_, seats, start);
+    TablePlaceOdds places;
+    try {
+      places = solve_table_places(scoring_, seats, start);
+    } catch (const MemoryRefused& refused) {  // the rest is compared all the same
+      odds.not_compared.push_back("place: " + std::string(refused.what()));
+      return;
+    }
     for (int s = 0; s < 3; ++s) {
       const double first = rules_.exact_target ? places.first[s] : odds.win[s], last = places.last[s];
       odds.probability[kPlace][s] = {first, std::max(0.0, 1 - first - last), last};

@@ -48,7 +48,10 @@ class AnswerChains {
         horizon_(horizon),
         pads_(std::move(pads)),
         fixed_(std::move(fixed)),
-        places_(places) {}
+        places_(places) {
+    // places_at ranks every seat from who ends holding the best: enough at three seats only.
+    if (places_ && layout_.seats != 3) throw std::logic_error("tenk: places are solved at tables of three");
+  }
 
   // Solves every answer (none under IV.3, where an answer only hits the
   // target or not); their decisions into `runs` where given.

@@ -112,6 +112,7 @@ std::size_t TableWin::state(int mover, const int* scores) const {
 }
 
 TableWinOdds TableWin::value(int mover, const int* scores) const {
+  if (places_) throw std::logic_error("tenk: the odds of a place solve read as a win solve's");
   const double* at = &values_[state(mover, scores) * std::size_t(layout_.stored())];
   TableWinOdds odds;
   for (int k = 0; k < seats_; ++k) odds.utility[k] = at[k], odds.win[k] = at[layout_.win(k)];
@@ -119,6 +120,7 @@ TableWinOdds TableWin::value(int mover, const int* scores) const {
 }
 
 TablePlaceOdds TableWin::places(int mover, const int* scores) const {
+  if (!places_) throw std::logic_error("tenk: the odds of a win solve read as a place solve's");
   const double* at = &values_[state(mover, scores) * std::size_t(layout_.stored())];
   TablePlaceOdds odds;
   for (int k = 0; k < seats_; ++k) {
@@ -257,6 +259,7 @@ class TableWinSolver {
       : rules_(scoring.rules()), throws_(rules_, scoring), fixed_(fixed), keep_(keep), places_(places) {
     fixed_.resize(std::size_t(seats));
     out_.seats_ = seats;
+    out_.places_ = places;
     out_.units_ = rules_.target / kPoint;
     out_.kinds_ = throws_.kinds;
     out_.layout_ = layout_of(rules_, seats);
@@ -718,8 +721,7 @@ TablePlaceOdds solve_table_places(const Scoring& scoring, const std::vector<Fixe
   if (fixed.size() != std::size_t(kSeats))
     throw std::logic_error("tenk: places are solved at tables of three, not " + std::to_string(fixed.size()));
   if (const auto why = table_win_refusal(scoring.rules(), kSeats)) throw InputError(*why);
-  memory_budget().charge_once("tenk table places " + rules_json(scoring.rules()).dump(),
-                              table_win_bytes(scoring.rules(), kSeats), "the place solve of a table of three");
+  const HeldCharge held(table_win_bytes(scoring.rules(), kSeats), "the place solve of a table of three");
   const std::vector<std::optional<FixedSeat>> seats(fixed.begin(), fixed.end());
   const TableWin table = with_lane_width(layout_of(scoring.rules(), kSeats), [&](auto width) {
     return TableWinSolver<decltype(width)::value>(scoring, kSeats, seats, false, true).solve();

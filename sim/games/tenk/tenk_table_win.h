@@ -231,6 +231,7 @@ class TableWin {
   // The index of the state's mix in mixes_, or -1.
   int mix_of(std::size_t state) const;
   int seats_ = 0, units_ = 0, kinds_ = 0;
+  bool places_ = false;  // a place solve: values_ hold TablePlaceOdds
   LaneLayout layout_;
   Landings landings_{Rules{}};
   std::size_t tuples_ = 0;

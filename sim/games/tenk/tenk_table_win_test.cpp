@@ -170,10 +170,6 @@ TEST(TenkTableWin, UnderTheHouseRuleNoSeatGainsBySwitchingToBankAt) {
     }
 }
 
-// The engine's games (play_game) of a table of three, the solved play in
-// the seats `solved` marks, bank_at 350 in the others: every seat's wins and
-// the ties against the table solve with those seats fixed (the solved seats
-// keep the equilibrium's decisions, race and answers).
 // A seat's place at the end of a game (1: first, alone or shared), counted.
 using PlaceCounts = std::array<std::array<std::int64_t, 3>, 3>;  // [seat][place - 1]
 
@@ -191,6 +187,11 @@ std::array<std::array<double, 3>, 3> solved_places(const Scoring& scoring, const
   return p;
 }
 
+// The engine's games (play_game) of a table of three, the solved play in
+// the seats `solved` marks, bank_at 350 in the others: every seat's wins,
+// the ties and every seat's places against the table solve and the place
+// solve with those seats fixed (the solved seats keep the equilibrium's
+// decisions, race and answers).
 void expect_play_agrees(const Rules& rules, std::array<bool, 3> solved, std::uint64_t seed) {
   const Scoring scoring(rules);
   Solutions solutions(scoring);
