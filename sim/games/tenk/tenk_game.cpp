@@ -263,10 +263,8 @@ class TenkGameImpl final : public TenkGame {
     const TableWinOdds& at = solve.value(0, start.data());
     odds.win.assign(at.win.begin(), at.win.begin() + n);
     odds.tie = std::max(0.0, 1 - std::accumulate(odds.win.begin(), odds.win.end(), 0.0));  // as TableWin::tie
-    if (n == 3)
+    if (n == 3)  // table solves seat three or four
       add_solved_places(fixed, start.data(), odds);
-    else if (n == 2)
-      for (int seat = 0; seat < 2; ++seat) odds.probability[kPlace][seat] = two_seat_places(odds, seat);
     else
       odds.not_compared.push_back(places_refused(table.seats.size()));
     return odds;
@@ -279,9 +277,8 @@ class TenkGameImpl final : public TenkGame {
     return place;
   }
 
-  // Every place at a table of three that plays the table solve: last (and,
-  // where ties can happen, first) from the place solve, first otherwise
-  // from who wins, second what is left.
+  // Every place at a table of three that plays the table solve
+  // (TablePlaceOdds::of).
   void add_solved_places(const std::vector<std::optional<FixedSeat>>& fixed, const int* start, TableOdds& odds) const {
     std::vector<FixedSeat> seats;
     for (const std::optional<FixedSeat>& seat : fixed) seats.push_back(*seat);
@@ -293,8 +290,8 @@ class TenkGameImpl final : public TenkGame {
       return;
     }
     for (int s = 0; s < 3; ++s) {
-      const double first = rules_.exact_target ? places.first[s] : odds.win[s], last = places.last[s];
-      odds.probability[kPlace][s] = {first, std::max(0.0, 1 - first - last), last};
+      const std::array<double, 3> place = places.of(s, odds.win[s], rules_.exact_target);
+      odds.probability[kPlace][s] = {place.begin(), place.end()};
       odds.probability[kPlace][s].resize(kMaxPlayers, 0.0);
     }
   }

@@ -65,9 +65,7 @@ class AnswerChains {
     for (int r = 0; r < layout_.seats; ++r)
       for (std::size_t i = 0; i < index_.answerers(r).size(); ++i)
         chunks += (index_.size(r, int(i)) + kChunk - 1) / kChunk;
-    Progress progress("10,000 " + std::string(places_ ? "places at a table of " : "win-optimal table of ") +
-                          std::to_string(layout_.seats) + ": answer turns",
-                      chunks);
+    Progress progress(table_solve_label(places_, layout_.seats, "answer turns"), chunks);
     tbb::enumerable_thread_specific<Scratch> scratches;
     for (int r = 0; r < layout_.seats; ++r)
       for (int i = int(index_.answerers(r).size()); i-- > 0;) {

@@ -256,7 +256,7 @@ class TableWinSolver {
   // With `places` (every seat fixed, three seats) the lanes hold places (TablePlaceOdds).
   TableWinSolver(const Scoring& scoring, int seats, const std::vector<std::optional<FixedSeat>>& fixed, bool keep,
                  bool places = false)
-      : rules_(scoring.rules()), throws_(rules_, scoring), fixed_(fixed), keep_(keep), places_(places) {
+      : rules_(scoring.rules()), throws_(rules_, scoring), fixed_(fixed), keep_(keep) {
     fixed_.resize(std::size_t(seats));
     out_.seats_ = seats;
     out_.places_ = places;
@@ -274,7 +274,7 @@ class TableWinSolver {
       if (fixed_[k]) answers[k] = fixed_[k]->answer_banks;
     }
     chains_ = std::make_unique<AnswerChains<L>>(rules_, throws_, out_.layout_, out_.answers_, horizon_, pads, answers,
-                                                places_);
+                                                places);
   }
 
   TableWin solve() {
@@ -284,9 +284,7 @@ class TableWinSolver {
     out_.values_.assign(out_.tuples_ * seats * out_.layout_.stored(), 0.0);
     if (keep_) out_.decisions_.resize(out_.tuples_ * seats, throws_.kinds);
     const std::vector<std::vector<std::size_t>> sums = tuples_by_sum(seats, out_.units_);
-    Progress progress("10,000 " + std::string(places_ ? "places at a table of " : "win-optimal table of ") +
-                          std::to_string(seats) + ": score sums",
-                      sums.size());
+    Progress progress(table_solve_label(out_.places_, seats, "score sums"), sums.size());
     tbb::enumerable_thread_specific<Scratch> scratches;
     for (std::size_t s = sums.size(); s-- > 0;) {
       const std::vector<std::size_t>& tuples = sums[s];
@@ -698,7 +696,7 @@ class TableWinSolver {
   TableThrows throws_;
   ThrowArrays arrays_ = throws_.arrays();
   std::vector<std::optional<FixedSeat>> fixed_;
-  bool keep_, places_;
+  bool keep_;
   int horizon_ = 0;
   TableWin out_;
   std::unique_ptr<AnswerChains<L>> chains_;

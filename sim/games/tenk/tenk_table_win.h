@@ -71,12 +71,14 @@
 // IV.5 (continuing the previous position); table_win_refusal says why.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/rng.h"
@@ -95,7 +97,22 @@ constexpr std::uint64_t kMostTableWinBytes = std::uint64_t(6) << 30;
 // where ties can happen (IV.3), first (alone or shared), at a table of three.
 struct TablePlaceOdds {
   SeatNumbers last{}, first{};
+
+  // Seat k's chances of first, second and last place, given its chance of
+  // winning alone `win` (a win solve's): where ties can happen (`ties`) the
+  // first is this solve's, which counts shared wins; second is what is left.
+  std::array<double, 3> of(int k, double win, bool ties) const {
+    const double top = ties ? first[std::size_t(k)] : win, bottom = last[std::size_t(k)];
+    return {top, std::max(0.0, 1 - top - bottom), bottom};
+  }
 };
+
+// The progress label of a table solve's stage: "10,000 win-optimal table
+// of 3: score sums", or "places at a table of 3" for a place solve.
+inline std::string table_solve_label(bool places, int seats, std::string_view stage) {
+  return std::string("10,000 ") + (places ? "places at a table of " : "win-optimal table of ") + std::to_string(seats) +
+         ": " + std::string(stage);
+}
 
 // A fixed seat's race decision after a throw landed at turn total `total`
 // (units) as Landings kind `kind`, `scores` every seat's banked score

@@ -180,10 +180,7 @@ std::array<std::array<double, 3>, 3> solved_places(const Scoring& scoring, const
   const std::array<int, kMostTableWinSeats> start{};
   const TablePlaceOdds places = solve_table_places(scoring, seats, start.data());
   std::array<std::array<double, 3>, 3> p{};
-  for (int k = 0; k < 3; ++k) {
-    const double first = scoring.rules().exact_target ? places.first[k] : win.start().win[k];
-    p[k] = {first, 1 - first - places.last[k], places.last[k]};
-  }
+  for (int k = 0; k < 3; ++k) p[k] = places.of(k, win.start().win[k], scoring.rules().exact_target);
   return p;
 }
 
