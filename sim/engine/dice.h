@@ -8,6 +8,7 @@
 #include <map>
 #include <vector>
 
+#include "engine/device.h"
 #include "engine/huge_pages.h"
 #include "engine/rng.h"
 
@@ -83,7 +84,7 @@ class RollOutcomes {
     // Index of a multiset drawn with its exact probability ways / 6^dice:
     // one 64-bit draw gives a column and a level, two Lemire reductions
     // that run side by side.
-    std::uint32_t sample(Rng& rng) const {
+    DICESIM_HD std::uint32_t sample(Rng& rng) const {
       std::uint32_t column, level;
       draw(rng, columns, level_range, column, level);
       const std::uint64_t entry = alias[column];
@@ -94,8 +95,8 @@ class RollOutcomes {
     // The column and the level of one draw, for samplers that keep their
     // own per-column payload (the multiset is the column's when the level
     // is below the column's threshold, else its alias).
-    static void draw(Rng& rng, std::uint32_t columns, std::uint32_t level_range, std::uint32_t& column,
-                     std::uint32_t& level) {
+    DICESIM_HD static void draw(Rng& rng, std::uint32_t columns, std::uint32_t level_range, std::uint32_t& column,
+                                std::uint32_t& level) {
       for (;;) {
         const std::uint64_t bits = rng();
         if (!lemire_below(static_cast<std::uint32_t>(bits), columns, column)) continue;
@@ -166,7 +167,7 @@ WidePayloadTable append_payload_table(const std::vector<std::uint64_t>& weights,
                                       const std::vector<std::uint32_t>& payloads, WideColumns& columns);
 WidePayloadTable append_payload_table(const PayloadWeights& weight_of, WideColumns& columns);
 
-inline std::uint32_t draw_payload(const PayloadColumn* columns, const PayloadTable& table, Rng& rng) {
+DICESIM_HD inline std::uint32_t draw_payload(const PayloadColumn* columns, const PayloadTable& table, Rng& rng) {
   std::uint64_t bits;
   std::uint32_t level;
   do bits = rng();
@@ -179,7 +180,8 @@ inline std::uint32_t draw_payload(const PayloadColumn* columns, const PayloadTab
 // A wide table's draw: the number drawn below its range (its column in the
 // low column_bits bits, the level above), then the payload of that column
 // and level.
-inline std::uint32_t draw_payload(const WidePayloadColumn* columns, const WidePayloadTable& table, Rng& rng) {
+DICESIM_HD inline std::uint32_t draw_payload(const WidePayloadColumn* columns, const WidePayloadTable& table,
+                                             Rng& rng) {
   const std::uint64_t r = uniform_below64(rng, table.range, table.reject_below);
   const WidePayloadColumn& column = columns[table.offset + (r & ((std::uint64_t(1) << table.column_bits) - 1))];
   // Both payloads are loaded with the threshold and one is picked by a mask:
@@ -221,17 +223,17 @@ class CodeTables {
     std::uint32_t bits;
     // The number drawn for any table: its column in the low code bits,
     // its level above.
-    std::uint64_t number(Rng& rng) const { return uniform_below64(rng, range, reject_below); }
+    DICESIM_HD std::uint64_t number(Rng& rng) const { return uniform_below64(rng, range, reject_below); }
     // The code that number r gives in table `table`: the column's own
     // where the level is below the column's threshold, else its alias's.
     // (The level below the threshold is r with its code bits set below the
     // word.)
-    std::uint32_t pick(std::uint32_t table, std::uint64_t r) const {
+    DICESIM_HD std::uint32_t pick(std::uint32_t table, std::uint64_t r) const {
       const std::uint64_t mask = (std::uint64_t(1) << bits) - 1;
       const std::uint64_t word = words[(std::size_t(table) << bits) | (r & mask)];
       return static_cast<std::uint32_t>((r | mask) < word ? r & mask : word & mask);
     }
-    std::uint32_t draw(std::uint32_t table, Rng& rng) const { return pick(table, number(rng)); }
+    DICESIM_HD std::uint32_t draw(std::uint32_t table, Rng& rng) const { return pick(table, number(rng)); }
   };
   Drawer drawer() const { return {words_.data(), range_, reject_below_, bits_}; }
 

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cstdint>
-#include <pcg_random.hpp>
 #include <string_view>
+
+#include "engine/device.h"
+#include "engine/pcg64.h"
 
 namespace dicesim {
 
-using Rng = pcg64;  // 128-bit state, selectable stream
+using Rng = Pcg64;  // pcg64: 128-bit state, selectable stream; host and device
 
 // FNV-1a, fed piece by piece: the one hash of dicesim (table ids,
 // checksums of results files, the bench signature).
@@ -37,7 +39,7 @@ constexpr std::uint64_t stable_hash(std::string_view text) {
 }
 
 // SplitMix64's finaliser: a bijection that scatters every input bit.
-constexpr std::uint64_t mix64(std::uint64_t z) {
+DICESIM_HD constexpr std::uint64_t mix64(std::uint64_t z) {
   z += 0x9e3779b97f4a7c15ULL;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -48,12 +50,12 @@ constexpr std::uint64_t mix64(std::uint64_t z) {
 // distinct streams, and (seed, table, block), mixed, fill the whole
 // 128-bit starting state. Related seeds, or one state shared by several
 // streams, would give visibly correlated dice.
-inline Rng block_rng(std::uint64_t seed, std::uint64_t table_id, std::uint64_t block) {
+DICESIM_HD inline Rng block_rng(std::uint64_t seed, std::uint64_t table_id, std::uint64_t block) {
   const std::uint64_t high = mix64(mix64(mix64(seed) ^ table_id) ^ block);
   const std::uint64_t low = mix64(high ^ 0x6a09e667f3bcc909ULL);
-  const pcg_extras::pcg128_t state = (pcg_extras::pcg128_t(high) << 64) | low;
+  const Pcg64::uint128 state = (Pcg64::uint128(high) << 64) | low;
   // PCG drops the stream's top bit, so the table id keeps 63 bits.
-  const pcg_extras::pcg128_t stream = (pcg_extras::pcg128_t(table_id & 0x7fffffffffffffffULL) << 64) | block;
+  const Pcg64::uint128 stream = (Pcg64::uint128(table_id & 0x7fffffffffffffffULL) << 64) | block;
   return Rng(state, stream);
 }
 
@@ -63,7 +65,7 @@ inline Rng block_rng(std::uint64_t seed, std::uint64_t table_id, std::uint64_t b
 // (Wide holds twice Word's bits), so that a test can check every input of a
 // small word; the 32- and 64-bit draws of the games are this one function.
 template <class Word, class Wide>
-constexpr bool lemire_below(Word random, Word range, Word& out) {
+DICESIM_HD constexpr bool lemire_below(Word random, Word range, Word& out) {
   const Wide product = Wide(random) * range;
   const auto low = static_cast<Word>(product);
   if (low < range && low < static_cast<Word>(static_cast<Word>(Word(0) - range) % range)) return false;
@@ -72,12 +74,12 @@ constexpr bool lemire_below(Word random, Word range, Word& out) {
 }
 
 // The 32-bit draw, from the low 32 bits of `random`.
-constexpr bool lemire_below(std::uint32_t random, std::uint32_t range, std::uint32_t& out) {
+DICESIM_HD constexpr bool lemire_below(std::uint32_t random, std::uint32_t range, std::uint32_t& out) {
   return lemire_below<std::uint32_t, std::uint64_t>(random, range, out);
 }
 
 // Uniform in [0, range) from 32-bit draws of the stream.
-inline std::uint32_t uniform_below(Rng& rng, std::uint32_t range) {
+DICESIM_HD inline std::uint32_t uniform_below(Rng& rng, std::uint32_t range) {
   std::uint32_t out;
   while (!lemire_below(static_cast<std::uint32_t>(rng()), range, out)) {
   }
@@ -85,7 +87,7 @@ inline std::uint32_t uniform_below(Rng& rng, std::uint32_t range) {
 }
 
 // Uniform in [0, range) from whole 64-bit draws of the stream.
-inline std::uint64_t uniform_below64(Rng& rng, std::uint64_t range) {
+DICESIM_HD inline std::uint64_t uniform_below64(Rng& rng, std::uint64_t range) {
   std::uint64_t out;
   while (!lemire_below<std::uint64_t, unsigned __int128>(rng(), range, out)) {
   }
@@ -95,7 +97,7 @@ inline std::uint64_t uniform_below64(Rng& rng, std::uint64_t range) {
 // The same with Lemire's bound (2^64 mod range) worked out once, for a
 // range drawn from again and again: the same numbers, and never a division
 // (a range near 2^64 would divide on most draws).
-inline std::uint64_t uniform_below64(Rng& rng, std::uint64_t range, std::uint64_t reject_below) {
+DICESIM_HD inline std::uint64_t uniform_below64(Rng& rng, std::uint64_t range, std::uint64_t reject_below) {
   for (;;) {
     const unsigned __int128 product = static_cast<unsigned __int128>(rng()) * range;
     if (static_cast<std::uint64_t>(product) >= reject_below) [[likely]]
