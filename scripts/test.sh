@@ -16,6 +16,6 @@ bash scripts/setup.sh
 echo "test.sh: building every target into build/" >&2
 bash scripts/build.sh
 echo "test.sh: clang-format" >&2
-git ls-files -co --exclude-standard -- '*.cpp' '*.h' | xargs clang-format --dry-run --Werror
+git ls-files -co --exclude-standard -- '*.cpp' '*.h' '*.cu' '*.cuh' | xargs clang-format --dry-run --Werror
 echo "test.sh: ctest ${which[*]}" >&2
 ctest --test-dir build --output-on-failure -j "$(nproc)" "${which[@]}"

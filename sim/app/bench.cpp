@@ -15,6 +15,7 @@
 
 #include "config/terminal_text.h"
 #include "engine/engine.h"
+#include "engine/gpu.h"
 #include "games/registry.h"
 #include "plan/run_config.h"
 
@@ -58,12 +59,14 @@ CaseRuns case_runs(const BenchCase& c) {
   return {std::move(config), std::move(runs)};
 }
 
+// threads = 0: on the GPU (the runs' device plays).
 EngineOutput run_case(const CaseRuns& c, std::uint64_t games, int threads) {
   std::vector<TableRun> runs = c.runs;
   for (TableRun& run : runs) run.games = games;
   EngineOptions options;
   options.seed = c.config->seed;
-  options.threads = threads;
+  options.threads = std::max(threads, 1);
+  options.gpu = threads == 0;
   return run_tables(runs, options);
 }
 
@@ -162,11 +165,39 @@ double naive_sixers_rate(std::uint64_t games) {
   return double(games) / seconds;
 }
 
+// A case's row on the GPU, its speed-up over one thread; false if its
+// counters differ from the CPU's (`cpu_signature`, at `games` games). Timed at
+// no fewer games than a block per thread the GPU keeps in flight: fewer
+// would leave most of it idle.
+bool time_on_gpu(const BenchCase& c, CaseRuns& runs, std::uint64_t games, double one_thread,
+                 std::uint64_t cpu_signature) {
+  std::cout << std::left << std::setw(58) << c.label << std::right << std::setw(8) << "gpu";
+  try {
+    add_device_plays(*runs.config, runs.runs);
+  } catch (const InputError&) {
+    std::cout << "  no GPU play\n";
+    return true;
+  }
+  const std::uint64_t sig = signature(run_case(runs, games, 0));
+  const std::uint64_t timed_games = std::max(games, gpu_blocks_in_flight() * kBlockGames);
+  const double rate = timed_case(runs, timed_games, 0).first;
+  std::cout << std::setw(14) << std::setprecision(4) << std::scientific << rate << std::fixed << std::setprecision(2)
+            << std::setw(10) << rate / one_thread << std::setw(22) << ""
+            << "  " << hex16(sig) << "  (" << std::setprecision(1) << std::scientific << double(timed_games)
+            << std::fixed << " games)\n";
+  return sig == cpu_signature;
+}
+
 }  // namespace
 
 void add_bench_options(CLI::App* cmd, BenchOptions& options) {
   cmd->add_option("--games", options.games, "games per case (accepts 1e8)");
   cmd->add_flag("--skip-naive", options.skip_naive, "do not time the straightforward implementation");
+  cmd->add_option("--device", options.device,
+                  "gpu: also time each case on the GPU (a row \"gpu\", its signature the CPU's; a case whose game "
+                  "has no GPU play says so)")
+      ->check(CLI::IsMember({"cpu", "gpu"}))
+      ->type_name("DEVICE");
   cmd->add_option("--case", options.only,
                   "time only the cases whose label contains PART (the signature is then theirs only)")
       ->type_name("PART");
@@ -186,6 +217,9 @@ int run_bench(const BenchOptions& options) {
   const std::vector<BenchCase> cases = bench_cases();
   if (std::none_of(cases.begin(), cases.end(), chosen))
     throw InputError("--case: no case's label contains " + quoted_text(options.only));
+  const bool gpu = options.device == "gpu";
+  if (const std::string why = gpu ? gpu_unavailable() : ""; !why.empty()) throw InputError("--device gpu: " + why);
+  if (gpu) std::cout << "gpu: " << terminal_text(gpu_description()) << "\n";
 
   std::map<int, double> floor;
   std::cout << "floor: pcg64 alone, draws/s";
@@ -208,7 +242,7 @@ int run_bench(const BenchOptions& options) {
     if (!chosen(c)) continue;
     double one_thread = 0;
     std::uint64_t first_signature = 0;
-    const CaseRuns runs = case_runs(c);
+    CaseRuns runs = case_runs(c);
     const std::uint64_t case_games = std::max<std::uint64_t>(*games / c.games_divisor, 1);
     const double draws = draws_per_game(runs, std::min<std::uint64_t>(case_games, 1 << 20));
     for (int t : threads) {
@@ -224,6 +258,7 @@ int run_bench(const BenchOptions& options) {
                 << std::setw(10) << rate / one_thread << std::setw(12) << draws << std::setw(9)
                 << 100 * rate * draws / floor[t] << "%  " << hex16(sig) << "\n";
     }
+    if (gpu) consistent = time_on_gpu(c, runs, case_games, one_thread, first_signature) && consistent;
     bench_signature = bench_signature * 31 + first_signature;
   }
   if (!options.skip_naive) {
@@ -233,7 +268,10 @@ int run_bench(const BenchOptions& options) {
               << "\n"
               << "engine / naive, one thread: " << std::setprecision(1) << first_case_rate / naive << "x\n";
   }
-  std::cout << "signature: " << hex16(bench_signature) << (consistent ? "" : "  (MISMATCH across thread counts)")
+  std::cout << "signature: " << hex16(bench_signature)
+            << (consistent ? ""
+                : gpu      ? "  (MISMATCH across thread counts or devices)"
+                           : "  (MISMATCH across thread counts)")
             << "\n";
   return consistent ? 0 : 1;
 }

@@ -19,7 +19,8 @@ struct BenchOptions {
   std::string games = "2e7";
   std::vector<int> threads;  // default: 1 and all available CPUs (--threads: main.cpp, as every command's)
   bool skip_naive = false;
-  std::string only;  // time only the cases whose label contains this (empty: all)
+  std::string only;            // time only the cases whose label contains this (empty: all)
+  std::string device = "cpu";  // gpu: also time each case on the GPU
 };
 
 void add_bench_options(CLI::App* cmd, BenchOptions& options);

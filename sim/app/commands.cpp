@@ -15,6 +15,7 @@
 #include "config/terminal_text.h"
 #include "engine/engine.h"
 #include "engine/files.h"
+#include "engine/gpu.h"
 #include "engine/interrupt.h"
 #include "engine/memory_budget.h"
 #include "engine/progress.h"
@@ -325,7 +326,8 @@ int report(const RunConfig& config, const EngineOutput& output, RunInfo info, co
                                   ? std::to_string(info.threads_min) + "-" + std::to_string(info.threads_max)
                                   : std::to_string(info.threads);
   out << (quiet ? "" : "\n") << "wrote " << terminal_text(path) << " (" << std::setprecision(2) << output.wall_seconds
-      << " s, " << threads << " threads" << (info.ranks > 1 ? " x " + std::to_string(info.ranks) + " ranks" : "")
+      << " s, " << (options.device == "gpu" ? terminal_text(gpu_description()) : threads + " threads")
+      << (info.ranks > 1 ? " x " + std::to_string(info.ranks) + " ranks" : "")
       << (info.shard.empty() ? "" : ", shard " + info.shard) << ")\n";
   if (output.done != info.planned) {
     std::cerr << "interrupted: the results hold the games played so far and are marked incomplete\n";
@@ -364,8 +366,11 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
   // file's image (and check the exact odds): the plan costs that many.
   const int threads = worker_threads(options);
   memory_budget().counter_copies = threads + 3 + (check ? 1 : 0);
+  const bool gpu = options.device == "gpu";
+  if (const std::string why = gpu ? gpu_unavailable() : ""; !why.empty()) throw InputError("--device gpu: " + why);
   const RunConfig config = load_with_overrides(options);
-  const std::vector<TableRun> contests = make_table_runs(config);
+  std::vector<TableRun> contests = make_table_runs(config);
+  if (gpu && !options.dry_run && !options.print_output) add_device_plays(config, contests);
   BlockRange planned = planned_range(options.shard, first_blocks(contests).back());
   std::optional<RunState> resumed;
   if (!options.resume.empty())
@@ -400,6 +405,7 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
   EngineOptions engine;
   engine.seed = config.seed;
   engine.threads = info.threads;
+  engine.gpu = gpu;
   engine.progress = progress;
   engine.stop = &stop_requested();
   engine.range = cluster.size() > 1 ? cluster.part(planned) : planned;

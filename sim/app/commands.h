@@ -29,12 +29,13 @@ struct RunOptions {
   std::string memory_limit;  // --memory-limit SIZE (engine/memory_budget.h); "": the machine's memory
   std::string json_summary;  // --json FILE: the summary JSON (summary.h), written after the results file
   double checkpoint_every = 0;
-  ProgressSettings progress;  // --quiet, --progress-every: of the games and of the exact solves
-  int threads = 0;            // 0: the CPUs this process may use
-  bool dry_run = false;       // print the plan (strategies, tables, games) and play nothing
-  bool print_output = false;  // print the results file's path (job scripts name files from it) and play nothing
-  bool biased_die = false;    // test only: the game's samplers throw the loaded test die
-  std::string test_pause_at;  // test only: "setup" or "exact" waits there for a stop request
+  ProgressSettings progress;   // --quiet, --progress-every: of the games and of the exact solves
+  int threads = 0;             // 0: the CPUs this process may use
+  std::string device = "cpu";  // --device: cpu (threads) or gpu (engine/gpu.h)
+  bool dry_run = false;        // print the plan (strategies, tables, games) and play nothing
+  bool print_output = false;   // print the results file's path (job scripts name files from it) and play nothing
+  bool biased_die = false;     // test only: the game's samplers throw the loaded test die
+  std::string test_pause_at;   // test only: "setup" or "exact" waits there for a stop request
 };
 
 struct ShowOptions {

@@ -120,6 +120,11 @@ void add_run_options(CLI::App* cmd, RunOptions& options) {
                   "play each table until the 95% half-width of its win rates is at most this (e.g. 0.002), "
                   "--games at most; overrides the config's precision.rate");
   add_threads_option(cmd, options.threads, "worker threads per process (default: the CPUs it may use)");
+  cmd->add_option("--device", options.device,
+                  "where the games are played: cpu (threads, the default) or gpu (one GPU per process; the same "
+                  "results, bit for bit; Sixers only so far)")
+      ->check(CLI::IsMember({"cpu", "gpu"}))
+      ->type_name("DEVICE");
   add_memory_option(cmd, options.memory_limit);
   cmd->add_option("--shard", options.shard, "play only shard K of N (K/N, 1-based); merge the files afterwards");
   cmd->add_option("--checkpoint-every", options.checkpoint_every,

@@ -155,6 +155,30 @@ bool play_chunk(const std::vector<TableRun>& runs, const std::vector<std::uint64
   return !cut;
 }
 
+// The same on the GPU: each table's blocks of the chunk in one batch
+// (engine/gpu.h), its counters added to `sums` (zeroed here); false if a
+// stop request came between two tables.
+bool play_chunk_on_gpu(const std::vector<TableRun>& runs, const std::vector<std::uint64_t>& first,
+                       const std::vector<std::size_t>& offset, BlockRange chunk, const EngineOptions& options,
+                       std::vector<std::int64_t>& sums, std::atomic<std::uint64_t>& games_done) {
+  std::fill(sums.begin(), sums.end(), 0);
+  for (std::size_t c = 0; c < runs.size(); ++c) {
+    const std::uint64_t begin = std::max(chunk.begin, first[c]), end = std::min(chunk.end, first[c + 1]);
+    if (begin >= end) continue;
+    if (options.stop && options.stop->load(std::memory_order_relaxed)) return false;
+    const BlockBatch batch{.seed = options.seed,
+                           .id = runs[c].id,
+                           .stream_first = runs[c].first_block,
+                           .first = begin - first[c],
+                           .count = end - begin,
+                           .games = runs[c].games};
+    runs[c].device_play(batch, sums.data() + offset[c], runs[c].counters);
+    games_done.fetch_add(std::min(runs[c].games, (end - first[c]) * kBlockGames) - (begin - first[c]) * kBlockGames,
+                         std::memory_order_relaxed);
+  }
+  return true;
+}
+
 }  // namespace
 
 EngineOutput run_tables(const std::vector<TableRun>& runs, const EngineOptions& options) {
@@ -195,26 +219,35 @@ EngineOutput run_tables(const std::vector<TableRun>& runs, const EngineOptions& 
                           games_done);
     tbb::task_arena arena(std::max(1, options.threads));
     // Chunks of about a quarter of a second: long enough to keep the threads
-    // busy, short enough for prompt Ctrl-C and checkpoints.
-    std::uint64_t chunk_blocks = 4 * std::uint64_t(std::max(1, options.threads));
+    // busy, short enough for prompt Ctrl-C and checkpoints. On a GPU, what
+    // it plays at once (a block per thread in flight: a few seconds).
+    std::uint64_t chunk_blocks = options.gpu ? std::max<std::uint64_t>(1, gpu_blocks_in_flight())
+                                             : 4 * std::uint64_t(std::max(1, options.threads));
+    std::vector<std::int64_t> gpu_sums(options.gpu ? total.size() : 0);
     while (next < range.end) {
       const BlockRange chunk{next, std::min(range.end, next + chunk_blocks)};
       const Clock::time_point chunk_start = Clock::now();
       bool finished = false;
-      arena.execute([&] { finished = play_chunk(runs, first, offset, chunk, options, local, games_done); });
-      if (!finished) break;
-      for (const std::vector<std::int64_t>& sums : local)
-        for (std::size_t i = 0; i < total.size(); ++i) total[i] += sums[kPad + i];
+      if (options.gpu) {
+        finished = play_chunk_on_gpu(runs, first, offset, chunk, options, gpu_sums, games_done);
+        if (!finished) break;
+        for (std::size_t i = 0; i < total.size(); ++i) total[i] += gpu_sums[i];
+      } else {
+        arena.execute([&] { finished = play_chunk(runs, first, offset, chunk, options, local, games_done); });
+        if (!finished) break;
+        for (const std::vector<std::int64_t>& sums : local)
+          for (std::size_t i = 0; i < total.size(); ++i) total[i] += sums[kPad + i];
+        // A whole number of blocks per thread: every thread waits at the end
+        // of a chunk for the last block, and a block of a slow game (Pig,
+        // 10,000) is tens of milliseconds, a sizeable part of a chunk.
+        const double took = seconds_since(chunk_start);
+        const std::uint64_t threads = std::max(1, options.threads);
+        chunk_blocks =
+            std::clamp<std::uint64_t>(took > 0 ? std::uint64_t(double(chunk_blocks) * 0.25 / took) : chunk_blocks * 2,
+                                      threads, 1 << 16) /
+            threads * threads;
+      }
       next = chunk.end;
-      const double took = seconds_since(chunk_start);
-      // A whole number of blocks per thread: every thread waits at the end
-      // of a chunk for the last block, and a block of a slow game (Pig,
-      // 10,000) is tens of milliseconds, a sizeable part of a chunk.
-      const std::uint64_t threads = std::max(1, options.threads);
-      chunk_blocks =
-          std::clamp<std::uint64_t>(took > 0 ? std::uint64_t(double(chunk_blocks) * 0.25 / took) : chunk_blocks * 2,
-                                    threads, 1 << 16) /
-          threads * threads;
       if (options.checkpoint && next < range.end &&
           std::chrono::duration<double>(Clock::now() - last_checkpoint).count() >= options.checkpoint_seconds) {
         snapshot();

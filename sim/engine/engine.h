@@ -13,6 +13,7 @@
 #include <functional>
 #include <vector>
 
+#include "engine/gpu.h"
 #include "engine/progress.h"
 #include "engine/rng.h"
 
@@ -35,6 +36,8 @@ struct TableRun {
   // The stream of the table's first block: a later part of a table's run (the
   // next stage of a precision run) continues the streams where it stopped.
   std::uint64_t first_block = 0;
+  // The same games on a GPU (Game::device_play), for a run on the GPU.
+  DevicePlay device_play = {};
 };
 
 // Global block numbers [begin, end): table 0's blocks first, then table
@@ -59,6 +62,8 @@ struct EngineOutput {
 struct EngineOptions {
   std::uint64_t seed = 0;
   int threads = 1;
+  // Play on the GPU (every table's device_play), not on threads.
+  bool gpu = false;
   // Progress on stderr: a line redrawn in place on a terminal, else (Slurm
   // logs, notebooks) one log line every log_every seconds (0: none). None
   // unless asked for.

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/device.h"
+
 namespace dicesim {
 
 constexpr int kMaxSeats = 16;
@@ -24,9 +26,10 @@ constexpr int kMaxMeasures = 8;  // histograms a game may record per seat
   std::fprintf(stderr, "dicesim: table counters: %s %td out of range [0, %td)\n", what, index, size);
   std::abort();
 }
-inline void check_counter_index([[maybe_unused]] const char* what, [[maybe_unused]] std::ptrdiff_t index,
-                                [[maybe_unused]] std::ptrdiff_t size) {
-#ifdef DICESIM_CHECKED
+// (On a GPU, unchecked: the host build runs the same code checked.)
+DICESIM_HD inline void check_counter_index([[maybe_unused]] const char* what, [[maybe_unused]] std::ptrdiff_t index,
+                                           [[maybe_unused]] std::ptrdiff_t size) {
+#if defined(DICESIM_CHECKED) && !defined(__CUDA_ARCH__)
   if (index < 0 || index >= size) counter_index_out_of_range(what, index, size);
 #endif
 }
@@ -38,8 +41,8 @@ class CheckedBins {
  public:
   CheckedBins() = default;
   CheckedBins(std::nullptr_t) {}  // as a pointer would be, for a seat the table does not have
-  CheckedBins(Count* first, int bins) : first_(first), bins_(bins) {}
-  Count& operator[](std::ptrdiff_t bin) const {
+  DICESIM_HD CheckedBins(Count* first, int bins) : first_(first), bins_(bins) {}
+  DICESIM_HD Count& operator[](std::ptrdiff_t bin) const {
     check_counter_index("bin", bin, bins_);
     return first_[bin];
   }
@@ -86,6 +89,7 @@ class BasicTableCounts {
     return total;
   }
 
+  BasicTableCounts() = default;  // no counters, no layout
   BasicTableCounts(Count* data, int seats, std::span<const int> bins) : data_(data), seats_(seats) {
     if (bins.empty() || bins.size() > std::size_t(kMaxMeasures))
       throw std::logic_error("a game records between 1 and kMaxMeasures measures");
@@ -97,25 +101,33 @@ class BasicTableCounts {
     }
   }
 
+  // The same layout over other counters (a GPU thread's own block's).
+  DICESIM_HD BasicTableCounts rebased(Count* data) const {
+    BasicTableCounts moved = *this;
+    moved.data_ = data;
+    return moved;
+  }
+
   // A seat's bins of a measure: Count* in a plain build, bounds-checked bins in a checked one.
   using Histogram = Bins<Count>;
-  Histogram histogram(int measure, int seat) const {
+  DICESIM_HD Histogram histogram(int measure, int seat) const {
 #ifdef DICESIM_CHECKED
     return {first_bin(measure, seat), bins_[measure]};
 #else
     return first_bin(measure, seat);
 #endif
   }
-  Count& score(int seat, int bin) const { return histogram(0, seat)[bin]; }
-  Count& wins(int seat) const {
+  DICESIM_HD Count& score(int seat, int bin) const { return histogram(0, seat)[bin]; }
+  DICESIM_HD Count& wins(int seat) const {
     check_counter_index("seat", seat, seats_);
     return data_[start_[measures_] + seat];
   }
-  Count& tied(int seat) const {
+  DICESIM_HD Count& tied(int seat) const {
     check_counter_index("seat", seat, seats_);
     return data_[start_[measures_] + seats_ + seat];
   }
-  Count& tie_games() const { return data_[start_[measures_] + 2 * seats_]; }
+  DICESIM_HD Count* data() const { return data_; }
+  DICESIM_HD Count& tie_games() const { return data_[start_[measures_] + 2 * seats_]; }
   std::vector<std::int64_t> histogram_of(int measure, int seat) const {
     const Count* first = first_bin(measure, seat);
     return {first, first + bins_[measure]};
@@ -126,14 +138,14 @@ class BasicTableCounts {
   int bins(int measure) const { return bins_[measure]; }
 
  private:
-  Count* first_bin(int measure, int seat) const {
+  DICESIM_HD Count* first_bin(int measure, int seat) const {
     check_counter_index("measure", measure, measures_);
     check_counter_index("seat", seat, seats_);
     return data_ + start_[measure] + std::size_t(seat) * bins_[measure];
   }
 
-  Count* data_;
-  int seats_;
+  Count* data_ = nullptr;
+  int seats_ = 0;
   int measures_ = 0;
   std::array<int, kMaxMeasures> bins_{};
   std::array<std::size_t, kMaxMeasures + 1> start_{};

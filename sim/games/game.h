@@ -20,6 +20,7 @@
 #include "config/json_input.h"
 #include "config/parameters.h"
 #include "engine/dice.h"
+#include "engine/gpu.h"
 #include "engine/rng.h"
 #include "engine/table.h"
 #include "strategies/family.h"
@@ -55,6 +56,11 @@ class Game {
   virtual void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const = 0;
   // Exact odds of a table, as far as the game has a solver for them.
   virtual std::optional<TableOdds> exact(const Table& table) const = 0;
+  // How the GPU engine plays the table (engine/gpu.h): the same blocks as
+  // play(), from the same code, on a GPU. Empty where the game has no GPU
+  // play (or the build no GPU engine); the first call copies the table's
+  // samplers to the GPU, so call it only where a GPU is present.
+  virtual DevicePlay device_play(const Table& /*table*/) const { return {}; }
   // The most seats at a table where this strategy can play (10,000's
   // optimal_win is solved for two); plan_contests refuses larger tables.
   virtual int most_seats(int /*strategy*/) const { return kMaxSeats; }

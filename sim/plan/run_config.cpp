@@ -159,6 +159,15 @@ std::vector<TableRun> make_table_runs(const RunConfig& config) {
   return contests;
 }
 
+void add_device_plays(const RunConfig& config, std::vector<TableRun>& contests) {
+  for (std::size_t t = 0; t < contests.size(); ++t) {
+    contests[t].device_play = config.game->device_play(config.plan.tables[t].table);
+    if (!contests[t].device_play)
+      throw InputError("--device gpu: " + std::string(config.entry->title) +
+                       " has no GPU play yet (Sixers has); play it on the CPU (--device cpu, the default)");
+  }
+}
+
 PreciseEnough precise_enough(const RunConfig& config) {
   return [&config](std::size_t t, const std::vector<std::int64_t>& counters) {
     const TableCountsView counts(counters.data(), static_cast<int>(config.plan.tables[t].table.seats.size()),

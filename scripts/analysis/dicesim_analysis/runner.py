@@ -95,10 +95,11 @@ def _checked_name(value, what):
     return value
 
 
-def _options(games, seed, threads, precision, json_summary, progress, progress_every, extra, total_games=None):
+def _options(games, seed, threads, precision, json_summary, progress, progress_every, extra, total_games=None,
+             device=None):
     arguments = []
     for name, value in {"--games": games, "--total-games": total_games, "--seed": seed, "--threads": threads,
-                        "--precision": precision, "--json": json_summary}.items():
+                        "--device": device, "--precision": precision, "--json": json_summary}.items():
         if value is not None:
             arguments += [name, os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
     arguments += ["--progress-every", str(progress_every)] if progress else ["--quiet"]
@@ -116,14 +117,15 @@ def _default_output(command, config_path, options):
 
 
 def run(config, games=None, seed=None, threads=None, output=None, check=False, precision=None, progress=True,
-        progress_every=5, json_summary=None, extra=(), total_games=None):
+        progress_every=5, json_summary=None, extra=(), total_games=None, device=None):
     """Plays `config` (a path, or a dict written to a temporary config file)
     with `dicesim run` (or `dicesim check` with check=True), and returns the
     results file loaded (the Results that `load` returns).
 
     games, seed, threads, precision: override the config's (dicesim's --games,
     --seed, --threads, --precision); games counts games per table, and
-    total_games (--total-games) games in all, split evenly over the tables. output: the results file (default
+    total_games (--total-games) games in all, split evenly over the tables. device: "gpu" plays on the GPU
+    (--device gpu: the same results, bit for bit; Sixers only so far). output: the results file (default
     dicesim's: results/<name>.h5 under the current directory, which run()
     asks dicesim for with --print-output and then passes as -o). A name with
     control characters is refused (DicesimError). progress:
@@ -144,7 +146,8 @@ def run(config, games=None, seed=None, threads=None, output=None, check=False, p
     if not isinstance(config, dict):
         _checked_name(config, "config")
     command = "check" if check else "run"
-    options = _options(games, seed, threads, precision, json_summary, progress, progress_every, extra, total_games)
+    options = _options(games, seed, threads, precision, json_summary, progress, progress_every, extra, total_games,
+                       device)
     with tempfile.TemporaryDirectory(prefix="dicesim-") as directory:
         config_path = _config_path(config, directory)
         printing = next((e for e in extra if e in _PRINT_ONLY), None)

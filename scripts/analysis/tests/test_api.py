@@ -52,6 +52,19 @@ class Runs(unittest.TestCase):
                          progress=False)
         self.assertEqual(results.meta["games"], 300)
 
+    def test_device_gpu_gives_the_cpus_counters_or_is_refused_in_one_line(self):
+        cpu = da.run(CONFIG, games=1000, threads=1, output=self.directory / "c.h5", progress=False)
+        try:
+            gpu = da.run(CONFIG, games=1000, device="gpu", output=self.directory / "g.h5", progress=False)
+        except da.DicesimError as refused:  # no GPU here (or no GPU engine in this build)
+            self.assertEqual(refused.exit_code, 2)
+            self.assertTrue(refused.message.startswith("--device gpu: "), refused.message)
+            self.assertFalse((self.directory / "g.h5").exists())
+            return
+        import h5py
+        with h5py.File(cpu.path, "r") as a, h5py.File(gpu.path, "r") as b:
+            self.assertEqual(a["engine/counters"][()].tolist(), b["engine/counters"][()].tolist())
+
     def test_a_sweep_of_a_file_without_pairs_says_where_its_tables_are(self):
         config = dict(CONFIG, contests={"distributions": False, "nway": [[s["name"] for s in CONFIG["strategies"]]]})
         results = da.run(config, games=200, threads=1, output=self.directory / "n.h5", progress=False)

@@ -8,7 +8,9 @@
 #include <limits>
 #include <vector>
 
+#include "engine/device.h"
 #include "engine/dice.h"
+#include "engine/gpu.h"
 #include "engine/rng.h"
 
 namespace dicesim::sixers {
@@ -65,7 +67,9 @@ constexpr int kNoTarget = std::numeric_limits<int>::min() / 2;
 // The row of a slot map (a slot per score so far, `scores` of them) that
 // serves a target: kNoTarget and 0..scores (max score + 1) each have one; a
 // larger target plays as max score + 1, which nothing can reach.
-inline int slot_row(int target, int scores) { return target == kNoTarget ? 0 : 1 + std::clamp(target, 0, scores); }
+DICESIM_HD inline int slot_row(int target, int scores) {
+  return target == kNoTarget ? 0 : 1 + std::clamp(target, 0, scores);
+}
 constexpr int slot_rows(int scores) { return scores + 2; }
 constexpr int target_of_row(int row) { return row == 0 ? kNoTarget : row - 1; }
 
@@ -118,8 +122,32 @@ class Policy {
 struct TurnInPlay {
   const std::uint32_t* tables_at_score;  // the first table of each score's slot, facing the turn's target
   std::uint32_t state;                   // score so far << 8 | dice in hand: one add per roll
-  int score() const { return static_cast<int>(state >> 8); }
-  int dice() const { return static_cast<int>(state & 0xff); }
+  DICESIM_HD int score() const { return static_cast<int>(state >> 8); }
+  DICESIM_HD int dice() const { return static_cast<int>(state & 0xff); }
+};
+
+// What a turn's play reads of a compiled policy (PolicySampler): its tables
+// by address, so that the same play runs on the host and, on copies in a
+// GPU's memory, on the device (PolicySampler::view_in).
+struct SamplerView {
+  const std::uint32_t* slot_tables = nullptr;  // [target row][score]: the slot's first table
+  const PayloadTable* tables = nullptr;        // [slot][roll][dice in hand]
+  const PayloadColumn* columns = nullptr;
+  int rolls = 0;
+  int dice = 0;
+  int scores = 0;
+  // Whether the decisions depend on the target and the score so far; a
+  // policy with one slot skips looking its slot up at every roll.
+  bool slotted = false;
+
+  DICESIM_HD TurnInPlay start(int target) const {
+    return {&slot_tables[std::size_t(slot_row(target, scores)) * scores], static_cast<std::uint32_t>(dice)};
+  }
+  template <bool kSlotted>
+  DICESIM_HD void play_roll(int roll, TurnInPlay& turn, Rng& rng) const {
+    const std::uint32_t slot_first = kSlotted ? turn.tables_at_score[turn.score()] : 0;
+    turn.state += draw_payload(columns, tables[slot_first + roll * (dice + 1) + turn.dice()], rng);
+  }
 };
 
 // A policy compiled for play: for each (slot, roll, dice in hand) an alias
@@ -135,18 +163,16 @@ class PolicySampler {
   PolicySampler() = default;
   PolicySampler(const Hands& hands, const Policy& policy);
 
-  int rolls() const { return rolls_; }
-  int dice() const { return dice_; }
-  // Whether the decisions depend on the target and the score so far; a
-  // policy with one slot skips looking its slot up at every roll.
-  bool slotted() const { return slotted_; }
-  TurnInPlay start(int target) const {
-    return {&slot_tables_[std::size_t(slot_row(target, scores_)) * scores_], static_cast<std::uint32_t>(dice_)};
+  SamplerView view() const {
+    return {slot_tables_.data(), tables_.data(), columns_.data(), rolls_, dice_, scores_, slotted_};
   }
-  template <bool kSlotted>
-  void play_roll(int roll, TurnInPlay& turn, Rng& rng) const {
-    const std::uint32_t slot_first = kSlotted ? turn.tables_at_score[turn.score()] : 0;
-    turn.state += draw_payload(columns_.data(), tables_[slot_first + roll * (dice_ + 1) + turn.dice()], rng);
+  // The same on copies of its tables in a GPU's memory.
+  SamplerView view_in(DeviceArrays& device) const {
+    SamplerView on_device = view();
+    on_device.slot_tables = device.copy(slot_tables_);
+    on_device.tables = device.copy(tables_);
+    on_device.columns = device.copy(columns_);
+    return on_device;
   }
 
  private:
@@ -154,8 +180,8 @@ class PolicySampler {
   int dice_ = 0;
   int scores_ = 0;
   bool slotted_ = false;
-  std::vector<std::uint32_t> slot_tables_;  // [target row][score]: the slot's first table
-  std::vector<PayloadTable> tables_;        // [slot][roll][dice in hand]
+  std::vector<std::uint32_t> slot_tables_;
+  std::vector<PayloadTable> tables_;
   std::vector<PayloadColumn> columns_;
 };
 
@@ -171,18 +197,17 @@ constexpr int kUnbranchedRolls = 3;
 // processor busy. The draws go to the turns in that order, so the results
 // depend on N: it is fixed per game.
 template <int N, bool kSlotted>
-inline void play_turns(const PolicySampler& policy, TurnInPlay (&turns)[N], Rng& rng) {
-  const int unbranched = std::min({policy.rolls(), policy.dice(), kUnbranchedRolls});
-  for (int roll = 0; roll < unbranched; ++roll)
-#pragma GCC unroll 16
-    for (TurnInPlay& turn : turns) policy.play_roll<kSlotted>(roll, turn, rng);
+DICESIM_HD inline void play_turns(const SamplerView& policy, TurnInPlay (&turns)[N], Rng& rng) {
+  const int unbranched = std::min(std::min(policy.rolls, policy.dice), int(kUnbranchedRolls));  // a value: no device copy
+  for (int roll = 0; roll < unbranched; ++roll) DICESIM_UNROLL
+  for (TurnInPlay& turn : turns) policy.play_roll<kSlotted>(roll, turn, rng);
   for (TurnInPlay& turn : turns)
-    for (int roll = unbranched; roll < policy.rolls() && turn.dice() > 0; ++roll)
+    for (int roll = unbranched; roll < policy.rolls && turn.dice() > 0; ++roll)
       policy.play_roll<kSlotted>(roll, turn, rng);
 }
 template <int N>
-inline void play_turns(const PolicySampler& policy, TurnInPlay (&turns)[N], Rng& rng) {
-  if (policy.slotted())
+DICESIM_HD inline void play_turns(const SamplerView& policy, TurnInPlay (&turns)[N], Rng& rng) {
+  if (policy.slotted)
     play_turns<N, true>(policy, turns, rng);
   else
     play_turns<N, false>(policy, turns, rng);

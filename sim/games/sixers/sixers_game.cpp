@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <climits>
+#include <memory>
 #include <ostream>
 
 #include "config/bound_rules.h"
 #include "games/game.h"
 #include "games/sixers/sixers.h"
 #include "games/sixers/sixers_exact.h"
+#include "games/sixers/sixers_play.h"
 #include "games/sixers/sixers_strategies.h"
 
 namespace dicesim::sixers {
@@ -58,13 +60,24 @@ class SixersGameImpl final : public SixersGame {
   }
 
   void play(const Table& table, std::uint64_t games, Rng& stream, TableCounts counts) const override {
-    const PolicySampler* seat[kMaxSeats];
-    for (std::size_t s = 0; s < table.seats.size(); ++s) seat[s] = &seat_sampler(table, int(s));
-    Rng rng = stream;  // a local copy stays in registers
-    std::uint64_t g = 0;
-    for (; g + kGamesSideBySide <= games; g += kGamesSideBySide) play_games<kGamesSideBySide>(table, seat, rng, counts);
-    for (; g < games; ++g) play_games<1>(table, seat, rng, counts);
-    stream = rng;
+    table_player(table, counts, [](const PolicySampler& sampler) {
+      return sampler.view();
+    }).play(games, stream, counts.data());
+  }
+
+  DevicePlay device_play(const Table& table) const override {
+#ifdef DICESIM_WITH_CUDA
+    auto device = std::make_shared<DeviceArrays>();
+    const TablePlayer player =
+        table_player(table, TableCounts(nullptr, static_cast<int>(table.seats.size()), measure_bins()),
+                     [&](const PolicySampler& sampler) { return sampler.view_in(*device); });
+    return [device, player](const BlockBatch& batch, std::int64_t* counters, std::size_t counter_count) {
+      play_on_gpu(player, batch, counters, counter_count);
+    };
+#else
+    (void)table;
+    return {};
+#endif
   }
 
   std::optional<TableOdds> exact(const Table& table) const override {
@@ -78,45 +91,16 @@ class SixersGameImpl final : public SixersGame {
   Solutions& solutions() const override { return solutions_; }
 
  private:
-  // Games whose turns play side by side (play_turns). Part of the results:
-  // changing it changes which draws go to which game.
-  static constexpr int kGamesSideBySide = 8;
-
-  // N games: each seat plays its N turns side by side, then each game is
-  // scored. A lone seat is a distribution: one turn a game, and it "wins".
-  template <int N>
-  void play_games(const Table& table, const PolicySampler* const* seat, Rng& rng, TableCounts counts) const {
-    const int seats = static_cast<int>(table.seats.size());
-    int score[kMaxSeats][N];
-    int lowest[N];
-    std::fill_n(lowest, N, INT_MAX);
-    for (int s = 0; s < seats; ++s) {
-      TurnInPlay turns[N];
-      for (int i = 0; i < N; ++i) turns[i] = seat[s]->start(table.sequential && s > 0 ? lowest[i] : kNoTarget);
-      play_turns(*seat[s], turns, rng);
-      for (int i = 0; i < N; ++i) {
-        score[s][i] = turns[i].score();
-        ++counts.score(s, score[s][i]);
-        lowest[i] = std::min(lowest[i], score[s][i]);
-      }
-    }
-    if (seats == 1) {
-      counts.wins(0) += N;
-      return;
-    }
-    // Without branches: who wins is a coin flip the processor cannot predict.
-    for (int i = 0; i < N; ++i) {
-      int holders = 0, holder = 0;
-      for (int s = 0; s < seats; ++s) {
-        const bool low = score[s][i] == lowest[i];
-        holders += low;
-        holder = low ? s : holder;
-      }
-      const bool tie = holders > 1;
-      counts.wins(holder) += !tie;
-      counts.tie_games() += tie;
-      for (int s = 0; s < seats; ++s) counts.tied(s) += tie && score[s][i] == lowest[i];
-    }
+  // The table's hot loop (sixers_play.h) over `counts`' layout, each
+  // seat's sampler seen through `view`: the host's tables or a GPU's copies.
+  template <class View>
+  TablePlayer table_player(const Table& table, TableCounts counts, View&& view) const {
+    TablePlayer player;
+    player.seats = static_cast<int>(table.seats.size());
+    player.sequential = table.sequential;
+    player.layout = counts;
+    for (int s = 0; s < player.seats; ++s) player.seat[s] = view(seat_sampler(table, s));
+    return player;
   }
 
   const PolicySampler& seat_sampler(const Table& table, int seat) const {
