@@ -8,7 +8,11 @@
 #    as on the CPU, shards merge across devices, check passes on the GPU
 #    (tests/gpu_test.py, ctest's `gpu`);
 # 3. the bench with its GPU rows (`dicesim bench --device gpu`), at 1 thread
-#    and every CPU, its signature the same on both devices.
+#    and every CPU, its signature the same on both devices;
+# 4. a whole run of 10^9 Sixers games against its bench case, at 1 thread
+#    and every CPU (issue 45 found a 1-thread run a third slower than its
+#    bench case on a 16-core machine; on 2 cores they agree), and 10^11 on
+#    the GPU.
 # Each step's output goes to the terminal and to OUT/ (default gpu-check/).
 #
 # A GPU machine without dicesim's packages (TBB, HDF5, GLPK, CLI11) runs a
@@ -46,3 +50,14 @@ echo "== the GPU's test (tests/gpu_test.py)"
 DICESIM_BINARY=$dicesim timeout 240 "$python" tests/gpu_test.py gpu 2>&1 | tee "$out/gpu_test.txt"
 echo "== bench --device gpu"
 timeout 400 "$dicesim" bench --device gpu --skip-naive 2>&1 | tee "$out/bench.txt"
+echo "== a whole run against its bench case, 1 thread and every CPU (issue 45: where did a third go?)"
+config=$(mktemp --suffix .json)
+trap 'rm -f "$config" "$out/dv22.h5"' EXIT
+echo '{"game":"sixers","seed":1,"games":1,"strategies":[{"name":"dv(2,2)","family":"dice_value_threshold","per_roll":[2,2]}]}' >"$config"
+{
+  timeout 120 "$dicesim" bench --games 1e9 --case "dv(2,2) distribution" --threads 1 --threads "$(nproc)" --skip-naive
+  for threads in 1 "$(nproc)"; do
+    timeout 120 "$dicesim" run "$config" --games 1e9 --threads "$threads" -o "$out/dv22.h5" --quiet
+  done
+  timeout 60 "$dicesim" run "$config" --games 1e11 --device gpu -o "$out/dv22.h5" --quiet
+} 2>&1 | tee "$out/whole_run.txt"
