@@ -7,8 +7,8 @@ Two ctest tests run this file:
   gpu (label gpu): needs a GPU, and exits 77 (ctest: skipped, saying so)
     without one. Every Sixers config played on the GPU writes the same
     datasets, bit for bit, as on the CPU (scripts/slurm/same_datasets.py),
-    shards split between the devices merge into the same file, and `check`
-    passes on the GPU.
+    so do the stages of a precision target, shards split between the
+    devices merge into the same file, and `check` passes on the GPU.
 Usage: DICESIM_BINARY=build/dicesim /usr/bin/python3 tests/gpu_test.py refused|gpu
 """
 import os
@@ -20,8 +20,11 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DICESIM = os.environ.get("DICESIM_BINARY", str(ROOT / "build" / "dicesim"))
 SAME = [sys.executable, str(ROOT / "scripts" / "slurm" / "same_datasets.py")]
-SIXERS = ["sixers.json", "sixers_grid.json", "sixers_optimal_win.json", "sixers_paper.json", "threes.json"]
-GAMES = "3e6"  # 46 blocks, the last one short
+# Each shipped Sixers config, and its games: 46 blocks, the last one short
+# (the grid's 1,457 tables 4 blocks each).
+SIXERS = {"sixers.json": "3e6", "sixers_grid.json": "2e5", "sixers_optimal_win.json": "3e6",
+          "sixers_paper.json": "3e6", "threes.json": "3e6"}
+GAMES = "3e6"  # the shards'
 SKIPPED = 77
 
 
@@ -66,12 +69,19 @@ def same_on_both(directory):
         print("skipped: no GPU can play here:", why.strip())
         return SKIPPED
     d = pathlib.Path(directory)
-    for name in SIXERS:
+    for name, games in SIXERS.items():
         config = str(ROOT / "configs" / name)
         cpu, gpu = str(d / f"cpu-{name}.h5"), str(d / f"gpu-{name}.h5")
-        dicesim("run", config, "--games", GAMES, "-o", cpu, "--quiet")
-        dicesim("run", config, "--games", GAMES, "-o", gpu, "--quiet", "--device", "gpu")
+        dicesim("run", config, "--games", games, "-o", cpu, "--quiet")
+        dicesim("run", config, "--games", games, "-o", gpu, "--quiet", "--device", "gpu")
         subprocess.run([*SAME, cpu, gpu], check=True)
+    # A precision target plays in stages, each continuing the tables' streams
+    # where the last stopped (a table's first stream is not 0).
+    config = str(ROOT / "configs" / "sixers.json")
+    for device in ("cpu", "gpu"):
+        dicesim("run", config, "--games", "1e7", "--precision", "0.003", "-o", str(d / f"precise-{device}.h5"),
+                "--quiet", "--device", device)
+    subprocess.run([*SAME, str(d / "precise-cpu.h5"), str(d / "precise-gpu.h5")], check=True)
     # Shards of one run on either device merge into the CPU's file.
     config = str(ROOT / "configs" / "sixers.json")
     dicesim("run", config, "--games", GAMES, "--shard", "1/2", "-o", str(d / "half-1.h5"), "--quiet", "--device", "gpu")

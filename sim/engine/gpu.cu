@@ -9,12 +9,27 @@
 #include "engine/gpu_blocks.cuh"
 
 namespace dicesim {
+namespace {
+
+// A kernel that does nothing: whether the device has code for it is whether
+// it can run this build's kernels (built for CMAKE_CUDA_ARCHITECTURES).
+__global__ void probe() {}
+
+}  // namespace
 
 std::string gpu_unavailable() {
   int devices = 0;
   const cudaError_t status = cudaGetDeviceCount(&devices);
   if (status != cudaSuccess) return std::string("no GPU can be used here (") + cudaGetErrorString(status) + ")";
   if (devices == 0) return "no GPU was found on this machine";
+  cudaFuncAttributes attributes{};
+  if (const cudaError_t image = cudaFuncGetAttributes(&attributes, probe); image != cudaSuccess) {
+    cudaDeviceProp device{};
+    cudaGetDeviceProperties(&device, 0);
+    return "this dicesim's GPU code cannot run on the GPU found (compute capability " + std::to_string(device.major) +
+           "." + std::to_string(device.minor) + ": " + cudaGetErrorString(image) +
+           "); rebuild with -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(device.major) + std::to_string(device.minor);
+  }
   return "";
 }
 

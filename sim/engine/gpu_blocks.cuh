@@ -50,9 +50,11 @@ constexpr std::size_t kRowBytes = std::size_t(1) << 30;
 
 // Thread i plays block batch.first + i of the table: its games, from its
 // stream, into its row (zeroed first), then adds the row to `totals`.
+// (__grid_constant__: the player, indexed by seat, is read where it was
+// passed, not copied to each thread's stack.)
 template <class Player>
-__global__ void play_blocks(Player player, BlockBatch batch, std::int64_t* rows, std::size_t counters,
-                            unsigned long long* totals) {
+__global__ void play_blocks(const __grid_constant__ Player player, BlockBatch batch, std::int64_t* rows,
+                            std::size_t counters, unsigned long long* totals) {
   const std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= batch.count) return;
   const std::uint64_t block = batch.first + i;

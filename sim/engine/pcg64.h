@@ -1,8 +1,9 @@
 // pcg64 (PCG XSL-RR 128/64 with a selectable stream), the generator behind
 // every game's dice, written out so that one class runs on the host and on a
-// GPU: pcg-cpp's engines are host-only. It is pcg-cpp's pcg64 bit for bit:
-// the same constructors, outputs, equality and distance
-// (tests/engine/pcg64_test.cpp checks each against pcg-cpp).
+// GPU: pcg-cpp's engines are host-only. It is pcg-cpp's pcg64 bit for bit
+// in what dicesim uses: the constructors from a seed and from a seed and a
+// stream, the outputs, equality, and the distance between two generators
+// of one stream (tests/engine/pcg64_test.cpp checks each against pcg-cpp).
 #pragma once
 
 #include <cstdint>

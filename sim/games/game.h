@@ -58,7 +58,7 @@ class Game {
   virtual std::optional<TableOdds> exact(const Table& table) const = 0;
   // How the GPU engine plays the table (engine/gpu.h): the same blocks as
   // play(), from the same code, on a GPU. Empty where the game has no GPU
-  // play (or the build no GPU engine); the first call copies the table's
+  // play (or the build no GPU engine); each call copies the table's
   // samplers to the GPU, so call it only where a GPU is present.
   virtual DevicePlay device_play(const Table& /*table*/) const { return {}; }
   // The most seats at a table where this strategy can play (10,000's
