@@ -41,7 +41,7 @@
 # many of those mix, the gains and the verdict).
 #
 #   bash scripts/bench.sh --table-win-10000
-# 10,000 at its real target, three seats (about an hour on two cores): the
+# 10,000 at its real target, three seats (about two hours on two cores, the places included): the
 # solve with its deviation gains and fair head starts under seed 000's
 # rules, then `check` of a config whose three solved seats play with and
 # without those head starts (100,000 games a table: the solve once more,

@@ -31,7 +31,7 @@ if [ "${1:-}" = --bundle ]; then
   rm -rf gpu-bundle && mkdir -p gpu-bundle/lib
   cp build-gpu/dicesim gpu-bundle/
   ldd build-gpu/dicesim | awk '$3 ~ /^\// {print $3}' |
-    grep -vE '/(libc|libm|libpthread|libdl|librt|ld-linux-x86-64|libstdc\+\+|libgcc_s)\.so' |
+    grep -vE '/(libc|libm|libpthread|libdl|librt|libresolv|libnsl|libutil|libanl|ld-linux-x86-64|libstdc\+\+|libgcc_s)\.so' |
     xargs -I{} cp -L {} gpu-bundle/lib/
   du -sh gpu-bundle
   exit
