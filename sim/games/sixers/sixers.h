@@ -198,7 +198,8 @@ constexpr int kUnbranchedRolls = 3;
 // depend on N: it is fixed per game.
 template <int N, bool kSlotted>
 DICESIM_HD inline void play_turns(const SamplerView& policy, TurnInPlay (&turns)[N], Rng& rng) {
-  const int unbranched = std::min(std::min(policy.rolls, policy.dice), int(kUnbranchedRolls));  // a value: no device copy
+  const int unbranched =
+      std::min(std::min(policy.rolls, policy.dice), int(kUnbranchedRolls));  // a value: no device copy
   for (int roll = 0; roll < unbranched; ++roll) DICESIM_UNROLL
   for (TurnInPlay& turn : turns) policy.play_roll<kSlotted>(roll, turn, rng);
   for (TurnInPlay& turn : turns)
