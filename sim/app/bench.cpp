@@ -52,6 +52,7 @@ std::string hex16(std::uint64_t value) {
 struct CaseRuns {
   std::unique_ptr<const RunConfig> config;  // the runs play its game and tables
   std::vector<TableRun> runs;
+  DevicePlay on_gpu = {};  // with --device gpu, where the game has GPU play
 };
 CaseRuns case_runs(const BenchCase& c) {
   auto config = std::make_unique<const RunConfig>(load_run_config(json::parse(c.config), std::string(c.label)));
@@ -67,6 +68,7 @@ EngineOutput run_case(const CaseRuns& c, std::uint64_t games, int threads) {
   options.seed = c.config->seed;
   options.threads = std::max(threads, 1);
   options.gpu = threads == 0;
+  options.device_play = c.on_gpu;
   return run_tables(runs, options);
 }
 
@@ -173,7 +175,7 @@ bool time_on_gpu(const BenchCase& c, CaseRuns& runs, std::uint64_t games, double
                  std::uint64_t cpu_signature) {
   std::cout << std::left << std::setw(58) << c.label << std::right << std::setw(8) << "gpu";
   try {
-    add_device_plays(*runs.config, runs.runs);
+    runs.on_gpu = device_play(*runs.config);
   } catch (const InputError&) {
     std::cout << "  no GPU play\n";
     return true;

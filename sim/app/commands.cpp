@@ -369,8 +369,8 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
   const bool gpu = options.device == "gpu";
   if (const std::string why = gpu ? gpu_unavailable() : ""; !why.empty()) throw InputError("--device gpu: " + why);
   const RunConfig config = load_with_overrides(options);
-  std::vector<TableRun> contests = make_table_runs(config);
-  if (gpu && !options.dry_run && !options.print_output) add_device_plays(config, contests);
+  const std::vector<TableRun> contests = make_table_runs(config);
+  const DevicePlay on_gpu = gpu && !options.dry_run && !options.print_output ? device_play(config) : DevicePlay{};
   BlockRange planned = planned_range(options.shard, first_blocks(contests).back());
   std::optional<RunState> resumed;
   if (!options.resume.empty())
@@ -406,6 +406,7 @@ int run_or_check(RunOptions options, bool check, const Cluster& cluster, std::os
   engine.seed = config.seed;
   engine.threads = info.threads;
   engine.gpu = gpu;
+  engine.device_play = on_gpu;
   engine.progress = progress;
   engine.stop = &stop_requested();
   engine.range = cluster.size() > 1 ? cluster.part(planned) : planned;

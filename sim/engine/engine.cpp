@@ -155,28 +155,29 @@ bool play_chunk(const std::vector<TableRun>& runs, const std::vector<std::uint64
   return !cut;
 }
 
-// The same on the GPU: each table's blocks of the chunk in one batch
-// (engine/gpu.h), its counters added to `sums` (zeroed here); false if a
-// stop request came between two tables.
-bool play_chunk_on_gpu(const std::vector<TableRun>& runs, const std::vector<std::uint64_t>& first,
+// The same on the GPU: the chunk's blocks of every table in one call
+// (engine/gpu.h), their counters added to `sums` (zeroed here).
+void play_chunk_on_gpu(const std::vector<TableRun>& runs, const std::vector<std::uint64_t>& first,
                        const std::vector<std::size_t>& offset, BlockRange chunk, const EngineOptions& options,
                        std::vector<std::int64_t>& sums, std::atomic<std::uint64_t>& games_done) {
   std::fill(sums.begin(), sums.end(), 0);
+  std::vector<TableBatch> batches;
+  std::uint64_t games = 0;
   for (std::size_t c = 0; c < runs.size(); ++c) {
     const std::uint64_t begin = std::max(chunk.begin, first[c]), end = std::min(chunk.end, first[c + 1]);
     if (begin >= end) continue;
-    if (options.stop && options.stop->load(std::memory_order_relaxed)) return false;
-    const BlockBatch batch{.seed = options.seed,
-                           .id = runs[c].id,
-                           .stream_first = runs[c].first_block,
-                           .first = begin - first[c],
-                           .count = end - begin,
-                           .games = runs[c].games};
-    runs[c].device_play(batch, sums.data() + offset[c], runs[c].counters);
-    games_done.fetch_add(std::min(runs[c].games, (end - first[c]) * kBlockGames) - (begin - first[c]) * kBlockGames,
-                         std::memory_order_relaxed);
+    batches.push_back({.id = runs[c].id,
+                       .stream_first = runs[c].first_block,
+                       .first = begin - first[c],
+                       .count = end - begin,
+                       .games = runs[c].games,
+                       .offset = offset[c],
+                       .counters = runs[c].counters,
+                       .table = runs[c].device_table});
+    games += std::min(runs[c].games, (end - first[c]) * kBlockGames) - (begin - first[c]) * kBlockGames;
   }
-  return true;
+  options.device_play(options.seed, batches, sums.data());
+  games_done.fetch_add(games, std::memory_order_relaxed);
 }
 
 }  // namespace
@@ -229,8 +230,8 @@ EngineOutput run_tables(const std::vector<TableRun>& runs, const EngineOptions& 
       const Clock::time_point chunk_start = Clock::now();
       bool finished = false;
       if (options.gpu) {
-        finished = play_chunk_on_gpu(runs, first, offset, chunk, options, gpu_sums, games_done);
-        if (!finished) break;
+        if (options.stop && options.stop->load(std::memory_order_relaxed)) break;
+        play_chunk_on_gpu(runs, first, offset, chunk, options, gpu_sums, games_done);
         for (std::size_t i = 0; i < total.size(); ++i) total[i] += gpu_sums[i];
       } else {
         arena.execute([&] { finished = play_chunk(runs, first, offset, chunk, options, local, games_done); });

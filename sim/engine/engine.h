@@ -36,8 +36,9 @@ struct TableRun {
   // The stream of the table's first block: a later part of a table's run (the
   // next stage of a precision run) continues the streams where it stopped.
   std::uint64_t first_block = 0;
-  // The same games on a GPU (Game::device_play), for a run on the GPU.
-  DevicePlay device_play = {};
+  // Which of the GPU play's tables this is (EngineOptions::device_play):
+  // its planned table, also in a later part of its run.
+  std::uint32_t device_table = 0;
 };
 
 // Global block numbers [begin, end): table 0's blocks first, then table
@@ -62,8 +63,10 @@ struct EngineOutput {
 struct EngineOptions {
   std::uint64_t seed = 0;
   int threads = 1;
-  // Play on the GPU (every table's device_play), not on threads.
+  // Play on the GPU, all the tables' games through device_play
+  // (Game::device_play), not on threads.
   bool gpu = false;
+  DevicePlay device_play = {};
   // Progress on stderr: a line redrawn in place on a terminal, else (Slurm
   // logs, notebooks) one log line every log_every seconds (0: none). None
   // unless asked for.

@@ -22,8 +22,8 @@ std::string gpu_unavailable();
 // The device that plays: "NVIDIA H100 80GB HBM3, 79.1 GiB" (empty without one).
 std::string gpu_description();
 
-// Copies of host arrays in the GPU's memory, for one table's play: a
-// sampler's tables, a policy's columns. Freed with this.
+// Copies of host arrays in the GPU's memory, for a run's play: samplers'
+// tables, the tables' players. Freed with this.
 class DeviceArrays {
  public:
   DeviceArrays() = default;
@@ -46,24 +46,29 @@ class DeviceArrays {
   std::vector<void*> held_;
 };
 
-// A run of one table's blocks on the GPU, as the CPU engine plays them:
-// the table's blocks [first, first + count) counted from 0, block b from
+// One table's part of a chunk on the GPU, as the CPU engine plays it: the
+// table's blocks [first, first + count) counted from 0, block b from
 // block_rng(seed, id, stream_first + b) with its share of the table's
-// `games` (kBlockGames, the last one fewer).
-struct BlockBatch {
-  std::uint64_t seed = 0, id = 0;
+// `games` (kBlockGames, the last one fewer), counted at `offset` in the
+// chunk's counters (`counters` of them).
+struct TableBatch {
+  std::uint64_t id = 0;
   std::uint64_t stream_first = 0;  // TableRun::first_block
   std::uint64_t first = 0, count = 0;
   std::uint64_t games = 0;
+  std::uint64_t offset = 0, counters = 0;
+  std::uint32_t table = 0;  // which of the device play's tables (TableRun::device_table)
 };
 
-// How many blocks the GPU plays at once (one per thread it keeps in flight):
-// the engine's chunks on a GPU are this many blocks.
+// How many blocks the GPU plays at once (one per thread it can hold): the
+// engine's chunks on a GPU are this many blocks.
 std::uint64_t gpu_blocks_in_flight();
 
-// Plays a batch on the GPU, adding its counters to `counters`
-// (`counter_count` of them, the table's). A game gives one per table that
-// can play there (Game::device_play).
-using DevicePlay = std::function<void(const BlockBatch& batch, std::int64_t* counters, std::size_t counter_count)>;
+// Plays a chunk's batches, of any of a run's tables, on the GPU at once (one
+// launch: a sweep of many small tables keeps the GPU as busy as one large
+// one), adding each batch's counters to `counters` at its offset. A game
+// gives one for all the tables of a run (Game::device_play).
+using DevicePlay =
+    std::function<void(std::uint64_t seed, const std::vector<TableBatch>& batches, std::int64_t* counters)>;
 
 }  // namespace dicesim

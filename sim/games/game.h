@@ -56,11 +56,12 @@ class Game {
   virtual void play(const Table& table, std::uint64_t games, Rng& rng, TableCounts counts) const = 0;
   // Exact odds of a table, as far as the game has a solver for them.
   virtual std::optional<TableOdds> exact(const Table& table) const = 0;
-  // How the GPU engine plays the table (engine/gpu.h): the same blocks as
-  // play(), from the same code, on a GPU. Empty where the game has no GPU
-  // play (or the build no GPU engine); each call copies the table's
-  // samplers to the GPU, so call it only where a GPU is present.
-  virtual DevicePlay device_play(const Table& /*table*/) const { return {}; }
+  // How the GPU engine plays a run's tables (engine/gpu.h; a batch's table
+  // is its index in `tables`): the same blocks as play(), from the same
+  // code, on a GPU. Empty where the game has no GPU play (or the build no
+  // GPU engine); a call copies the tables' samplers to the GPU, so make it
+  // only where a GPU is present.
+  virtual DevicePlay device_play(const std::vector<const Table*>& /*tables*/) const { return {}; }
   // The most seats at a table where this strategy can play (10,000's
   // optimal_win is solved for two); plan_contests refuses larger tables.
   virtual int most_seats(int /*strategy*/) const { return kMaxSeats; }

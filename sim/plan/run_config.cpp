@@ -155,17 +155,19 @@ std::vector<TableRun> make_table_runs(const RunConfig& config) {
                                                                                         std::int64_t* counters) {
                           game->play(*table, n, rng, TableCounts(counters, seats, bins));
                         }});
+    contests.back().device_table = static_cast<std::uint32_t>(contests.size() - 1);
   }
   return contests;
 }
 
-void add_device_plays(const RunConfig& config, std::vector<TableRun>& contests) {
-  for (std::size_t t = 0; t < contests.size(); ++t) {
-    contests[t].device_play = config.game->device_play(config.plan.tables[t].table);
-    if (!contests[t].device_play)
-      throw InputError("--device gpu: " + std::string(config.entry->title) +
-                       " has no GPU play yet (Sixers has); play it on the CPU (--device cpu, the default)");
-  }
+DevicePlay device_play(const RunConfig& config) {
+  std::vector<const Table*> tables;
+  for (const PlannedTable& planned : config.plan.tables) tables.push_back(&planned.table);
+  DevicePlay play = config.game->device_play(tables);
+  if (!play)
+    throw InputError("--device gpu: " + std::string(config.entry->title) +
+                     " has no GPU play yet (Sixers has); play it on the CPU (--device cpu, the default)");
+  return play;
 }
 
 PreciseEnough precise_enough(const RunConfig& config) {

@@ -89,9 +89,10 @@ RunConfigOf<G> load_run_config_of_game(json document, const std::string& source,
 
 // The engine's view of a config: one contest per planned table.
 std::vector<TableRun> make_table_runs(const RunConfig& config);
-// Gives every contest its play on the GPU (Game::device_play), copying its
-// tables there; InputError where the game has none. A GPU must be present.
-void add_device_plays(const RunConfig& config, std::vector<TableRun>& contests);
+// The config's tables played on the GPU (Game::device_play; a contest's
+// device_table is its planned table), their samplers copied there;
+// InputError where the game has none. A GPU must be present.
+DevicePlay device_play(const RunConfig& config);
 
 // Whether table t's counters meet the config's precision target.
 PreciseEnough precise_enough(const RunConfig& config);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <map>
 #include <memory>
 #include <ostream>
 
@@ -65,17 +66,25 @@ class SixersGameImpl final : public SixersGame {
     }).play(games, stream, counts.data());
   }
 
-  DevicePlay device_play(const Table& table) const override {
+  DevicePlay device_play(const std::vector<const Table*>& tables) const override {
 #ifdef DICESIM_WITH_CUDA
     auto device = std::make_shared<DeviceArrays>();
-    const TablePlayer player =
-        table_player(table, TableCounts(nullptr, static_cast<int>(table.seats.size()), measure_bins()),
-                     [&](const PolicySampler& sampler) { return sampler.view_in(*device); });
-    return [device, player](const BlockBatch& batch, std::int64_t* counters, std::size_t counter_count) {
-      play_on_gpu(player, batch, counters, counter_count);
+    std::map<const PolicySampler*, SamplerView> copied;  // a sampler seated at many tables is copied once
+    const auto copy = [&](const PolicySampler& sampler) {
+      const auto [at, added] = copied.try_emplace(&sampler);
+      if (added) at->second = sampler.view_in(*device);
+      return at->second;
+    };
+    std::vector<TablePlayer> players;
+    for (const Table* table : tables)
+      players.push_back(
+          table_player(*table, TableCounts(nullptr, static_cast<int>(table->seats.size()), measure_bins()), copy));
+    const TablePlayer* on_device = device->copy(players);
+    return [device, on_device](std::uint64_t seed, const std::vector<TableBatch>& batches, std::int64_t* counters) {
+      play_on_gpu(on_device, seed, batches, counters);
     };
 #else
-    (void)table;
+    (void)tables;
     return {};
 #endif
   }

@@ -5,9 +5,9 @@
 
 namespace dicesim::sixers {
 
-void play_on_gpu(const TablePlayer& player, const BlockBatch& batch, std::int64_t* counters,
-                 std::size_t counter_count) {
-  play_blocks_on_gpu(player, batch, counters, counter_count);
+void play_on_gpu(const TablePlayer* players, std::uint64_t seed, const std::vector<TableBatch>& batches,
+                 std::int64_t* counters) {
+  play_blocks_on_gpu(players, seed, batches, counters);
 }
 
 }  // namespace dicesim::sixers

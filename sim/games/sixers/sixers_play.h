@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "engine/device.h"
 #include "engine/gpu.h"
@@ -76,9 +77,11 @@ struct TablePlayer {
 };
 
 #ifdef DICESIM_WITH_CUDA
-// Plays a batch of the table's blocks on the GPU (sixers_gpu.cu); the
-// player's views must be of the device's copies (PolicySampler::view_in).
-void play_on_gpu(const TablePlayer& player, const BlockBatch& batch, std::int64_t* counters, std::size_t counter_count);
+// Plays a chunk's batches on the GPU (sixers_gpu.cu): `players`, one per
+// table, in the device's memory, their views of the device's copies
+// (PolicySampler::view_in).
+void play_on_gpu(const TablePlayer* players, std::uint64_t seed, const std::vector<TableBatch>& batches,
+                 std::int64_t* counters);
 #endif
 
 }  // namespace dicesim::sixers
