@@ -162,7 +162,6 @@ void play_chunk_on_gpu(const std::vector<TableRun>& runs, const std::vector<std:
                        std::vector<std::int64_t>& sums, std::atomic<std::uint64_t>& games_done) {
   std::fill(sums.begin(), sums.end(), 0);
   std::vector<TableBatch> batches;
-  std::uint64_t games = 0;
   for (std::size_t c = 0; c < runs.size(); ++c) {
     const std::uint64_t begin = std::max(chunk.begin, first[c]), end = std::min(chunk.end, first[c + 1]);
     if (begin >= end) continue;
@@ -174,10 +173,10 @@ void play_chunk_on_gpu(const std::vector<TableRun>& runs, const std::vector<std:
                        .offset = offset[c],
                        .counters = runs[c].counters,
                        .table = runs[c].device_table});
-    games += std::min(runs[c].games, (end - first[c]) * kBlockGames) - (begin - first[c]) * kBlockGames;
   }
   options.device_play(options.seed, batches, sums.data());
-  games_done.fetch_add(games, std::memory_order_relaxed);
+  const std::vector<std::uint64_t> games = games_in(runs, {chunk});
+  games_done.fetch_add(std::accumulate(games.begin(), games.end(), std::uint64_t(0)), std::memory_order_relaxed);
 }
 
 }  // namespace
